@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/* cfg: YAML trees, dotlists and environment settings -> facts. */
+#include "cfg.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+#include "fact.h"
+#include "fe_yaml.h"
+#include "mem.h"
+#include "node.h"
+#include "value.h"
+
+struct walk {
+	struct facts *t;
+	const char *layer;
+	struct sbuf path;
+};
+
+static void add_map(struct walk *w, const struct node *map);
+
+/* Python's str() of a scalar, as os.environ.setdefault(name, str(value)) stores it (BR-14). */
+static const char *env_string(struct arena *a, const struct value *v)
+{
+	struct sbuf sb;
+	sbuf_init(&sb);
+	value_render(&sb, v, true);
+	const char *s = arena_strdup(a, sb.buf);
+	sbuf_release(&sb);
+	return s;
+}
+
+static void add_env_vars(struct walk *w, const struct node *map)
+{
+	for (size_t k = 0; k < map->n; k++) {
+		const struct node *key = map->items[2 * k], *val = map->items[2 * k + 1];
+		if (key->kind != NODE_SCALAR || val->kind != NODE_SCALAR)
+			continue;       /* Bridge raises TypeError on non-scalars; nothing to compare */
+		struct value v = node_value(w->t->arena, val, NULL);
+		cfg_env(w->t, key->scalar, v.kind == V_NULL ? "None" : env_string(w->t->arena, &v), key->loc, w->layer);
+	}
+}
+
+static void add_entry(struct walk *w, const struct node *key, const struct node *val)
+{
+	size_t mark = w->path.len;
+	if (mark)
+		sbuf_addc(&w->path, '.');
+	sbuf_adds(&w->path, key->scalar);
+	bool enum_form = false;
+	struct value v = node_value(w->t->arena, val, &enum_form);
+	v.loc = key->loc;
+	struct fact *f = facts_set(w->t, w->path.buf, v, key->loc, w->layer);
+	f->enum_form = enum_form;
+	if (!mark && !strcmp(key->scalar, "env_vars") && val->kind == NODE_MAP)
+		add_env_vars(w, val);
+	else if (v.kind == V_MAP)
+		add_map(w, val);
+	w->path.len = mark;
+	w->path.buf[mark] = '\0';
+}
+
+static void add_map(struct walk *w, const struct node *map)
+{
+	/* '<<' first, so that the mapping's own keys override merged ones, as PyYAML does */
+	for (size_t k = 0; k < map->n; k++) {
+		const struct node *key = map->items[2 * k], *val = map->items[2 * k + 1];
+		if (!node_is_scalar(key, "<<"))
+			continue;
+		if (val->kind == NODE_MAP)
+			add_map(w, val);
+		else if (val->kind == NODE_SEQ)
+			for (size_t i = val->n; i-- > 0;)
+				if (val->items[i]->kind == NODE_MAP)
+					add_map(w, val->items[i]);
+	}
+	for (size_t k = 0; k < map->n; k++) {
+		const struct node *key = map->items[2 * k];
+		if (key->kind == NODE_SCALAR && strcmp(key->scalar, "<<"))
+			add_entry(w, key, map->items[2 * k + 1]);
+	}
+}
+
+bool cfg_from_yaml(struct facts *t, const struct node *root, const char *layer)
+{
+	if (!root || root->kind != NODE_MAP)
+		return false;
+	struct walk w = {.t = t, .layer = layer};
+	sbuf_init(&w.path);
+	add_map(&w, root);
+	sbuf_release(&w.path);
+	const struct node *target = node_get(root, "_target_");
+	if (!target || target->kind != NODE_SCALAR)
+		return false;
+	size_t n = strlen(target->scalar);
+	return n >= 15 && !strcmp(target->scalar + n - 15, "ConfigContainer");
+}
+
+void cfg_env(struct facts *t, const char *name, const char *value, struct loc loc, const char *layer)
+{
+	char *key = arena_printf(t->arena, "env.%s", name);
+	struct value v = value_str(arena_strdup(t->arena, value));
+	v.loc = loc;
+	facts_set(t, key, v, loc, layer);
+	t->env_closed = true;
+}
+
+bool cfg_is_dotlist(const char *arg)
+{
+	const char *p = arg;
+	if (*p == '+' || *p == '~')
+		p++;
+	if (*p == '+')
+		p++;
+	if (!isalpha((unsigned char)*p) && *p != '_')
+		return false;
+	while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+		p++;
+	return *p == '=' || (!*p && arg[0] == '~');
+}
+
+int cfg_dotlist(struct facts *t, struct diag_list *d, const char *arg, struct loc where)
+{
+	const char *p = arg;
+	bool del = *p == '~';
+	while (*p == '+' || *p == '~')
+		p++;
+	const char *eq = strchr(p, '=');
+	char *key = arena_strndup(t->arena, p, eq ? (size_t)(eq - p) : strlen(p));
+	if (del) {
+		struct fact *f = facts_get(t, key);
+		if (f)
+			f->val = f->raw = value_unknown;
+		return 0;
+	}
+	const char *text = eq + 1;
+	struct node *root;
+	/* the value is YAML, as Hydra reads it: 'model.cuda_graph_scope=[attn,moe_router]' */
+	if (fe_yaml_parse(t->arena, d, where.path, text, strlen(text), &root))
+		return -1;
+	if (!strncmp(key, "env_vars.", 9)) {
+		struct value v = root ? node_value(t->arena, root, NULL) : value_null;
+		cfg_env(t, key + 9, env_string(t->arena, &v), where, "dotlist");
+		return 0;
+	}
+	bool enum_form = false;
+	struct value v = root ? node_value(t->arena, root, &enum_form) : value_null;
+	v.loc = where;
+	if (v.kind == V_LIST)
+		for (size_t k = 0; k < v.n; k++)
+			v.items[k].loc = where;
+	facts_set(t, key, v, where, "dotlist")->enum_form = enum_form;
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cfg: Megatron-Bridge ConfigContainer YAML (full to_yaml() dumps and partial --config-file
+ * overrides, catalogue §B.1-B.2), Hydra dotlist overrides (§B.3) and environment settings,
+ * turned into facts keyed by their dotted path ("model.cuda_graph_impl", "env.NCCL_GRAPH_REGISTER").
+ */
+#ifndef CGLINT_CFG_H
+#define CGLINT_CFG_H
+
+#include <stdbool.h>
+
+#include "loc.h"
+
+struct arena;
+struct diag_list;
+struct facts;
+struct node;
+
+/*
+ * Add every key of the YAML tree 'root' to 't' under layer 'layer'. Bridge enum dicts become
+ * their _name_, '<<' merge keys are honoured, an 'env_vars:' section becomes env.* facts.
+ * Returns true when the file is a full ConfigContainer dump (top-level _target_), whose
+ * absent keys take the target's defaults.
+ */
+bool cfg_from_yaml(struct facts *t, const struct node *root, const char *layer);
+
+/* Apply one dotlist override "model.cuda_graph_scope=[attn,moe_router]" ('+'/'~' prefixes as
+ * Hydra). Returns 0, or -1 after reporting a malformed one. 'where' positions its facts. */
+int cfg_dotlist(struct facts *t, struct diag_list *d, const char *arg, struct loc where);
+bool cfg_is_dotlist(const char *arg);
+
+/* Set env.NAME; values are strings, as the process environment holds them. */
+void cfg_env(struct facts *t, const char *name, const char *value, struct loc loc, const char *layer);
+
+#endif

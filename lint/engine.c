@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/* engine: defaults, normalization, rules. */
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "diag.h"
+#include "expr.h"
+#include "fact.h"
+#include "mem.h"
+#include "pack.h"
+#include "target.h"
+
+static void (*const check_fns[])(struct engine *, const struct rule *) = {
+#define CHECK(tag, name, fn) fn,
+#include "checks.def"
+#undef CHECK
+};
+
+static struct expr_env env_of(const struct engine *e)
+{
+	return (struct expr_env){.facts = e->facts, .target = e->target, .arena = e->arena};
+}
+
+struct value engine_value(const struct engine *e, const char *key)
+{
+	return facts_value(e->facts, key);
+}
+
+bool engine_when(const struct engine *e, const struct rule *r)
+{
+	if (!r->when)
+		return true;
+	struct expr_env env = env_of(e);
+	return expr_truth(r->when, &env) == TRI_TRUE;
+}
+
+static void note(struct engine *e, struct loc loc, const char *text)
+{
+	struct engine_notes *n = e->notes;
+	if (!n)
+		return;
+	if (n->n == n->cap) {
+		n->cap = n->cap ? n->cap * 2 : 16;
+		n->items = mem_realloc(n->items, n->cap * sizeof(*n->items));
+	}
+	n->items[n->n++] = (struct engine_note){loc, text};
+}
+
+void engine_notes_release(struct engine_notes *n)
+{
+	free(n->items);
+	*n = (struct engine_notes){0};
+}
+
+static const char *render(struct arena *a, const struct value *v)
+{
+	struct sbuf sb;
+	sbuf_init(&sb);
+	value_render(&sb, v, false);
+	const char *s = arena_strdup(a, sb.buf);
+	sbuf_release(&sb);
+	return s;
+}
+
+/* With defaults assumed, every key the target defines and no input set takes its default. */
+static void apply_defaults(struct engine *e)
+{
+	const struct pack *p = e->pack;
+	for (size_t k = 0; k < p->n_defaults; k++) {
+		const struct pack_default *d = &p->defaults[k];
+		if (!pack_applies(&d->mcore, &d->bridge, e->target) || facts_get(e->facts, d->key))
+			continue;
+		facts_set(e->facts, d->key, d->val, (struct loc){0}, "default");
+	}
+}
+
+static void normalize(struct engine *e)
+{
+	const struct pack *p = e->pack;
+	struct expr_env env = env_of(e);
+	for (size_t k = 0; k < p->n_steps; k++) {
+		const struct step *s = p->steps[k];
+		if (!pack_applies(&s->mcore, &s->bridge, e->target))
+			continue;
+		if (s->when && expr_truth(s->when, &env) != TRI_TRUE)
+			continue;
+		/* evaluate every value first: a step's assignments happen together */
+		struct value *vals = arena_alloc(e->arena, s->n * sizeof(*vals));
+		for (size_t i = 0; i < s->n; i++)
+			vals[i] = expr_eval(s->exprs[i], &env);
+		for (size_t i = 0; i < s->n; i++) {
+			struct fact *f = facts_get(e->facts, s->keys[i]);
+			struct value old = f ? f->val : facts_value(e->facts, s->keys[i]);
+			if (value_equal(&old, &vals[i]) && old.kind == vals[i].kind)
+				continue;
+			if (!f) {
+				if (vals[i].kind == V_UNKNOWN)
+					continue;
+				f = facts_set(e->facts, s->keys[i], vals[i], vals[i].loc, "normalized");
+				f->raw = old;
+			} else {
+				f->val = vals[i];
+			}
+			const char *mirror = pack_mirror_for(s->mirrors, s->n_mirrors, e->target);
+			note(e, f->loc.path ? f->loc : (struct loc){e->unit_path, 1, 1},
+			     arena_printf(e->arena, "%s: %s -> %s (%s: %s%s%s)", s->keys[i], render(e->arena, &old),
+					  render(e->arena, &vals[i]), s->id, s->note, mirror ? "; " : "", mirror ? mirror : ""));
+		}
+	}
+}
+
+struct first_loc {
+	const struct facts *facts;
+	struct loc loc;
+};
+
+static void take_loc(const char *path, void *ctx)
+{
+	struct first_loc *fl = ctx;
+	const struct fact *f = fl->loc.path ? NULL : facts_get(fl->facts, path);
+	if (f && f->loc.path)
+		fl->loc = f->loc;
+}
+
+/* Where a rule's diagnostic goes: its 'at' keys, then the keys its condition reads, in order. */
+static struct loc rule_loc(const struct engine *e, const struct rule *r)
+{
+	struct first_loc fl = {.facts = e->facts};
+	for (size_t k = 0; k < r->n_at && !fl.loc.path; k++)
+		take_loc(r->at[k], &fl);
+	if (!fl.loc.path && r->key)
+		take_loc(r->key, &fl);
+	if (!fl.loc.path && r->when)
+		expr_each_path(r->when, take_loc, &fl);
+	return fl.loc.path ? fl.loc : (struct loc){e->unit_path, 1, 1};
+}
+
+/* Expand {key.path}, {value} and {suggestion} in a message or fix template. */
+static const char *interpolate(const struct engine *e, const char *tmpl, const char *value, const char *suggestion)
+{
+	if (!tmpl)
+		return NULL;
+	struct sbuf sb;
+	sbuf_init(&sb);
+	for (const char *p = tmpl; *p;) {
+		const char *close = *p == '{' ? strchr(p, '}') : NULL;
+		if (!close) {
+			sbuf_addc(&sb, *p++);
+			continue;
+		}
+		char *name = arena_strndup(e->arena, p + 1, (size_t)(close - p - 1));
+		p = close + 1;
+		if (!strcmp(name, "value")) {
+			sbuf_adds(&sb, value ? value : "");
+		} else if (!strcmp(name, "suggestion")) {
+			if (suggestion)
+				sbuf_printf(&sb, "; did you mean '%s'?", suggestion);
+		} else {
+			struct value v = facts_value(e->facts, name);
+			value_render(&sb, &v, true);
+		}
+	}
+	const char *s = arena_strdup(e->diags->arena, sb.buf);
+	sbuf_release(&sb);
+	return s;
+}
+
+void engine_report(struct engine *e, const struct rule *r, struct loc loc, const char *value, const char *suggestion)
+{
+	if (!loc.path)
+		loc = rule_loc(e, r);
+	diag_report(e->diags, r, loc, interpolate(e, r->message, value, suggestion),
+		    interpolate(e, r->fix, value, suggestion), pack_mirror_for(r->mirrors, r->n_mirrors, e->target));
+}
+
+static void judge(struct engine *e)
+{
+	const struct pack *p = e->pack;
+	for (size_t k = 0; k < p->n_rules; k++) {
+		const struct rule *r = p->rules[k];
+		if (!pack_applies(&r->mcore, &r->bridge, e->target) || !diag_selected(e->diags->filter, r))
+			continue;
+		if (r->check != CHECK_NONE)
+			check_fns[r->check](e, r);
+		else if (engine_when(e, r))
+			engine_report(e, r, rule_loc(e, r), NULL, NULL);
+	}
+}
+
+void engine_run(struct engine *e)
+{
+	if (e->facts->closed)
+		apply_defaults(e);
+	normalize(e);
+	judge(e);
+}

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/* fe_yaml: libyaml events -> node tree, with bounds on depth, size and alias expansion. */
+#include "fe_yaml.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "diag.h"
+#include "mem.h"
+#include "node.h"
+
+struct frame {
+	struct node *node;
+	struct node **items;
+	size_t n, cap;
+};
+
+struct anchor {
+	const char *name;
+	struct node *node;
+};
+
+struct builder {
+	struct arena *a;
+	struct diag_list *d;
+	const char *path;
+	const char *buf;
+	size_t len;
+	struct frame *stack;
+	size_t depth, cap;
+	struct anchor *anchors;
+	size_t n_anchors, cap_anchors;
+	struct node *root;
+	int documents;
+};
+
+static struct loc mark_loc(const struct builder *b, yaml_mark_t m)
+{
+	return (struct loc){b->path, (unsigned)m.line + 1, (unsigned)m.column + 1};
+}
+
+/* libyaml reports reader (encoding) problems by byte offset only. */
+static struct loc offset_loc(const struct builder *b, size_t off)
+{
+	struct loc l = {b->path, 1, 1};
+	for (size_t i = 0; i < off && i < b->len; i++) {
+		if (b->buf[i] == '\n')
+			l.line++, l.col = 1;
+		else if (((unsigned char)b->buf[i] & 0xC0) != 0x80)
+			l.col++;
+	}
+	return l;
+}
+
+static void push_item(struct frame *f, struct node *n)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 8;
+		f->items = mem_realloc(f->items, f->cap * sizeof(*f->items));
+	}
+	f->items[f->n++] = n;
+}
+
+static int cmp_key(const void *pa, const void *pb)
+{
+	const struct node *a = *(struct node *const *)pa, *b = *(struct node *const *)pb;
+	int c = strcmp(a->scalar, b->scalar);
+	if (c)
+		return c;
+	return a->loc.line != b->loc.line ? (a->loc.line < b->loc.line ? -1 : 1)
+					  : (a->loc.col < b->loc.col ? -1 : a->loc.col > b->loc.col);
+}
+
+/* Sorting keeps duplicate detection O(n log n) for hostile maps with many keys. */
+static void check_duplicates(struct builder *b, const struct node *map)
+{
+	size_t nk = 0;
+	struct node **keys = mem_alloc((map->n ? map->n : 1) * sizeof(*keys));
+	for (size_t k = 0; k < map->n; k++)
+		if (map->items[2 * k]->kind == NODE_SCALAR && strcmp(map->items[2 * k]->scalar, "<<"))
+			keys[nk++] = map->items[2 * k];
+	qsort(keys, nk, sizeof(*keys), cmp_key);
+	for (size_t k = 1; k < nk; k++)
+		if (!strcmp(keys[k - 1]->scalar, keys[k]->scalar))
+			diag_input(b->d, "CG902", keys[k]->loc, "duplicate key '%s' (first set on line %u)",
+				   keys[k]->scalar, keys[k - 1]->loc.line);
+	free(keys);
+}
+
+/* Attach a finished node to its parent (or make it the root) and enforce the bounds. */
+static int finish(struct builder *b, struct node *n, const char *anchor)
+{
+	if (n->weight > FE_YAML_MAX_NODES) {
+		diag_input(b->d, "CG903", n->loc,
+			   "document expands to more than %d nodes (alias expansion or size); refusing to read it",
+			   FE_YAML_MAX_NODES);
+		return -1;
+	}
+	if (n->depth > FE_YAML_MAX_DEPTH) {
+		diag_input(b->d, "CG903", n->loc, "nesting deeper than %d levels (after alias expansion)",
+			   FE_YAML_MAX_DEPTH);
+		return -1;
+	}
+	if (anchor) {
+		if (b->n_anchors == b->cap_anchors) {
+			b->cap_anchors = b->cap_anchors ? b->cap_anchors * 2 : 8;
+			b->anchors = mem_realloc(b->anchors, b->cap_anchors * sizeof(*b->anchors));
+		}
+		b->anchors[b->n_anchors++] = (struct anchor){arena_strdup(b->a, anchor), n};
+	}
+	if (!b->depth) {
+		if (!b->root)
+			b->root = n;
+		return 0;
+	}
+	struct frame *parent = &b->stack[b->depth - 1];
+	push_item(parent, n);
+	parent->node->weight += n->weight;
+	if (n->depth + 1 > parent->node->depth)
+		parent->node->depth = n->depth + 1;
+	return 0;
+}
+
+static struct node *new_node(struct builder *b, enum node_kind kind, yaml_mark_t m)
+{
+	struct node *n = arena_alloc(b->a, sizeof(*n));
+	n->kind = kind;
+	n->loc = mark_loc(b, m);
+	n->weight = 1;
+	n->depth = 1;
+	return n;
+}
+
+static int open_container(struct builder *b, enum node_kind kind, yaml_mark_t m)
+{
+	if (b->depth >= FE_YAML_MAX_DEPTH) {
+		diag_input(b->d, "CG903", mark_loc(b, m), "nesting deeper than %d levels", FE_YAML_MAX_DEPTH);
+		return -1;
+	}
+	if (b->depth == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 16;
+		b->stack = mem_realloc(b->stack, b->cap * sizeof(*b->stack));
+	}
+	b->stack[b->depth++] = (struct frame){.node = new_node(b, kind, m)};
+	return 0;
+}
+
+static int close_container(struct builder *b, const char *anchor)
+{
+	struct frame *f = &b->stack[--b->depth];
+	struct node *n = f->node;
+	n->items = arena_alloc(b->a, (f->n ? f->n : 1) * sizeof(*n->items));
+	memcpy(n->items, f->items, f->n * sizeof(*n->items));
+	n->n = n->kind == NODE_MAP ? f->n / 2 : f->n;
+	free(f->items);
+	if (n->kind == NODE_MAP)
+		check_duplicates(b, n);         /* reported; the last value wins, as in PyYAML */
+	return finish(b, n, anchor);
+}
+
+static struct node *find_anchor(struct builder *b, const char *name)
+{
+	for (size_t k = b->n_anchors; k-- > 0;)       /* a redefined anchor: the latest wins */
+		if (!strcmp(b->anchors[k].name, name))
+			return b->anchors[k].node;
+	return NULL;
+}
+
+static int on_event(struct builder *b, yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		if (++b->documents > 1) {
+			diag_input(b->d, "CG901", mark_loc(b, ev->start_mark),
+				   "a second YAML document; cglint reads files that hold one");
+			return -1;
+		}
+		return 0;
+	case YAML_SCALAR_EVENT: {
+		struct node *n = new_node(b, NODE_SCALAR, ev->start_mark);
+		n->scalar = arena_strndup(b->a, (const char *)ev->data.scalar.value, ev->data.scalar.length);
+		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !ev->data.scalar.tag;
+		if (strlen(n->scalar) != ev->data.scalar.length) {
+			diag_input(b->d, "CG906", n->loc, "scalar contains a NUL character");
+			return -1;
+		}
+		return finish(b, n, (const char *)ev->data.scalar.anchor);
+	}
+	case YAML_SEQUENCE_START_EVENT:
+		return open_container(b, NODE_SEQ, ev->start_mark);
+	case YAML_MAPPING_START_EVENT:
+		return open_container(b, NODE_MAP, ev->start_mark);
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT: {
+		/* the anchor was on the start event; libyaml keeps it there, so look it up again */
+		return close_container(b, NULL);
+	}
+	case YAML_ALIAS_EVENT: {
+		struct node *target = find_anchor(b, (const char *)ev->data.alias.anchor);
+		if (!target) {
+			diag_input(b->d, "CG901", mark_loc(b, ev->start_mark), "alias '*%s' names no earlier anchor",
+				   (const char *)ev->data.alias.anchor);
+			return -1;
+		}
+		return finish(b, target, NULL);
+	}
+	default:
+		return 0;
+	}
+}
+
+/* Container anchors come with the start event; remember them on the frame's node. */
+struct pending_anchor {
+	size_t depth;
+	char *name;
+};
+
+int fe_yaml_parse(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
+		  struct node **root)
+{
+	struct builder b = {.a = a, .d = d, .path = path, .buf = buf, .len = len};
+	struct pending_anchor *pend = NULL;
+	size_t n_pend = 0, cap_pend = 0;
+	yaml_parser_t p;
+	int rc = 0;
+
+	*root = NULL;
+	if (!yaml_parser_initialize(&p)) {
+		diag_input(d, "CG901", (struct loc){path, 0, 0}, "cannot initialise the YAML parser");
+		return -1;
+	}
+	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	for (;;) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&p, &ev)) {
+			if (p.error == YAML_READER_ERROR)
+				diag_input(d, "CG906", offset_loc(&b, p.problem_offset), "invalid input: %s",
+					   p.problem ? p.problem : "unreadable character");
+			else if (p.error == YAML_MEMORY_ERROR)
+				diag_input(d, "CG903", (struct loc){path, 0, 0}, "the YAML parser ran out of memory");
+			else
+				diag_input(d, "CG901", mark_loc(&b, p.problem_mark), "YAML syntax error: %s%s%s",
+					   p.problem ? p.problem : "malformed YAML", p.context ? " " : "",
+					   p.context ? p.context : "");
+			rc = -1;
+			break;
+		}
+		const char *anchor = NULL;
+		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT)
+			anchor = ev.type == YAML_SEQUENCE_START_EVENT ? (const char *)ev.data.sequence_start.anchor
+								     : (const char *)ev.data.mapping_start.anchor;
+		bool end = ev.type == YAML_STREAM_END_EVENT;
+		bool closing = ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT;
+		struct node *closed = closing && b.depth ? b.stack[b.depth - 1].node : NULL;
+		rc = on_event(&b, &ev);
+		if (!rc && anchor) {
+			if (n_pend == cap_pend) {
+				cap_pend = cap_pend ? cap_pend * 2 : 8;
+				pend = mem_realloc(pend, cap_pend * sizeof(*pend));
+			}
+			pend[n_pend++] = (struct pending_anchor){b.depth, mem_strdup(anchor)};
+		}
+		if (!rc && closed && n_pend && pend[n_pend - 1].depth == b.depth + 1) {
+			char *name = pend[--n_pend].name;
+			if (b.n_anchors == b.cap_anchors) {
+				b.cap_anchors = b.cap_anchors ? b.cap_anchors * 2 : 8;
+				b.anchors = mem_realloc(b.anchors, b.cap_anchors * sizeof(*b.anchors));
+			}
+			b.anchors[b.n_anchors++] = (struct anchor){arena_strdup(a, name), closed};
+			free(name);
+		}
+		yaml_event_delete(&ev);
+		if (rc || end)
+			break;
+	}
+	yaml_parser_delete(&p);
+	while (b.depth)
+		free(b.stack[--b.depth].items);
+	while (n_pend)
+		free(pend[--n_pend].name);
+	free(pend);
+	free(b.stack);
+	free(b.anchors);
+	if (!rc)
+		*root = b.root;
+	return rc;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fe_yaml: YAML text -> node tree, through libyaml's event parser. The only file that sees
+ * libyaml. Hostile input is bounded: FE_YAML_MAX_DEPTH levels of nesting and
+ * FE_YAML_MAX_NODES nodes counted after alias expansion; duplicate keys are errors.
+ * Every problem becomes a CG9xx diagnostic with a position.
+ */
+#ifndef CGLINT_FE_YAML_H
+#define CGLINT_FE_YAML_H
+
+#include <stddef.h>
+
+struct arena;
+struct diag_list;
+struct node;
+
+#define FE_YAML_MAX_DEPTH 64
+#define FE_YAML_MAX_NODES 200000
+
+/*
+ * Parse 'buf' (not NUL-terminated) read from 'path'. On success returns 0 and sets '*root' to
+ * the first document's root, or NULL for an empty stream. On a syntax or limit problem
+ * reports it and returns -1. Nodes and strings live in 'a'; 'path' is borrowed.
+ */
+int fe_yaml_parse(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
+		  struct node **root);
+
+#endif

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/* lint: reading inputs, layering facts, walking folders. */
+#include "lint.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cfg.h"
+#include "fact.h"
+#include "fe_yaml.h"
+#include "mem.h"
+#include "node.h"
+#include "pack.h"
+#include "suggest.h"
+
+/* ---- reading ---- */
+
+/* Read at most LINT_MAX_FILE_BYTES of a regular file (or stdin for fd 0). 0 or -1 (reported). */
+static int read_input(struct lint_run *r, struct arena *a, const char *path, int fd, char **buf, size_t *len)
+{
+	struct loc whole = {path, 0, 0};
+	struct stat st;
+	if (fd != 0) {
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			diag_input(&r->diags, "CG904", whole, "not a regular file");
+			return -1;
+		}
+		if ((unsigned long long)st.st_size > LINT_MAX_FILE_BYTES) {
+			diag_input(&r->diags, "CG903", whole, "file is %lld bytes; cglint reads at most %u",
+				   (long long)st.st_size, LINT_MAX_FILE_BYTES);
+			return -1;
+		}
+	}
+	size_t cap = 65536, n = 0;
+	char *b = mem_alloc(cap);
+	for (;;) {
+		if (n == cap) {
+			if (cap > LINT_MAX_FILE_BYTES) {
+				free(b);
+				diag_input(&r->diags, "CG903", whole, "input exceeds %u bytes", LINT_MAX_FILE_BYTES);
+				return -1;
+			}
+			b = mem_realloc(b, cap *= 2);
+		}
+		ssize_t got = read(fd, b + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			free(b);
+			diag_input(&r->diags, "CG904", whole, "cannot read: %s", strerror(errno));
+			return -1;
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+	}
+	*buf = arena_strndup(a, b, n);
+	*len = n;
+	free(b);
+	return 0;
+}
+
+static int read_path(struct lint_run *r, struct arena *a, const char *path, char **buf, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		diag_input(&r->diags, "CG904", (struct loc){path, 0, 0}, "cannot open: %s",
+			   errno == ELOOP ? "symbolic link loop" : strerror(errno));
+		return -1;
+	}
+	int rc = read_input(r, a, path, fd, buf, len);
+	close(fd);
+	return rc;
+}
+
+static struct node *parse_yaml_path(struct lint_run *r, struct arena *a, const char *path)
+{
+	char *buf;
+	size_t len;
+	struct node *root = NULL;
+	if (read_path(r, a, path, &buf, &len) == 0)
+		fe_yaml_parse(a, &r->diags, path, buf, len, &root);
+	return root;
+}
+
+/* ---- the run ---- */
+
+void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_opts *o, const struct diag_filter *f)
+{
+	*r = (struct lint_run){.pack = p, .opts = o, .arena = arena_new()};
+	diag_init(&r->diags, r->arena, p, f);
+	r->overlays = mem_alloc((o->n_overlays + 1) * sizeof(*r->overlays));
+	for (size_t k = 0; k < o->n_overlays; k++)
+		r->overlays[k] = parse_yaml_path(r, r->arena, arena_strdup(r->arena, o->overlays[k]));
+	for (size_t k = 0; k < o->n_env_files; k++) {
+		const char *path = arena_strdup(r->arena, o->env_files[k]);
+		char *buf;
+		size_t len;
+		if (read_path(r, r->arena, path, &buf, &len) == 0)
+			fe_env_parse(r->arena, &r->diags, path, buf, len, &r->env);
+	}
+	for (size_t k = 0; k < o->n_env_assigns; k++)
+		fe_env_assign(r->arena, o->env_assigns[k], (struct loc){"<-E>", 1, 1}, &r->env);
+}
+
+void lint_run_release(struct lint_run *r)
+{
+	diag_release(&r->diags);
+	engine_notes_release(&r->notes);
+	fe_env_release(&r->env);
+	free(r->overlays);
+	arena_free(r->arena);
+}
+
+/* A key that is not a CUDA-graph key the packs know but is one or two typos from one. */
+static void check_key_spelling(struct lint_run *r, const struct facts *t)
+{
+	const struct pack *p = r->pack;
+	for (size_t k = 0; k < t->n; k++) {
+		const struct fact *f = t->order[k];
+		if (!f->loc.path || !strcmp(f->layer, "default") || !strcmp(f->layer, "normalized"))
+			continue;
+		const char *leaf = strrchr(f->key, '.');
+		size_t parent = leaf ? (size_t)(leaf - f->key) : 0;
+		leaf = leaf ? leaf + 1 : f->key;
+		const char *best = NULL;
+		unsigned best_d = 99;
+		bool known = false;
+		for (size_t i = 0; i < p->n_suggest && !known; i++) {
+			const char *s = p->suggest[i];
+			const char *sleaf = strrchr(s, '.');
+			size_t sparent = sleaf ? (size_t)(sleaf - s) : 0;
+			sleaf = sleaf ? sleaf + 1 : s;
+			if (sparent != parent || strncmp(s, f->key, parent))
+				continue;
+			if (!strcmp(sleaf, leaf)) {
+				known = true;
+				break;
+			}
+			size_t len = strlen(sleaf);
+			unsigned cap = len < 9 ? 1 : len < 16 ? 2 : 3;
+			unsigned d = suggest_distance(leaf, sleaf, cap);
+			if (d <= cap && d < best_d) {
+				best = sleaf;
+				best_d = d;
+			}
+		}
+		if (!known && best)
+			diag_input(&r->diags, "CG905", f->loc, "unknown key '%s'; did you mean '%s'?", leaf, best);
+	}
+}
+
+/* Build the unit's layers on top of the file's own facts, then judge them. */
+static void lint_unit(struct lint_run *r, const char *path, const struct node *root)
+{
+	const struct lint_opts *o = r->opts;
+	struct arena *a = arena_new();
+	struct facts t;
+	facts_init(&t, a);
+	bool full_dump = cfg_from_yaml(&t, root, "config");
+	for (size_t k = 0; k < o->n_overlays; k++)
+		if (r->overlays[k])
+			cfg_from_yaml(&t, r->overlays[k], "config-file");
+	for (size_t k = 0; k < o->n_dotlists; k++)
+		cfg_dotlist(&t, &r->diags, o->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1});
+	/* the shell wins over env_vars: (Bridge applies them with os.environ.setdefault) */
+	for (size_t k = 0; k < r->env.n; k++)
+		cfg_env(&t, r->env.items[k].name, r->env.items[k].value, r->env.items[k].loc, "env");
+	t.closed = full_dump || o->assume_defaults;
+	check_key_spelling(r, &t);
+
+	struct engine e = {
+		.pack = r->pack, .target = &o->target, .facts = &t, .diags = &r->diags, .arena = a,
+		.unit_path = path, .notes = o->verbose ? &r->notes : NULL,
+	};
+	size_t first_note = r->notes.n;
+	engine_run(&e);
+	/* notes point into the unit arena; keep copies that outlive it */
+	for (size_t k = first_note; k < r->notes.n; k++)
+		r->notes.items[k].text = arena_strdup(r->arena, r->notes.items[k].text);
+	facts_release(&t);
+	arena_free(a);
+	r->units++;
+}
+
+static void lint_file(struct lint_run *r, const char *path, int fd)
+{
+	struct arena *a = arena_new();
+	char *buf;
+	size_t len;
+	struct node *root = NULL;
+	int rc = fd >= 0 ? read_input(r, a, path, fd, &buf, &len) : read_path(r, a, path, &buf, &len);
+	if (rc == 0 && fe_yaml_parse(a, &r->diags, path, buf, len, &root) == 0)
+		lint_unit(r, path, root);
+	arena_free(a);
+}
+
+static bool is_yaml_name(const char *name)
+{
+	size_t n = strlen(name);
+	return (n > 5 && !strcmp(name + n - 5, ".yaml")) || (n > 4 && !strcmp(name + n - 4, ".yml"));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct dir_chain {
+	const struct dir_chain *up;
+	dev_t dev;
+	ino_t ino;
+};
+
+static void walk(struct lint_run *r, const char *path, const struct dir_chain *up, unsigned depth)
+{
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		diag_input(&r->diags, "CG904", (struct loc){path, 0, 0}, "cannot open: %s",
+			   errno == ELOOP ? "symbolic link loop" : strerror(errno));
+		return;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		lint_file(r, path, -1);
+		return;
+	}
+	for (const struct dir_chain *c = up; c; c = c->up)
+		if (c->dev == st.st_dev && c->ino == st.st_ino) {
+			diag_input(&r->diags, "CG904", (struct loc){path, 0, 0},
+				   "folder loop: this folder contains itself through a symbolic link");
+			return;
+		}
+	if (depth > LINT_MAX_WALK_DEPTH) {
+		diag_input(&r->diags, "CG903", (struct loc){path, 0, 0}, "folders nested deeper than %d",
+			   LINT_MAX_WALK_DEPTH);
+		return;
+	}
+	DIR *dir = opendir(path);
+	if (!dir) {
+		diag_input(&r->diags, "CG904", (struct loc){path, 0, 0}, "cannot open folder: %s", strerror(errno));
+		return;
+	}
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	for (struct dirent *de; (de = readdir(dir));) {
+		if (de->d_name[0] == '.')
+			continue;       /* ., .., and hidden folders such as .git */
+		if (n == cap)
+			names = mem_realloc(names, (cap = cap ? cap * 2 : 32) * sizeof(*names));
+		names[n++] = mem_strdup(de->d_name);
+	}
+	closedir(dir);
+	qsort(names, n, sizeof(*names), cmp_str);
+	struct dir_chain here = {up, st.st_dev, st.st_ino};
+	for (size_t k = 0; k < n; k++) {
+		const char *child = arena_printf(r->arena, "%s%s%s", path,
+						 path[strlen(path) - 1] == '/' ? "" : "/", names[k]);
+		struct stat cst;
+		if (stat(child, &cst) < 0 || S_ISDIR(cst.st_mode))
+			walk(r, child, &here, depth + 1);     /* errors are reported there */
+		else if (is_yaml_name(names[k]))
+			lint_file(r, child, -1);
+		free(names[k]);
+	}
+	free(names);
+}
+
+void lint_path(struct lint_run *r, const char *path)
+{
+	if (!strcmp(path, "-")) {
+		const char *name = r->opts->stdin_name ? r->opts->stdin_name : "<stdin>";
+		lint_file(r, arena_strdup(r->arena, name), 0);
+		return;
+	}
+	walk(r, arena_strdup(r->arena, path), NULL, 0);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lint: the driver. For each input path (folders are walked) it builds one unit's facts in
+ * layer order -- the file, then --config-file overlays, then dotlist overrides, then the
+ * environment -- and hands them to the engine. Diagnostics collect in the run's list.
+ */
+#ifndef CGLINT_LINT_H
+#define CGLINT_LINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "engine.h"
+#include "fe_env.h"
+#include "target.h"
+
+struct arena;
+struct node;
+struct pack;
+
+#define LINT_MAX_FILE_BYTES (8u << 20)  /* larger inputs are refused (CG903) */
+#define LINT_MAX_WALK_DEPTH 64
+
+struct lint_opts {
+	struct target target;
+	bool assume_defaults;
+	bool verbose;                   /* print normalization notes */
+	const char **overlays;          /* --config-file, in order */
+	size_t n_overlays;
+	const char **dotlists;          /* KEY=VALUE overrides, in order */
+	size_t n_dotlists;
+	const char **env_files;         /* --env-file, in order; -E entries follow them */
+	size_t n_env_files;
+	const char **env_assigns;       /* -E KEY=VALUE */
+	size_t n_env_assigns;
+	const char *stdin_name;         /* --stdin-filename */
+};
+
+struct lint_run {
+	const struct pack *pack;
+	const struct lint_opts *opts;
+	struct arena *arena;            /* run lifetime: paths, messages, overlays */
+	struct diag_list diags;
+	struct engine_notes notes;
+	struct node **overlays;         /* parsed once; NULL where unreadable */
+	struct env_list env;            /* --env-file then -E, in order */
+	size_t units;
+};
+
+/* Reads overlays and environment files once; their problems are reported like any input's. */
+void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_opts *o, const struct diag_filter *f);
+void lint_run_release(struct lint_run *r);
+/* Lint a file, a folder (walked for *.yaml / *.yml) or '-' (stdin). */
+void lint_path(struct lint_run *r, const char *path);
+
+#endif

@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: MIT */
+/* main: the command line. Options are one table that also prints --help. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cfg.h"
+#include "diag.h"
+#include "expr.h"
+#include "lint.h"
+#include "mem.h"
+#include "out.h"
+#include "pack.h"
+#include "target.h"
+
+#ifndef CGLINT_VERSION
+#define CGLINT_VERSION "0.0.0"
+#endif
+
+enum opt_id {
+	O_MCORE = 256, O_BRIDGE, O_GPU, O_ENV, O_ENV_FILE, O_ASSUME, O_FORMAT, O_SELECT, O_IGNORE, O_FAIL_ON,
+	O_RULES, O_CONFIG_FILE, O_STDIN_NAME, O_COLOR, O_VERBOSE, O_HELP, O_VERSION,
+};
+
+static const struct opt {
+	const char *name;
+	int shrt;
+	const char *arg;
+	enum opt_id id;
+	const char *help;
+} opts[] = {
+	{"mcore", 0, "X.Y", O_MCORE, "target Megatron Core version (default: newest supported)"},
+	{"bridge", 0, "X.Y|none", O_BRIDGE, "target Megatron-Bridge release (default: the one shipping --mcore)"},
+	{"gpu", 0, "ARCH", O_GPU, "GPU the job runs on: sm_90, h100, b200, ... (default unknown)"},
+	{"env", 'E', "KEY=VALUE", O_ENV, "an environment variable the job runs with (repeatable)"},
+	{"env-file", 0, "FILE", O_ENV_FILE, "environment file of KEY=VALUE lines (repeatable)"},
+	{"config-file", 'c', "FILE", O_CONFIG_FILE, "override YAML layered over every input, as Bridge's --config-file"},
+	{"assume-defaults", 0, NULL, O_ASSUME, "keys no input sets take the target's defaults"},
+	{"format", 'f', "FMT", O_FORMAT, "output format: text or json (default text)"},
+	{"select", 0, "RULES", O_SELECT, "only these rules: ids, id prefixes or names, comma-separated"},
+	{"ignore", 0, "RULES", O_IGNORE, "skip these rules"},
+	{"fail-on", 0, "SEV", O_FAIL_ON, "exit 1 on findings at or above: error, warning or note (default error)"},
+	{"rules", 0, "FILE", O_RULES, "an extra rule pack (repeatable)"},
+	{"stdin-filename", 0, "NAME", O_STDIN_NAME, "the name to report for '-' (stdin)"},
+	{"color", 0, "WHEN", O_COLOR, "auto, always or never (auto honours NO_COLOR)"},
+	{"verbose", 'v', NULL, O_VERBOSE, "also print what normalization changed, to stderr"},
+	{"help", 'h', NULL, O_HELP, "this help"},
+	{"version", 'V', NULL, O_VERSION, "print the version"},
+};
+#define N_OPTS (sizeof(opts) / sizeof(opts[0]))
+
+static void usage(FILE *f)
+{
+	fputs("usage: cglint [lint] [OPTIONS] PATH... [KEY=VALUE...]\n"
+	      "       cglint explain RULE | cglint rules [--format json] [--mcore X.Y --bridge X.Y]\n"
+	      "       cglint --version\n\n"
+	      "Checks Megatron-Bridge / Megatron Core CUDA-graph settings before a job starts.\n"
+	      "PATH is a YAML file, a folder (walked for *.yaml, *.yml) or '-' for stdin; KEY=VALUE\n"
+	      "arguments are dotlist overrides (model.cuda_graph_impl=local) layered over every input.\n\n",
+	      f);
+	for (size_t k = 0; k < N_OPTS; k++) {
+		char head[64];
+		snprintf(head, sizeof(head), "%s%c%s--%s%s%s", opts[k].shrt ? "-" : "", opts[k].shrt ? opts[k].shrt : ' ',
+			 opts[k].shrt ? ", " : "  ", opts[k].name, opts[k].arg ? " " : "", opts[k].arg ? opts[k].arg : "");
+		fprintf(f, "  %-30s %s\n", opts[k].shrt ? head : head + 3, opts[k].help);
+	}
+	fputs("\nExit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error or unreadable/unparsable\n"
+	      "input or rule pack, 3 internal error.\n",
+	      f);
+}
+
+CG_PRINTF(1, 2)
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("cglint: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\n(try 'cglint --help')\n", stderr);
+	va_end(ap);
+	return 2;
+}
+
+struct cli {
+	struct lint_opts lint;
+	struct diag_filter filter;
+	const struct out_format *format;
+	enum sev fail_on;
+	int color;                      /* -1 auto, 0 never, 1 always */
+	const char **rule_files;
+	size_t n_rule_files;
+	const char **paths;
+	size_t n_paths;
+	bool mcore_given, bridge_given;
+};
+
+static void push(const char ***arr, size_t *n, const char *s)
+{
+	*arr = mem_realloc(*arr, (*n + 1) * sizeof(**arr));
+	(*arr)[(*n)++] = s;
+}
+
+static void push_list(const char ***arr, size_t *n, char *s)
+{
+	for (char *tok = s, *next; tok && *tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		if (*tok)
+			push(arr, n, tok);
+	}
+}
+
+static int parse_args(int argc, char **argv, struct cli *c)
+{
+	struct option lopts[N_OPTS + 1];
+	char shorts[2 * N_OPTS + 2] = "+";
+	for (size_t k = 0; k < N_OPTS; k++) {
+		lopts[k] = (struct option){opts[k].name, opts[k].arg ? required_argument : no_argument, NULL, (int)opts[k].id};
+		if (opts[k].shrt) {
+			size_t n = strlen(shorts);
+			shorts[n] = (char)opts[k].shrt;
+			shorts[n + 1] = opts[k].arg ? ':' : '\0';
+			shorts[n + 2] = '\0';
+		}
+	}
+	lopts[N_OPTS] = (struct option){0};
+	shorts[0] = '-';        /* keep positional arguments in order, interleaved with options */
+	int ch;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+		int id = ch;
+		for (size_t k = 0; k < N_OPTS; k++)
+			if (opts[k].shrt && opts[k].shrt == ch)
+				id = (int)opts[k].id;
+		switch (id) {
+		case 1: push(&c->paths, &c->n_paths, optarg); break;
+		case O_MCORE:
+			if (target_parse_version(optarg, &c->lint.target.mcore))
+				return usage_error("--mcore wants a version like 0.17, not '%s'", optarg);
+			c->mcore_given = true;
+			break;
+		case O_BRIDGE:
+			c->bridge_given = true;
+			if (!strcmp(optarg, "none"))
+				c->lint.target.bridge = TARGET_NO_BRIDGE;
+			else if (target_parse_version(optarg, &c->lint.target.bridge))
+				return usage_error("--bridge wants a version like 0.4, or none, not '%s'", optarg);
+			break;
+		case O_GPU:
+			if (target_parse_gpu(optarg, &c->lint.target.gpu_major))
+				return usage_error("--gpu wants an architecture like sm_90, h100 or b200, not '%s'", optarg);
+			c->lint.target.gpu = optarg;
+			break;
+		case O_ENV:
+			if (!strchr(optarg, '=') || optarg[0] == '=')
+				return usage_error("-E wants KEY=VALUE, not '%s'", optarg);
+			push(&c->lint.env_assigns, &c->lint.n_env_assigns, optarg);
+			break;
+		case O_ENV_FILE: push(&c->lint.env_files, &c->lint.n_env_files, optarg); break;
+		case O_CONFIG_FILE: push(&c->lint.overlays, &c->lint.n_overlays, optarg); break;
+		case O_ASSUME: c->lint.assume_defaults = true; break;
+		case O_FORMAT:
+			if (!(c->format = out_find(optarg)))
+				return usage_error("--format is one of %s, not '%s'", out_names(), optarg);
+			break;
+		case O_SELECT: push_list(&c->filter.select, &c->filter.n_select, optarg); break;
+		case O_IGNORE: push_list(&c->filter.ignore, &c->filter.n_ignore, optarg); break;
+		case O_FAIL_ON:
+			if (diag_sev_parse(optarg, &c->fail_on))
+				return usage_error("--fail-on is error, warning or note, not '%s'", optarg);
+			break;
+		case O_RULES: push(&c->rule_files, &c->n_rule_files, optarg); break;
+		case O_STDIN_NAME: c->lint.stdin_name = optarg; break;
+		case O_COLOR:
+			c->color = !strcmp(optarg, "always") ? 1 : !strcmp(optarg, "never") ? 0 : -1;
+			if (c->color == -1 && strcmp(optarg, "auto"))
+				return usage_error("--color is auto, always or never, not '%s'", optarg);
+			break;
+		case O_VERBOSE: c->lint.verbose = true; break;
+		case O_HELP: usage(stdout); exit(0);
+		case O_VERSION: printf("cglint %s\n", CGLINT_VERSION); exit(0);
+		default:
+			return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+		}
+	}
+	return 0;
+}
+
+/* Fill in the target's defaults and refuse versions this build has no rules for. */
+static int resolve_target(struct cli *c)
+{
+	struct target *t = &c->lint.target;
+	char list[128], v[16];
+	if (!c->mcore_given) {
+		if (c->bridge_given && t->bridge != TARGET_NO_BRIDGE) {
+			t->mcore = target_bridge_mcore(t->bridge);
+		} else {
+			size_t n = 0;
+			while (target_mcore_supported[n + 1])
+				n++;
+			t->mcore = target_mcore_supported[n];
+		}
+	}
+	if (!c->bridge_given)
+		t->bridge = target_default_bridge(t->mcore);
+	bool ok = false;
+	for (const int *s = target_mcore_supported; *s; s++)
+		ok |= *s == t->mcore;
+	if (!ok)
+		return usage_error("Megatron Core %s is not supported yet (supported: %s)", target_version_str(t->mcore, v),
+				   target_supported_list(target_mcore_supported, list, sizeof(list)));
+	if (t->bridge != TARGET_NO_BRIDGE) {
+		ok = false;
+		for (const int *s = target_bridge_supported; *s; s++)
+			ok |= *s == t->bridge;
+		if (!ok)
+			return usage_error("Megatron-Bridge %s is not supported yet (supported: %s, none)",
+					   target_version_str(t->bridge, v),
+					   target_supported_list(target_bridge_supported, list, sizeof(list)));
+	}
+	return 0;
+}
+
+/* Load the built-in packs and any --rules files; a bad pack is exit status 2. */
+static int load_packs(struct pack *p, const struct cli *c, struct out_ctx *o)
+{
+	pack_load_builtin(p);
+	if (!c->n_rule_files)
+		return 0;
+	struct arena *a = arena_new();
+	struct diag_list d;
+	diag_init(&d, a, p, NULL);
+	for (size_t k = 0; k < c->n_rule_files; k++) {
+		FILE *f = fopen(c->rule_files[k], "rb");
+		if (!f) {
+			diag_input(&d, "CG904", (struct loc){c->rule_files[k], 0, 0}, "cannot open rule pack");
+			continue;
+		}
+		struct sbuf sb;
+		sbuf_init(&sb);
+		char chunk[65536];
+		size_t got;
+		while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0 && sb.len <= LINT_MAX_FILE_BYTES)
+			sbuf_addn(&sb, chunk, got);
+		fclose(f);
+		pack_load(p, &d, c->rule_files[k], sb.buf, sb.len);
+		sbuf_release(&sb);
+	}
+	int rc = d.n ? 2 : 0;
+	if (rc) {
+		struct out_ctx eo = *o;
+		eo.f = stderr;
+		out_print(&out_text, &eo, &d);
+	}
+	diag_release(&d);
+	arena_free(a);
+	return rc;
+}
+
+static void print_range(FILE *f, const char *what, const struct vrange *r)
+{
+	char lo[16], hi[16];
+	if (r->any)
+		return;
+	if (r->none_only) {
+		fprintf(f, " %s none", what);
+		return;
+	}
+	fprintf(f, " %s >=%s", what, target_version_str(r->lo, lo));
+	if (r->hi < (1 << 30))
+		fprintf(f, " <%s", target_version_str(r->hi, hi));
+}
+
+static int cmd_explain(const struct pack *p, const char *id)
+{
+	const struct rule *r = pack_find(p, id);
+	if (!r)
+		return usage_error("no rule '%s' (cglint rules lists them)", id);
+	printf("%s %s (%s)\n", r->id, r->name, diag_sev_name(r->sev));
+	printf("applies to:");
+	if (r->mcore.any && r->bridge.any)
+		printf(" every target");
+	print_range(stdout, "mcore", &r->mcore);
+	print_range(stdout, "bridge", &r->bridge);
+	printf("\nmessage: %s\n", r->message);
+	if (r->fix)
+		printf("fix: %s\n", r->fix);
+	if (r->when_src)
+		printf("condition: %s\n", r->when_src);
+	if (r->check != CHECK_NONE && r->check != CHECK_INPUT)
+		printf("check: %s on %s\n", pack_check_name(r->check), r->key);
+	printf("\n%s\n", r->doc);
+	if (r->n_mirrors) {
+		printf("\nmirrors:\n");
+		for (size_t k = 0; k < r->n_mirrors; k++)
+			printf("  %-16s %s\n", r->mirrors[k].label, r->mirrors[k].where);
+	}
+	return 0;
+}
+
+static int cmd_rules(const struct pack *p, const struct cli *c)
+{
+	const struct target *t = &c->lint.target;
+	bool json = c->format == &out_json;
+	json_t *arr = json ? json_array() : NULL;
+	for (size_t k = 0; k < p->n_rules; k++) {
+		const struct rule *r = p->rules[k];
+		if (!pack_applies(&r->mcore, &r->bridge, t) || !diag_selected(&c->filter, r))
+			continue;
+		const char *mirror = pack_mirror_for(r->mirrors, r->n_mirrors, t);
+		if (json)
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "rule", r->id, "name", r->name,
+							     "severity", diag_sev_name(r->sev), "message", r->message,
+							     "fix", r->fix ? json_string(r->fix) : json_null(), "mirrors",
+							     mirror ? json_string(mirror) : json_null()));
+		else
+			printf("%-6s %-8s %-44s %s\n", r->id, diag_sev_name(r->sev), r->name, mirror ? mirror : "");
+	}
+	if (json) {
+		json_dumpf(arr, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(arr);
+	}
+	return 0;
+}
+
+static int cmd_lint(const struct pack *p, struct cli *c, struct out_ctx *o)
+{
+	struct lint_run run;
+	if (!c->n_paths)
+		return usage_error("nothing to lint: give a file, a folder or '-'");
+	lint_run_init(&run, p, &c->lint, &c->filter);
+	for (size_t k = 0; k < c->n_paths; k++)
+		lint_path(&run, c->paths[k]);
+	diag_sort(&run.diags);
+	out_print(c->format, o, &run.diags);
+	for (size_t k = 0; k < run.notes.n; k++)
+		fprintf(stderr, "%s:%u:%u: normalized: %s\n", run.notes.items[k].loc.path, run.notes.items[k].loc.line,
+			run.notes.items[k].loc.col, run.notes.items[k].text);
+	if (c->format == &out_text && run.diags.n)
+		fprintf(stderr, "cglint: %zu error(s), %zu warning(s), %zu note(s) in %zu input(s)\n",
+			diag_count_at_least(&run.diags, SEV_ERROR),
+			diag_count_at_least(&run.diags, SEV_WARNING) - diag_count_at_least(&run.diags, SEV_ERROR),
+			run.diags.n - diag_count_at_least(&run.diags, SEV_WARNING), run.units);
+	int rc = run.diags.input_error ? 2 : diag_count_at_least(&run.diags, c->fail_on) ? 1 : 0;
+	lint_run_release(&run);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = {.format = &out_text, .fail_on = SEV_ERROR, .color = -1};
+	const char *cmd = "lint";
+	int first = 1;
+	if (argc > 1 && (!strcmp(argv[1], "lint") || !strcmp(argv[1], "explain") || !strcmp(argv[1], "rules") ||
+			 !strcmp(argv[1], "probe") || !strcmp(argv[1], "lsp")))
+		cmd = argv[first++];
+	argv[first - 1] = argv[0];
+	int rc = parse_args(argc - first + 1, argv + first - 1, &c);
+	if (rc)
+		return rc;
+	if (!strcmp(cmd, "probe") || !strcmp(cmd, "lsp")) {
+		fprintf(stderr, "cglint: '%s' is not part of this build yet\n", cmd);
+		return 2;
+	}
+	/* dotlist overrides are positional KEY=VALUE arguments that are not existing files */
+	const char **paths = c.paths;
+	size_t n = c.n_paths;
+	c.paths = NULL;
+	c.n_paths = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (strcmp(cmd, "lint") || !cfg_is_dotlist(paths[k]) || access(paths[k], F_OK) == 0)
+			push(&c.paths, &c.n_paths, paths[k]);
+		else
+			push(&c.lint.dotlists, &c.lint.n_dotlists, paths[k]);
+	}
+	free(paths);
+	if ((rc = resolve_target(&c)))
+		return rc;
+	bool tty = isatty(fileno(stdout));
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+	struct out_ctx o = {
+		.f = stdout,
+		.color = c.color == 1 || (c.color == -1 && tty && !(nc && *nc) && !(term && !strcmp(term, "dumb"))),
+		.target = &c.lint.target,
+	};
+	struct pack *p = pack_new();
+	if ((rc = load_packs(p, &c, &o)) == 0) {
+		if (!strcmp(cmd, "explain"))
+			rc = c.n_paths == 1 ? cmd_explain(p, c.paths[0]) : usage_error("explain wants one rule id");
+		else if (!strcmp(cmd, "rules"))
+			rc = cmd_rules(p, &c);
+		else
+			rc = cmd_lint(p, &c, &o);
+	}
+	pack_free(p);
+	free(c.paths);
+	free(c.lint.dotlists);
+	free(c.lint.env_assigns);
+	free(c.lint.env_files);
+	free(c.lint.overlays);
+	free(c.filter.select);
+	free(c.filter.ignore);
+	free(c.rule_files);
+	return rc;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* mem: allocation that never returns NULL, arenas for run-lifetime data, growable strings. */
+#ifndef CGLINT_MEM_H
+#define CGLINT_MEM_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#if defined(__GNUC__)
+#define CG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CG_PRINTF(f, a)
+#endif
+
+/* On exhaustion these print "cglint: out of memory" and exit with status 3 (internal error). */
+void *mem_alloc(size_t n);                 /* zeroed */
+void *mem_realloc(void *p, size_t n);
+char *mem_strdup(const char *s);
+
+/*
+ * An arena owns everything allocated from it until arena_free(). Facts, parsed YAML trees,
+ * rule packs and diagnostics live in arenas, so no per-node free exists anywhere.
+ */
+struct arena;
+struct arena *arena_new(void);
+void arena_free(struct arena *a);
+void *arena_alloc(struct arena *a, size_t n);          /* zeroed, max-aligned */
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+char *arena_strdup(struct arena *a, const char *s);
+char *arena_printf(struct arena *a, const char *fmt, ...) CG_PRINTF(2, 3);
+char *arena_vprintf(struct arena *a, const char *fmt, va_list ap);
+
+/* A growable NUL-terminated string; 'buf' is always valid after sbuf_init. */
+struct sbuf {
+	char *buf;
+	size_t len, cap;
+};
+void sbuf_init(struct sbuf *sb);
+void sbuf_release(struct sbuf *sb);
+void sbuf_addn(struct sbuf *sb, const char *s, size_t n);
+void sbuf_adds(struct sbuf *sb, const char *s);
+void sbuf_addc(struct sbuf *sb, char c);
+void sbuf_printf(struct sbuf *sb, const char *fmt, ...) CG_PRINTF(2, 3);
+
+#endif

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* out_json: the JSON v1 document of DESIGN.md, through jansson. */
+#include "out.h"
+
+#include <jansson.h>
+
+#include "diag.h"
+#include "pack.h"
+#include "target.h"
+
+static json_t *version_or_null(int v)
+{
+	char buf[16];
+	return v > 0 ? json_string(target_version_str(v, buf)) : json_null();
+}
+
+static void json_begin(struct out_ctx *o)
+{
+	o->state = json_array();
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static void json_diag(struct out_ctx *o, const struct diag *d)
+{
+	json_array_append_new(o->state, json_pack("{s:s, s:s, s:s, s:o, s:i, s:i, s:o, s:o, s:o}",
+						  "rule", d->rule->id, "name", d->rule->name, "severity",
+						  diag_sev_name(d->sev), "path", str_or_null(d->loc.path), "line",
+						  (int)(d->loc.line ? d->loc.line : 1), "column",
+						  (int)(d->loc.col ? d->loc.col : 1), "message", str_or_null(d->message),
+						  "fix", str_or_null(d->fix), "mirrors", str_or_null(d->mirrors)));
+}
+
+static void json_end(struct out_ctx *o, const struct diag_list *l)
+{
+	(void)l;
+	const struct target *t = o->target;
+	json_t *doc = json_pack("{s:i, s:s, s:{s:o, s:o, s:o}, s:o}", "version", 1, "tool", "cglint", "target",
+				"mcore", version_or_null(t->mcore), "bridge",
+				t->bridge == TARGET_NO_BRIDGE ? json_string("none") : version_or_null(t->bridge), "gpu",
+				t->gpu ? json_string(t->gpu) : json_null(), "diagnostics", (json_t *)o->state);
+	json_dumpf(doc, o->f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', o->f);
+	json_decref(doc);
+	o->state = NULL;
+}
+
+const struct out_format out_json = {
+	.name = "json",
+	.begin = json_begin,
+	.diag = json_diag,
+	.end = json_end,
+};

@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: MIT */
+/* pack: loading and validating rule packs. */
+#include "pack.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "expr.h"
+#include "fe_yaml.h"
+#include "mem.h"
+#include "node.h"
+#include "suggest.h"
+
+/* Written by CMake from the rules/ folder (cmake/embed.cmake); input.yaml comes first. */
+struct pack_source {
+	const char *path;
+	const char *text;
+	size_t len;
+};
+extern const struct pack_source pack_sources[];
+extern const size_t pack_n_sources;
+
+static const char *const check_names[] = {
+#define CHECK(tag, name, fn) name,
+#include "checks.def"
+#undef CHECK
+};
+
+const char *pack_check_name(enum check_kind k)
+{
+	return k < CHECK_NONE ? check_names[k] : "";
+}
+
+struct pack *pack_new(void)
+{
+	struct pack *p = mem_alloc(sizeof(*p));
+	p->arena = arena_new();
+	return p;
+}
+
+void pack_free(struct pack *p)
+{
+	if (!p)
+		return;
+	free(p->rules);
+	free(p->steps);
+	free(p->defaults);
+	free(p->suggest);
+	arena_free(p->arena);
+	free(p);
+}
+
+#define GROW(arr, n, cap) \
+	do { \
+		if ((n) == (cap)) { \
+			(cap) = (cap) ? (cap) * 2 : 16; \
+			(arr) = mem_realloc((arr), (cap) * sizeof(*(arr))); \
+		} \
+	} while (0)
+
+/* ---- validation helpers: every problem names the pack's own file:line ---- */
+
+struct loader {
+	struct pack *p;
+	struct diag_list *d;
+	int errors;
+};
+
+CG_PRINTF(3, 4)
+static void bad(struct loader *ld, const struct node *at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	const char *msg = arena_vprintf(ld->d->arena, fmt, ap);
+	va_end(ap);
+	diag_input(ld->d, "CG910", at->loc, "%s", msg);
+	ld->errors++;
+}
+
+/* Reject keys outside 'allowed' (NULL-terminated) with a did-you-mean. */
+static void only_keys(struct loader *ld, const struct node *map, const char *what, const char *const *allowed)
+{
+	size_t n = 0;
+	while (allowed[n])
+		n++;
+	for (size_t k = 0; k < map->n; k++) {
+		const struct node *key = map->items[2 * k];
+		if (key->kind != NODE_SCALAR) {
+			bad(ld, key, "%s keys must be plain names", what);
+			continue;
+		}
+		size_t i;
+		for (i = 0; i < n && strcmp(key->scalar, allowed[i]); i++)
+			;
+		if (i < n)
+			continue;
+		const char *s = suggest_closest(key->scalar, allowed, n);
+		if (s)
+			bad(ld, key, "unknown %s key '%s'; did you mean '%s'?", what, key->scalar, s);
+		else
+			bad(ld, key, "unknown %s key '%s'", what, key->scalar);
+	}
+}
+
+static const char *scalar(struct loader *ld, const struct node *map, const char *key, bool required)
+{
+	const struct node *n = node_get(map, key);
+	if (!n) {
+		if (required)
+			bad(ld, map, "missing '%s'", key);
+		return NULL;
+	}
+	if (n->kind != NODE_SCALAR) {
+		bad(ld, n, "'%s' must be a single value", key);
+		return NULL;
+	}
+	return n->scalar;
+}
+
+static void range(struct loader *ld, const struct node *map, const char *key, struct vrange *out)
+{
+	const char *s = scalar(ld, map, key, false);
+	*out = (struct vrange){.any = true};
+	if (s && target_parse_range(s, out))
+		bad(ld, node_get(map, key), "'%s' is not a version range (like \">=0.16 <0.18\", \"0.17\" or \"none\")", s);
+}
+
+static struct expr *condition(struct loader *ld, const struct node *n)
+{
+	if (n->kind != NODE_SCALAR) {
+		bad(ld, n, "a condition must be a string");
+		return NULL;
+	}
+	const char *err;
+	unsigned col;
+	struct expr *e = expr_parse(ld->p->arena, n->scalar, &err, &col);
+	if (!e)
+		bad(ld, n, "condition: %s at column %u of '%s'", err, col, n->scalar);
+	return e;
+}
+
+static void mirrors(struct loader *ld, const struct node *map, struct mirror **out, size_t *n_out)
+{
+	const struct node *m = node_get(map, "mirrors");
+	*out = NULL;
+	*n_out = 0;
+	if (!m)
+		return;
+	if (m->kind != NODE_MAP) {
+		bad(ld, m, "'mirrors' maps \"mcore 0.16\" or \"bridge 0.3\" to a file:line");
+		return;
+	}
+	*out = arena_alloc(ld->p->arena, (m->n ? m->n : 1) * sizeof(**out));
+	for (size_t k = 0; k < m->n; k++) {
+		const struct node *key = m->items[2 * k], *val = m->items[2 * k + 1];
+		struct mirror *mi = &(*out)[*n_out];
+		if (key->kind != NODE_SCALAR || val->kind != NODE_SCALAR) {
+			bad(ld, key, "'mirrors' entries are \"mcore RANGE: file:line\"");
+			continue;
+		}
+		const char *label = key->scalar;
+		if (!strncmp(label, "mcore ", 6) || !strncmp(label, "mlm ", 4))
+			mi->of_bridge = false;
+		else if (!strncmp(label, "bridge ", 7))
+			mi->of_bridge = true;
+		else {
+			bad(ld, key, "mirror label '%s' must start with 'mcore', 'mlm' or 'bridge'", label);
+			continue;
+		}
+		if (target_parse_range(strchr(label, ' ') + 1, &mi->range)) {
+			bad(ld, key, "mirror label '%s' has no version range", label);
+			continue;
+		}
+		mi->label = label;
+		mi->where = val->scalar;
+		(*n_out)++;
+	}
+}
+
+static bool valid_id(const char *id)
+{
+	size_t k = 0;
+	while (isupper((unsigned char)id[k]))
+		k++;
+	if (!k || !isdigit((unsigned char)id[k]))
+		return false;
+	while (isdigit((unsigned char)id[k]))
+		k++;
+	return !id[k];
+}
+
+static void load_rule(struct loader *ld, const struct node *n)
+{
+	static const char *const keys[] = {"id", "name", "severity", "mcore", "bridge", "when", "check", "key",
+					   "values", "at", "message", "fix", "mirrors", "doc", NULL};
+	if (n->kind != NODE_MAP) {
+		bad(ld, n, "a rule is a mapping");
+		return;
+	}
+	int before = ld->errors;
+	only_keys(ld, n, "rule", keys);
+	struct rule *r = arena_alloc(ld->p->arena, sizeof(*r));
+	r->defined = n->loc;
+	r->id = scalar(ld, n, "id", true);
+	r->name = scalar(ld, n, "name", true);
+	r->message = scalar(ld, n, "message", true);
+	r->doc = scalar(ld, n, "doc", true);
+	r->fix = scalar(ld, n, "fix", false);
+	r->key = scalar(ld, n, "key", false);
+	const char *sev = scalar(ld, n, "severity", true);
+	if (sev && diag_sev_parse(sev, &r->sev))
+		bad(ld, node_get(n, "severity"), "severity must be error, warning or note, not '%s'", sev);
+	if (r->id && !valid_id(r->id))
+		bad(ld, node_get(n, "id"), "rule id '%s' must be capital letters then digits, like CG104", r->id);
+	if (r->id && pack_find(ld->p, r->id))
+		bad(ld, node_get(n, "id"), "rule id '%s' is defined twice", r->id);
+	if (r->name && pack_find(ld->p, r->name))
+		bad(ld, node_get(n, "name"), "rule name '%s' is defined twice", r->name);
+	range(ld, n, "mcore", &r->mcore);
+	range(ld, n, "bridge", &r->bridge);
+	mirrors(ld, n, &r->mirrors, &r->n_mirrors);
+
+	const struct node *when = node_get(n, "when");
+	const char *check = scalar(ld, n, "check", false);
+	r->check = CHECK_NONE;
+	if (check) {
+		size_t k;
+		for (k = 0; k < CHECK_NONE && strcmp(check, check_names[k]); k++)
+			;
+		if (k == CHECK_NONE)
+			bad(ld, node_get(n, "check"), "unknown check '%s'", check);
+		r->check = (enum check_kind)k;
+	}
+	if (when) {
+		r->when = condition(ld, when);
+		r->when_src = when->kind == NODE_SCALAR ? when->scalar : NULL;
+	} else if (!check) {
+		bad(ld, n, "a rule needs 'when' (a condition) or 'check' (a built-in check)");
+	}
+	if (r->check == CHECK_UNKNOWN_VALUES) {
+		const struct node *vals = node_get(n, "values");
+		if (!r->key)
+			bad(ld, n, "check unknown-values needs 'key'");
+		if (!vals || vals->kind != NODE_SEQ)
+			bad(ld, vals ? vals : n, "check unknown-values needs 'values', a list");
+		else
+			r->values = node_value(ld->p->arena, vals, NULL);
+	}
+	const struct node *at = node_get(n, "at");
+	if (at) {
+		if (at->kind == NODE_SCALAR) {
+			r->at = arena_alloc(ld->p->arena, sizeof(*r->at));
+			r->at[r->n_at++] = at->scalar;
+		} else if (at->kind == NODE_SEQ) {
+			r->at = arena_alloc(ld->p->arena, (at->n ? at->n : 1) * sizeof(*r->at));
+			for (size_t k = 0; k < at->n; k++)
+				if (at->items[k]->kind == NODE_SCALAR)
+					r->at[r->n_at++] = at->items[k]->scalar;
+				else
+					bad(ld, at->items[k], "'at' lists key paths");
+		} else {
+			bad(ld, at, "'at' is a key path or a list of them");
+		}
+	}
+	if (ld->errors != before)
+		return;
+	GROW(ld->p->rules, ld->p->n_rules, ld->p->cap_rules);
+	ld->p->rules[ld->p->n_rules++] = r;
+}
+
+static void load_step(struct loader *ld, const struct node *n)
+{
+	static const char *const keys[] = {"id", "mcore", "bridge", "when", "set", "note", "mirrors", NULL};
+	if (n->kind != NODE_MAP) {
+		bad(ld, n, "a normalization step is a mapping");
+		return;
+	}
+	int before = ld->errors;
+	only_keys(ld, n, "normalization step", keys);
+	struct step *s = arena_alloc(ld->p->arena, sizeof(*s));
+	s->id = scalar(ld, n, "id", true);
+	s->note = scalar(ld, n, "note", true);
+	range(ld, n, "mcore", &s->mcore);
+	range(ld, n, "bridge", &s->bridge);
+	mirrors(ld, n, &s->mirrors, &s->n_mirrors);
+	const struct node *when = node_get(n, "when");
+	if (when)
+		s->when = condition(ld, when);
+	const struct node *set = node_get(n, "set");
+	if (!set || set->kind != NODE_MAP || !set->n) {
+		bad(ld, set ? set : n, "a step needs 'set', a mapping of key paths to expressions");
+	} else {
+		s->keys = arena_alloc(ld->p->arena, set->n * sizeof(*s->keys));
+		s->exprs = arena_alloc(ld->p->arena, set->n * sizeof(*s->exprs));
+		for (size_t k = 0; k < set->n; k++) {
+			const struct node *key = set->items[2 * k];
+			if (key->kind != NODE_SCALAR) {
+				bad(ld, key, "'set' keys are key paths");
+				continue;
+			}
+			s->keys[s->n] = key->scalar;
+			s->exprs[s->n] = condition(ld, set->items[2 * k + 1]);
+			s->n++;
+		}
+	}
+	if (ld->errors != before)
+		return;
+	GROW(ld->p->steps, ld->p->n_steps, ld->p->cap_steps);
+	ld->p->steps[ld->p->n_steps++] = s;
+}
+
+static void load_default(struct loader *ld, const struct node *n)
+{
+	static const char *const keys[] = {"key", "value", "mcore", "bridge", NULL};
+	if (n->kind != NODE_MAP) {
+		bad(ld, n, "a default is a mapping");
+		return;
+	}
+	int before = ld->errors;
+	only_keys(ld, n, "default", keys);
+	struct pack_default def = {.key = scalar(ld, n, "key", true)};
+	const struct node *v = node_get(n, "value");
+	if (!v)
+		bad(ld, n, "missing 'value'");
+	else
+		def.val = node_value(ld->p->arena, v, NULL);
+	def.val.loc = (struct loc){0};
+	range(ld, n, "mcore", &def.mcore);
+	range(ld, n, "bridge", &def.bridge);
+	if (ld->errors != before)
+		return;
+	GROW(ld->p->defaults, ld->p->n_defaults, ld->p->cap_defaults);
+	ld->p->defaults[ld->p->n_defaults++] = def;
+}
+
+static void each(struct loader *ld, const struct node *root, const char *key,
+		 void (*fn)(struct loader *, const struct node *))
+{
+	const struct node *seq = node_get(root, key);
+	if (!seq)
+		return;
+	if (seq->kind != NODE_SEQ) {
+		bad(ld, seq, "'%s' must be a list", key);
+		return;
+	}
+	for (size_t k = 0; k < seq->n; k++)
+		fn(ld, seq->items[k]);
+}
+
+static void load_suggest(struct loader *ld, const struct node *n)
+{
+	if (n->kind != NODE_SCALAR) {
+		bad(ld, n, "'suggest' lists key paths");
+		return;
+	}
+	GROW(ld->p->suggest, ld->p->n_suggest, ld->p->cap_suggest);
+	ld->p->suggest[ld->p->n_suggest++] = n->scalar;
+}
+
+int pack_load(struct pack *p, struct diag_list *d, const char *path, const char *text, size_t len)
+{
+	static const char *const keys[] = {"pack", "rules", "normalize", "defaults", "suggest", NULL};
+	struct node *root;
+	const char *name = arena_strdup(p->arena, path);
+	/* pack strings must outlive the run: parse into the pack's arena */
+	if (fe_yaml_parse(p->arena, d, name, text, len, &root))
+		return -1;
+	struct loader ld = {.p = p, .d = d};
+	if (!root || root->kind != NODE_MAP) {
+		diag_input(d, "CG910", (struct loc){name, 1, 1}, "a rule pack is a mapping with 'rules:'");
+		return -1;
+	}
+	only_keys(&ld, root, "pack", keys);
+	each(&ld, root, "rules", load_rule);
+	each(&ld, root, "normalize", load_step);
+	each(&ld, root, "defaults", load_default);
+	each(&ld, root, "suggest", load_suggest);
+	return ld.errors ? -1 : 0;
+}
+
+void pack_load_builtin(struct pack *p)
+{
+	struct arena *a = arena_new();
+	struct diag_list d;
+	diag_init(&d, a, p, NULL);
+	for (size_t k = 0; k < pack_n_sources; k++)
+		if (pack_load(p, &d, pack_sources[k].path, pack_sources[k].text, pack_sources[k].len) || d.n) {
+			for (size_t i = 0; i < d.n; i++)
+				fprintf(stderr, "%s:%u:%u: %s\n", d.items[i].loc.path, d.items[i].loc.line,
+					d.items[i].loc.col, d.items[i].message);
+			fprintf(stderr, "cglint: internal error: built-in rule pack %s is invalid\n", pack_sources[k].path);
+			exit(3);
+		}
+	diag_release(&d);
+	arena_free(a);
+}
+
+const struct rule *pack_find(const struct pack *p, const char *id_or_name)
+{
+	for (size_t k = 0; k < p->n_rules; k++)
+		if (!strcmp(p->rules[k]->id, id_or_name) || !strcmp(p->rules[k]->name, id_or_name))
+			return p->rules[k];
+	return NULL;
+}
+
+bool pack_applies(const struct vrange *mcore, const struct vrange *bridge, const struct target *t)
+{
+	return target_in_range(mcore, t->mcore, false) && target_in_range(bridge, t->bridge, true);
+}
+
+const char *pack_mirror_for(const struct mirror *m, size_t n, const struct target *t)
+{
+	for (size_t k = 0; k < n; k++)
+		if (target_in_range(&m[k].range, m[k].of_bridge ? t->bridge : t->mcore, m[k].of_bridge))
+			return m[k].where;
+	return NULL;
+}

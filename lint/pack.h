@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pack: rule packs (the YAML files in rules/) loaded into rules, normalization steps, defaults and the
+ * keys did-you-mean knows. Packs are data; this module validates them on load and reports
+ * every problem at the pack's own file:line (CG910). The built-in packs are embedded at
+ * build time; --rules adds more.
+ *
+ * A pack owns everything it loaded; rules and strings live until pack_free.
+ */
+#ifndef CGLINT_PACK_H
+#define CGLINT_PACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "target.h"
+#include "value.h"
+
+struct expr;
+struct diag_list;
+
+enum check_kind {
+#define CHECK(tag, name, fn) CHECK_##tag,
+#include "checks.def"
+#undef CHECK
+	CHECK_NONE,     /* the rule has a 'when:' condition */
+};
+
+/* Which source line a rule mirrors, for which versions ("mcore 0.16", "bridge >=0.3"). */
+struct mirror {
+	const char *label;
+	bool of_bridge;
+	struct vrange range;
+	const char *where;
+};
+
+struct rule {
+	const char *id, *name;
+	enum sev sev;
+	struct vrange mcore, bridge;
+	struct expr *when;
+	const char *when_src;
+	enum check_kind check;
+	const char *key;                /* unknown-values: the key; also the default 'at' */
+	struct value values;            /* unknown-values: allowed items */
+	const char **at;                /* keys whose position the diagnostic takes, first set wins */
+	size_t n_at;
+	const char *message, *fix, *doc;
+	struct mirror *mirrors;
+	size_t n_mirrors;
+	struct loc defined;
+};
+
+/* A normalization step: when 'when' holds, each key takes its expression's value. */
+struct step {
+	const char *id;
+	struct vrange mcore, bridge;
+	struct expr *when;
+	const char **keys;
+	struct expr **exprs;
+	size_t n;
+	const char *note;
+	struct mirror *mirrors;
+	size_t n_mirrors;
+};
+
+struct pack_default {
+	const char *key;
+	struct value val;
+	struct vrange mcore, bridge;
+};
+
+struct pack {
+	struct arena *arena;
+	struct rule **rules;
+	size_t n_rules, cap_rules;
+	struct step **steps;
+	size_t n_steps, cap_steps;
+	struct pack_default *defaults;
+	size_t n_defaults, cap_defaults;
+	const char **suggest;           /* keys did-you-mean offers */
+	size_t n_suggest, cap_suggest;
+};
+
+struct pack *pack_new(void);
+void pack_free(struct pack *p);
+
+/*
+ * Load one pack's text into 'p'. Problems are reported into 'd' (whose pack must already hold
+ * the CG9xx input rules, i.e. the built-in input pack loaded first). Returns 0 or -1.
+ */
+int pack_load(struct pack *p, struct diag_list *d, const char *path, const char *text, size_t len);
+/* Load the packs compiled into the binary; exits with status 3 if they are broken. */
+void pack_load_builtin(struct pack *p);
+
+const struct rule *pack_find(const struct pack *p, const char *id_or_name);
+bool pack_applies(const struct vrange *mcore, const struct vrange *bridge, const struct target *t);
+const char *pack_mirror_for(const struct mirror *m, size_t n, const struct target *t);
+const char *pack_check_name(enum check_kind k);
+
+#endif

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/* target: version parsing, ranges and the release map of catalogue §0.1. */
+#include "target.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Terminated by 0. Extend together with the release map below. */
+const int target_mcore_supported[] = {16, 17, 0};
+const int target_bridge_supported[] = {3, 4, 0};
+
+/* Bridge release -> MCore it ships as its 3rdparty submodule (catalogue §0.1). */
+static const struct { int bridge, mcore; } release_map[] = {
+	{3, 16},        /* v0.3.x: core_v0.16.x */
+	{4, 17},        /* v0.4.x: core_v0.17.x */
+};
+
+int target_bridge_mcore(int bridge)
+{
+	for (size_t i = 0; i < sizeof(release_map) / sizeof(release_map[0]); i++)
+		if (release_map[i].bridge == bridge)
+			return release_map[i].mcore;
+	return 0;
+}
+
+int target_default_bridge(int mcore)
+{
+	for (size_t i = 0; i < sizeof(release_map) / sizeof(release_map[0]); i++)
+		if (release_map[i].mcore == mcore)
+			return release_map[i].bridge;
+	return TARGET_NO_BRIDGE;
+}
+
+int target_parse_version(const char *s, int *out)
+{
+	char *end;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	long major = strtol(s, &end, 10);
+	if (*end != '.' || !isdigit((unsigned char)end[1]) || major > 99)
+		return -1;
+	long minor = strtol(end + 1, &end, 10);
+	if (minor > 99)
+		return -1;
+	if (*end == '.') {              /* a patch level is accepted and ignored */
+		if (!isdigit((unsigned char)end[1]))
+			return -1;
+		strtol(end + 1, &end, 10);
+	}
+	if (*end)
+		return -1;
+	*out = (int)(major * 100 + minor);
+	return 0;
+}
+
+const char *target_version_str(int v, char buf[16])
+{
+	snprintf(buf, 16, "%d.%d", v / 100 % 100, v % 100);
+	return buf;
+}
+
+const char *target_supported_list(const int *vs, char *buf, unsigned size)
+{
+	char v[16];
+	buf[0] = '\0';
+	for (; *vs; vs++) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, size - n, "%s%s", n ? ", " : "", target_version_str(*vs, v));
+	}
+	return buf;
+}
+
+/* A range is space-separated bounds: ">=0.16", "<0.18", ">0.15", "<=0.17", "0.17" (exactly). */
+int target_parse_range(const char *s, struct vrange *r)
+{
+	*r = (struct vrange){.lo = 0, .hi = 1 << 30};
+	if (!strcasecmp(s, "none")) {
+		r->none_only = true;
+		return 0;
+	}
+	if (!strcasecmp(s, "any") || !*s) {
+		r->any = true;
+		return 0;
+	}
+	char tok[32];
+	int bounds = 0;
+	while (*s) {
+		while (*s == ' ' || *s == ',')
+			s++;
+		if (!*s)
+			break;
+		size_t n = strcspn(s, " ,");
+		if (n >= sizeof(tok))
+			return -1;
+		memcpy(tok, s, n);
+		tok[n] = '\0';
+		s += n;
+		const char *v = tok;
+		int op = 0;     /* 0 '=', 1 '>=', 2 '>', 3 '<=', 4 '<' */
+		if (!strncmp(v, ">=", 2)) op = 1, v += 2;
+		else if (!strncmp(v, "<=", 2)) op = 3, v += 2;
+		else if (*v == '>') op = 2, v++;
+		else if (*v == '<') op = 4, v++;
+		else if (*v == '=') v += (v[1] == '=') ? 2 : 1;
+		int ver;
+		if (target_parse_version(v, &ver))
+			return -1;
+		switch (op) {
+		case 0: r->lo = ver; r->hi = ver + 1; break;
+		case 1: if (ver > r->lo) r->lo = ver; break;
+		case 2: if (ver + 1 > r->lo) r->lo = ver + 1; break;
+		case 3: if (ver + 1 < r->hi) r->hi = ver + 1; break;
+		case 4: if (ver < r->hi) r->hi = ver; break;
+		}
+		bounds++;
+	}
+	return bounds ? 0 : -1;
+}
+
+bool target_in_range(const struct vrange *r, int v, bool is_bridge)
+{
+	if (r->any)
+		return true;
+	if (is_bridge && v == TARGET_NO_BRIDGE)
+		return r->none_only;
+	if (r->none_only)
+		return false;
+	return v >= r->lo && v < r->hi;
+}
+
+/* GPU names as Bridge and NVIDIA spell them; catalogue §F.5 (h100 = sm_90, b200/gb200/b300/gb300 = sm_100 class). */
+static const struct { const char *name; int major; } gpus[] = {
+	{"v100", 7}, {"a100", 8}, {"a10", 8}, {"l40", 8}, {"l40s", 8}, {"h100", 9}, {"h200", 9}, {"h20", 9},
+	{"gh200", 9}, {"b100", 10}, {"b200", 10}, {"gb200", 10}, {"b300", 10}, {"gb300", 10},
+	{"rtx5090", 12}, {"vr200", 11}, {"r100", 11},
+};
+
+int target_parse_gpu(const char *s, int *major)
+{
+	for (size_t i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++)
+		if (!strcasecmp(s, gpus[i].name)) {
+			*major = gpus[i].major;
+			return 0;
+		}
+	/* sm_90, sm_100a, compute_90, 9.0 */
+	const char *p = s;
+	if (!strncasecmp(p, "sm_", 3))
+		p += 3;
+	else if (!strncasecmp(p, "compute_", 8))
+		p += 8;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	char *end;
+	long v = strtol(p, &end, 10);
+	if (*end == '.') {              /* "9.0" */
+		strtol(end + 1, &end, 10);
+		if (*end || v <= 0 || v > 99)
+			return -1;
+		*major = (int)v;
+		return 0;
+	}
+	if ((*end && strcasecmp(end, "a") && strcasecmp(end, "f")) || v < 10 || v > 999)
+		return -1;
+	*major = (int)(v / 10);
+	return 0;
+}

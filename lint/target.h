@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * target: the software a run is checked against. Versions are encoded as major*100+minor
+ * (0.16 -> 16, 1.2 -> 102); patch releases never change a CUDA-graph rule (catalogue §0.1).
+ */
+#ifndef CGLINT_TARGET_H
+#define CGLINT_TARGET_H
+
+#include <stdbool.h>
+
+#define TARGET_NO_BRIDGE (-1)   /* plain Megatron-LM */
+
+struct target {
+	int mcore;          /* e.g. 17 */
+	int bridge;         /* e.g. 4, or TARGET_NO_BRIDGE */
+	int gpu_major;      /* compute capability major (9 for sm_90/h100), 0 when unknown */
+	const char *gpu;    /* as given, or NULL */
+};
+
+/* A half-open version interval [lo, hi); 'none_only' restricts a Bridge range to Megatron-LM. */
+struct vrange {
+	int lo, hi;
+	bool none_only;
+	bool any;
+};
+
+int target_parse_version(const char *s, int *out);          /* "0.16" -> 16; 0 or -1 */
+int target_parse_range(const char *s, struct vrange *out);  /* ">=0.16 <0.18", "0.17", "none"; 0 or -1 */
+bool target_in_range(const struct vrange *r, int v, bool is_bridge);
+int target_parse_gpu(const char *s, int *major);            /* sm_90, h100, b200, ...; 0 or -1 */
+
+/* Supported versions and defaults. Bridge releases default to the MCore they ship. */
+extern const int target_mcore_supported[];
+extern const int target_bridge_supported[];
+int target_bridge_mcore(int bridge);            /* MCore shipped by a Bridge release */
+int target_default_bridge(int mcore);           /* Bridge shipping an MCore, or TARGET_NO_BRIDGE */
+const char *target_version_str(int v, char buf[16]);
+const char *target_supported_list(const int *vs, char *buf, unsigned size);
+
+#endif
