@@ -14,17 +14,19 @@
 
 enum op { E_LIT, E_PATH, E_LIST, E_NOT, E_AND, E_OR, E_EQ, E_NE, E_LT, E_LE, E_GT, E_GE, E_IN, E_NOTIN, E_CALL };
 
-enum fn { F_RAW, F_KNOWN, F_DEFAULT, F_SPLIT, F_WITH, F_LEN, F_IS_LIST, F_ENUM_FORM };
+enum fn { F_RAW, F_KNOWN, F_GIVEN, F_DEFAULT, F_SPLIT, F_WITH, F_LEN, F_IS_LIST, F_TYPE, F_ENUM_FORM };
 
 /* name, arity (-1: at least one), whether the first argument must be a key path */
 static const struct { const char *name; int arity; int wants_path; } functions[] = {
 	[F_RAW] = {"raw", 1, 1},             /* the value as the inputs set it, before normalization */
 	[F_KNOWN] = {"known", 1, 0},         /* true unless unknown: two-valued */
+	[F_GIVEN] = {"given", 1, 1},         /* an input (not a default or normalization) set the key */
 	[F_DEFAULT] = {"default", 2, 0},     /* first argument, or the second when it is unknown */
 	[F_SPLIT] = {"split", 2, 0},         /* str.split(sep) as MCore does; lists pass through */
 	[F_WITH] = {"with", -1, 0},          /* the list plus the items it lacks */
 	[F_LEN] = {"len", 1, 0},
 	[F_IS_LIST] = {"is_list", 1, 0},
+	[F_TYPE] = {"type", 1, 0},           /* "null", "bool", "int", "float", "string", "list", "mapping" */
 	[F_ENUM_FORM] = {"enum_form", 1, 1}, /* the key was written as YAML enum dicts */
 };
 
@@ -383,6 +385,11 @@ static struct value call(const struct expr *e, const struct expr_env *env)
 {
 	if (e->fn == F_RAW)
 		return facts_raw(env->facts, e->args[0]->path);
+	if (e->fn == F_GIVEN) {
+		const struct fact *f = facts_get(env->facts, e->args[0]->path);
+		return value_bool(f && f->raw.kind != V_UNKNOWN && strcmp(f->layer, "default") &&
+				  strcmp(f->layer, "normalized"));
+	}
 	if (e->fn == F_ENUM_FORM) {
 		const struct fact *f = facts_get(env->facts, e->args[0]->path);
 		return value_bool(f && f->enum_form);
@@ -402,6 +409,7 @@ static struct value call(const struct expr *e, const struct expr_env *env)
 			return (struct value){.kind = V_INT, .i = (long long)strlen(x.s)};
 		return x.kind == V_UNKNOWN ? value_unknown : (struct value){.kind = V_INT};
 	case F_IS_LIST: return x.kind == V_UNKNOWN ? value_unknown : value_bool(x.kind == V_LIST);
+	case F_TYPE: return x.kind == V_UNKNOWN ? value_unknown : value_str(value_kind_name(x.kind));
 	case F_WITH: {
 		if (x.kind == V_UNKNOWN)
 			return x;

@@ -180,6 +180,15 @@ static void mirrors(struct loader *ld, const struct node *map, struct mirror **o
 	}
 }
 
+static bool ranges_overlap(const struct vrange *a, const struct vrange *b)
+{
+	if (a->any || b->any)
+		return true;
+	if (a->none_only || b->none_only)
+		return a->none_only && b->none_only;
+	return a->lo < b->hi && b->lo < a->hi;
+}
+
 static bool valid_id(const char *id)
 {
 	size_t k = 0;
@@ -215,12 +224,20 @@ static void load_rule(struct loader *ld, const struct node *n)
 		bad(ld, node_get(n, "severity"), "severity must be error, warning or note, not '%s'", sev);
 	if (r->id && !valid_id(r->id))
 		bad(ld, node_get(n, "id"), "rule id '%s' must be capital letters then digits, like CG104", r->id);
-	if (r->id && pack_find(ld->p, r->id))
-		bad(ld, node_get(n, "id"), "rule id '%s' is defined twice", r->id);
-	if (r->name && pack_find(ld->p, r->name))
-		bad(ld, node_get(n, "name"), "rule name '%s' is defined twice", r->name);
 	range(ld, n, "mcore", &r->mcore);
 	range(ld, n, "bridge", &r->bridge);
+	/* one id may have per-version variants, as long as no target sees two of them */
+	for (size_t k = 0; r->id && r->name && k < ld->p->n_rules; k++) {
+		const struct rule *o = ld->p->rules[k];
+		bool same_id = !strcmp(o->id, r->id), same_name = !strcmp(o->name, r->name);
+		if (!same_id && !same_name)
+			continue;
+		if (same_id != same_name)
+			bad(ld, n, "rule %s (%s) clashes with rule %s (%s): variants share both id and name", r->id,
+			    r->name, o->id, o->name);
+		else if (ranges_overlap(&o->mcore, &r->mcore) && ranges_overlap(&o->bridge, &r->bridge))
+			bad(ld, node_get(n, "id"), "rule id '%s' is defined twice for the same targets", r->id);
+	}
 	mirrors(ld, n, &r->mirrors, &r->n_mirrors);
 
 	const struct node *when = node_get(n, "when");
