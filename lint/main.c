@@ -188,6 +188,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}
+	for (int k = optind; k < argc; k++)     /* after '--' */
+		push(&c->paths, &c->n_paths, argv[k]);
 	return 0;
 }
 
@@ -262,6 +264,8 @@ static int load_packs(struct pack *p, const struct cli *c, struct out_ctx *o)
 	return rc;
 }
 
+static void explain_one(const struct rule *r);
+
 static void print_range(FILE *f, const char *what, const struct vrange *r)
 {
 	char lo[16], hi[16];
@@ -276,11 +280,31 @@ static void print_range(FILE *f, const char *what, const struct vrange *r)
 		fprintf(f, " <%s", target_version_str(r->hi, hi));
 }
 
+/* One rule id may have per-version variants; explain prints each. */
 static int cmd_explain(const struct pack *p, const char *id)
 {
-	const struct rule *r = pack_find(p, id);
-	if (!r)
+	if (!pack_find(p, id))
 		return usage_error("no rule '%s' (cglint rules lists them)", id);
+	bool first = true;
+	for (size_t k = 0; k < p->n_rules; k++) {
+		const struct rule *r = p->rules[k];
+		if (strcmp(r->id, id) && strcmp(r->name, id))
+			continue;
+		if (!first)
+			printf("\n----\n\n");
+		first = false;
+		explain_one(r);
+	}
+	return 0;
+}
+
+static int cmp_rule_id(const void *a, const void *b)
+{
+	return strcmp((*(const struct rule *const *)a)->id, (*(const struct rule *const *)b)->id);
+}
+
+static void explain_one(const struct rule *r)
+{
 	printf("%s %s (%s)\n", r->id, r->name, diag_sev_name(r->sev));
 	printf("applies to:");
 	if (r->mcore.any && r->bridge.any)
@@ -300,7 +324,6 @@ static int cmd_explain(const struct pack *p, const char *id)
 		for (size_t k = 0; k < r->n_mirrors; k++)
 			printf("  %-16s %s\n", r->mirrors[k].label, r->mirrors[k].where);
 	}
-	return 0;
 }
 
 static int cmd_rules(const struct pack *p, const struct cli *c)
@@ -308,8 +331,11 @@ static int cmd_rules(const struct pack *p, const struct cli *c)
 	const struct target *t = &c->lint.target;
 	bool json = c->format == &out_json;
 	json_t *arr = json ? json_array() : NULL;
+	const struct rule **sorted = mem_alloc((p->n_rules + 1) * sizeof(*sorted));
+	memcpy(sorted, p->rules, p->n_rules * sizeof(*sorted));
+	qsort(sorted, p->n_rules, sizeof(*sorted), cmp_rule_id);
 	for (size_t k = 0; k < p->n_rules; k++) {
-		const struct rule *r = p->rules[k];
+		const struct rule *r = sorted[k];
 		if (!pack_applies(&r->mcore, &r->bridge, t) || !diag_selected(&c->filter, r))
 			continue;
 		const char *mirror = pack_mirror_for(r->mirrors, r->n_mirrors, t);
@@ -321,6 +347,7 @@ static int cmd_rules(const struct pack *p, const struct cli *c)
 		else
 			printf("%-6s %-8s %-44s %s\n", r->id, diag_sev_name(r->sev), r->name, mirror ? mirror : "");
 	}
+	free(sorted);
 	if (json) {
 		json_dumpf(arr, stdout, JSON_INDENT(2));
 		putchar('\n');

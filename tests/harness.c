@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* harness: running the cglint binary from tests. */
+#include "harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+int harness_run(const char *dir, const char *args, char **out)
+{
+	size_t n = strlen(dir) + strlen(args) + strlen(CGLINT_BIN) + 64;
+	char *cmd = malloc(n);
+	snprintf(cmd, n, "cd '%s' && '%s' 2>/dev/null %s", dir, CGLINT_BIN, args);
+	FILE *p = popen(cmd, "r");
+	free(cmd);
+	if (!p)
+		return -1;
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t got;
+	while ((got = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+		len += got;
+		if (cap - len < 2)
+			buf = realloc(buf, cap *= 2);
+	}
+	buf[len] = '\0';
+	int st = pclose(p);
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	if (!WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+int harness_run_json(const char *dir, const char *args, json_t **doc)
+{
+	size_t n = strlen(args) + 32;
+	char *a = malloc(n);
+	snprintf(a, n, "--format json %s", args);
+	char *out = NULL;
+	int rc = harness_run(dir, a, &out);
+	free(a);
+	json_error_t err;
+	*doc = out ? json_loads(out, 0, &err) : NULL;
+	free(out);
+	return rc;
+}
+
+char *harness_write(const char *dir, const char *name, const char *data, size_t len)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *path = malloc(n);
+	snprintf(path, n, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	if (f) {
+		fwrite(data, 1, len, f);
+		fclose(f);
+	}
+	return path;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* harness: running the cglint binary from tests and reading its JSON. */
+#ifndef CGLINT_TEST_HARNESS_H
+#define CGLINT_TEST_HARNESS_H
+
+#include <jansson.h>
+
+/*
+ * Run `cd DIR && cglint ARGS` through /bin/sh; returns the exit status (or -1 if cglint died
+ * on a signal) and stores stdout in '*out' (malloc'd; may be NULL).
+ */
+int harness_run(const char *dir, const char *args, char **out);
+/* Same with --format json, parsed; '*doc' is NULL if stdout was not JSON. */
+int harness_run_json(const char *dir, const char *args, json_t **doc);
+/* Write 'len' bytes to DIR/NAME; returns the malloc'd path. */
+char *harness_write(const char *dir, const char *name, const char *data, size_t len);
+
+#endif

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hostile: inputs built to crash, hang or exhaust a linter. Each must end in a CG9xx
+ * diagnostic with a position and exit status 2 (or 0 where the input is merely odd), never a
+ * signal. ctest's timeout is the guard against hangs; no test measures time.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static char dir[] = "/tmp/cglint-hostile-XXXXXX";
+
+static void mkdir_tmp(void)
+{
+	strcpy(dir, "/tmp/cglint-hostile-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+}
+
+static void rm_tmp(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(hostile, .init = mkdir_tmp, .fini = rm_tmp);
+
+/* Run on DIR/NAME; require exit 'rc' and, if 'rule', a diagnostic of it with a line >= 1. */
+static json_t *expect_run(const char *args, int rc, const char *rule)
+{
+	json_t *doc;
+	int got = harness_run_json(dir, args, &doc);
+	cr_assert_neq(got, -1, "cglint %s died on a signal", args);
+	cr_assert_not_null(doc, "cglint %s printed no JSON", args);
+	cr_expect_eq(got, rc, "cglint %s: exit %d, expected %d", args, got, rc);
+	if (rule) {
+		bool seen = false;
+		size_t i;
+		json_t *d;
+		json_array_foreach(json_object_get(doc, "diagnostics"), i, d)
+		{
+			if (!strcmp(json_string_value(json_object_get(d, "rule")), rule)) {
+				seen = true;
+				cr_expect_geq(json_integer_value(json_object_get(d, "line")), 1);
+				cr_expect_not_null(json_string_value(json_object_get(d, "message")));
+			}
+		}
+		cr_expect(seen, "cglint %s: no %s", args, rule);
+	}
+	return doc;
+}
+
+static void write_str(const char *name, const char *text)
+{
+	free(harness_write(dir, name, text, strlen(text)));
+}
+
+Test(hostile, alias_bomb)
+{
+	/* nine levels of nine aliases: 9^9 nodes if expanded */
+	char text[2048] = "a: &a [x, x, x, x, x, x, x, x, x]\n";
+	for (char c = 'b'; c <= 'i'; c++) {
+		char line[128];
+		snprintf(line, sizeof(line), "%c: &%c [*%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c]\n", c, c, c - 1, c - 1,
+			 c - 1, c - 1, c - 1, c - 1, c - 1, c - 1, c - 1);
+		strcat(text, line);
+	}
+	write_str("bomb.yaml", text);
+	json_decref(expect_run("bomb.yaml", 2, "CG903"));
+}
+
+Test(hostile, deep_nesting)
+{
+	size_t n = 100000;
+	char *text = malloc(2 * n + 2);
+	memset(text, '[', n);
+	memset(text + n, ']', n);
+	text[2 * n] = '\n';
+	free(harness_write(dir, "deep.yaml", text, 2 * n + 1));
+	free(text);
+	json_decref(expect_run("deep.yaml", 2, "CG903"));
+}
+
+Test(hostile, alias_chain_depth)
+{
+	/* each anchor nests the previous one: shallow text, deep once expanded */
+	char text[8192] = "a0: &a0 [x]\n";
+	for (int k = 1; k < 100; k++) {
+		char line[64];
+		snprintf(line, sizeof(line), "a%d: &a%d [*a%d]\n", k, k, k - 1);
+		strcat(text, line);
+	}
+	write_str("chain.yaml", text);
+	json_decref(expect_run("chain.yaml", 2, "CG903"));
+}
+
+Test(hostile, huge_file)
+{
+	size_t n = (9u << 20);
+	char *text = malloc(n);
+	memset(text, '#', n);
+	for (size_t k = 79; k < n; k += 80)
+		text[k] = '\n';
+	free(harness_write(dir, "huge.yaml", text, n));
+	free(text);
+	json_t *doc = expect_run("huge.yaml", 2, NULL);
+	json_t *d = json_array_get(json_object_get(doc, "diagnostics"), 0);
+	cr_expect_str_eq(json_string_value(json_object_get(d, "rule")), "CG903");
+	json_decref(doc);
+}
+
+Test(hostile, many_keys_and_duplicates)
+{
+	size_t n = 60000, len = 0;
+	char *text = malloc(n * 24 + 64);
+	for (size_t k = 0; k < n; k++)
+		len += (size_t)sprintf(text + len, "key_%zu: %zu\n", k, k);
+	len += (size_t)sprintf(text + len, "key_7: 8\n");
+	free(harness_write(dir, "keys.yaml", text, len));
+	free(text);
+	json_t *doc = expect_run("keys.yaml", 2, "CG902");
+	json_t *d = json_array_get(json_object_get(doc, "diagnostics"), 0);
+	cr_expect_eq(json_integer_value(json_object_get(d, "line")), (json_int_t)n + 1);
+	json_decref(doc);
+}
+
+Test(hostile, invalid_utf8_and_nul)
+{
+	free(harness_write(dir, "utf8.yaml", "model:\n  cuda_graph_impl: loc\xff\xfe" "al\n", 30));
+	json_t *doc = expect_run("utf8.yaml", 2, "CG906");
+	cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(doc, "diagnostics"), 0), "line")), 2);
+	json_decref(doc);
+	free(harness_write(dir, "nul.yaml", "a: \"x\\0y\"\nb: c\0d\n", 17));
+	json_decref(expect_run("nul.yaml", 2, "CG906"));
+}
+
+Test(hostile, syntax_errors)
+{
+	write_str("syntax.yaml", "model:\n  cuda_graph_impl: local\n   cuda_graph_scope: [attn\n");
+	json_decref(expect_run("syntax.yaml", 2, "CG901"));
+	write_str("tab.yaml", "model:\n\tcuda_graph_impl: local\n");
+	json_decref(expect_run("tab.yaml", 2, "CG901"));
+	write_str("alias.yaml", "a: *nowhere\n");
+	json_decref(expect_run("alias.yaml", 2, "CG901"));
+	write_str("two.yaml", "a: 1\n---\nb: 2\n");
+	json_decref(expect_run("two.yaml", 2, "CG901"));
+}
+
+Test(hostile, unreadable_paths)
+{
+	json_decref(expect_run("missing.yaml", 2, NULL));
+	char path[256];
+	snprintf(path, sizeof(path), "%s/fifo.yaml", dir);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	json_decref(expect_run("fifo.yaml", 2, NULL));       /* must not block on the FIFO */
+	snprintf(path, sizeof(path), "%s/loop1.yaml", dir);
+	cr_assert_eq(symlink("loop2.yaml", path), 0);
+	snprintf(path, sizeof(path), "%s/loop2.yaml", dir);
+	cr_assert_eq(symlink("loop1.yaml", path), 0);
+	json_decref(expect_run("loop1.yaml", 2, NULL));
+	char *out = NULL;
+	harness_run(dir, "--format json loop1.yaml", &out);
+	cr_expect(out && strstr(out, "symbolic link loop"), "the message names the loop: %s", out);
+	free(out);
+}
+
+Test(hostile, folder_loop_is_walked_once)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	cr_assert_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/sub/up", dir);
+	cr_assert_eq(symlink("..", path), 0);
+	write_str("sub/ok.yaml", "model: {cuda_graph_impl: none}\n");
+	json_t *doc = expect_run(".", 2, "CG904");
+	json_decref(doc);
+}
+
+Test(hostile, empty_and_odd_but_valid)
+{
+	write_str("empty.yaml", "");
+	json_decref(expect_run("empty.yaml", 0, NULL));
+	write_str("scalar.yaml", "just a string\n");
+	json_decref(expect_run("scalar.yaml", 0, NULL));
+	write_str("list.yaml", "- a\n- b\n");
+	json_decref(expect_run("list.yaml", 0, NULL));
+}
+
+Test(hostile, bad_rule_pack_and_env_file)
+{
+	write_str("pack.yaml", "rules:\n  - id: ORG001\n    name: x\n    severity: fatal\n    when: a ==\n    message: m\n    doc: d\n");
+	write_str("c.yaml", "a: 1\n");
+	char *out = NULL;
+	int rc = harness_run(dir, "--rules pack.yaml c.yaml 2>&1", &out);
+	cr_expect_eq(rc, 2);
+	cr_expect(out && strstr(out, "pack.yaml:4:15") && strstr(out, "pack.yaml:5:11"),
+		  "pack errors carry the pack's positions: %s", out);
+	free(out);
+	write_str("bad.env", "# comment\nGOOD=1\nthis is not an assignment\n");
+	json_decref(expect_run("--env-file bad.env c.yaml", 2, "CG907"));
+}
+
+Test(hostile, usage_errors)
+{
+	write_str("c.yaml", "a: 1\n");
+	cr_expect_eq(harness_run(dir, "--no-such-option c.yaml", NULL), 2);
+	cr_expect_eq(harness_run(dir, "--mcore 0.99 c.yaml", NULL), 2);
+	cr_expect_eq(harness_run(dir, "--format xml c.yaml", NULL), 2);
+	cr_expect_eq(harness_run(dir, "--gpu potato c.yaml", NULL), 2);
+	cr_expect_eq(harness_run(dir, "", NULL), 2);
+	cr_expect_eq(harness_run(dir, "explain CG999", NULL), 2);
+	cr_expect_eq(harness_run(dir, "explain CG101", NULL), 0);
+}
+
+Test(hostile, stdin)
+{
+	write_str("in.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  cuda_graph_scope: [moe, moe_router]\n"
+			     "  num_moe_experts: 4\n");
+	char *out = NULL;
+	int rc = harness_run(dir, "--stdin-filename recipe.yaml --mcore 0.17 - < in.yaml", &out);
+	cr_expect_eq(rc, 1);
+	cr_expect(out && strstr(out, "recipe.yaml:3:3: error:") && strstr(out, "[CG104 "), "got: %s", out);
+	free(out);
+}

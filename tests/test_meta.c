@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * meta: tests over the rule catalogue itself. Every shipped rule has a doc, a message and a
+ * firing and a silent fixture; every rule that mirrors an assertion names its source line;
+ * every built-in check is used.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "pack.h"
+
+struct found {
+	const char *id;
+	bool ko, ok, ko_expects;
+	bool ok_expects;
+};
+
+static bool file_expects(const char *path, const char *id)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	char line[4096];
+	bool hit = false;
+	while (!hit && fgets(line, sizeof(line), f)) {
+		const char *e = strstr(line, "expect");
+		hit = e && strstr(e, id);
+	}
+	fclose(f);
+	return hit;
+}
+
+static void scan(const char *dir, struct found *fd)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	size_t idlen = strlen(fd->id);
+	for (struct dirent *de; (de = readdir(d));) {
+		if (de->d_name[0] == '.')
+			continue;
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		struct stat st;
+		if (stat(path, &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			scan(path, fd);
+			continue;
+		}
+		if (strncmp(de->d_name, fd->id, idlen) || (de->d_name[idlen] != '.' && de->d_name[idlen] != '-'))
+			continue;
+		if (strstr(de->d_name, ".ko.")) {
+			fd->ko = true;
+			fd->ko_expects |= file_expects(path, fd->id);
+		}
+		if (strstr(de->d_name, ".ok.")) {
+			fd->ok = true;
+			fd->ok_expects |= file_expects(path, fd->id);
+		}
+	}
+	closedir(d);
+}
+
+static struct pack *p;
+
+static void load(void)
+{
+	p = pack_new();
+	pack_load_builtin(p);
+}
+
+static void unload(void)
+{
+	pack_free(p);
+}
+
+Test(meta, every_rule_has_doc_message_and_fixtures, .init = load, .fini = unload)
+{
+	cr_assert_gt(p->n_rules, 30, "the built-in packs hold only %zu rules", p->n_rules);
+	for (size_t k = 0; k < p->n_rules; k++) {
+		const struct rule *r = p->rules[k];
+		cr_expect(r->doc && strlen(r->doc) > 80, "%s has no real doc", r->id);
+		cr_expect(r->message && *r->message, "%s has no message", r->id);
+		struct found fd = {.id = r->id};
+		scan(CGLINT_FIXTURES, &fd);
+		cr_expect(fd.ko && fd.ko_expects, "%s has no firing fixture (%s*.ko.* expecting it)", r->id, r->id);
+		cr_expect(fd.ok, "%s has no silent fixture (%s*.ok.*)", r->id, r->id);
+		cr_expect(!fd.ok_expects, "a silent fixture of %s expects it to fire", r->id);
+	}
+}
+
+Test(meta, assertion_rules_mirror_a_source_line, .init = load, .fini = unload)
+{
+	for (size_t k = 0; k < p->n_rules; k++) {
+		const struct rule *r = p->rules[k];
+		if (r->sev == SEV_ERROR && r->check != CHECK_INPUT)
+			cr_expect(r->n_mirrors > 0, "%s (an error) names no source line it mirrors", r->id);
+	}
+}
+
+Test(meta, every_check_is_used, .init = load, .fini = unload)
+{
+	for (int c = 0; c < CHECK_NONE; c++) {
+		bool used = false;
+		for (size_t k = 0; k < p->n_rules; k++)
+			used |= p->rules[k]->check == (enum check_kind)c;
+		cr_expect(used, "built-in check '%s' is used by no rule", pack_check_name((enum check_kind)c));
+	}
+}
+
+Test(meta, ids_are_in_their_ranges, .init = load, .fini = unload)
+{
+	for (size_t k = 0; k < p->n_rules; k++) {
+		const struct rule *r = p->rules[k];
+		cr_expect(strlen(r->id) == 5 && !strncmp(r->id, "CG", 2), "%s: built-in ids are CGnnn", r->id);
+		bool input = r->check == CHECK_INPUT;
+		cr_expect(input == (r->id[2] == '9'), "%s: CG9xx is for input problems only", r->id);
+	}
+}

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/* unit: the expression language, values, facts and layers, normalization, targets, YAML. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "cfg.h"
+#include "diag.h"
+#include "engine.h"
+#include "expr.h"
+#include "fact.h"
+#include "fe_yaml.h"
+#include "mem.h"
+#include "node.h"
+#include "pack.h"
+#include "suggest.h"
+#include "target.h"
+
+static struct arena *a;
+static struct facts t;
+static struct target tgt = {.mcore = 17, .bridge = 4};
+static struct pack *p;
+static struct diag_list d;
+
+static void setup(void)
+{
+	a = arena_new();
+	facts_init(&t, a);
+	p = pack_new();
+	pack_load_builtin(p);
+	diag_init(&d, a, p, NULL);
+}
+
+static void teardown(void)
+{
+	diag_release(&d);
+	pack_free(p);
+	facts_release(&t);
+	arena_free(a);
+}
+
+/* Load YAML text as the "config" layer. */
+static bool load_yaml(const char *text)
+{
+	struct node *root;
+	cr_assert_eq(fe_yaml_parse(a, &d, "t.yaml", text, strlen(text), &root), 0, "YAML did not parse");
+	return cfg_from_yaml(&t, root, "config");
+}
+
+static enum tri eval(const char *src)
+{
+	const char *err;
+	unsigned col;
+	struct expr *e = expr_parse(a, src, &err, &col);
+	cr_assert_not_null(e, "'%s' did not parse: %s at %u", src, err, col);
+	struct expr_env env = {.facts = &t, .target = &tgt, .arena = a};
+	return expr_truth(e, &env);
+}
+
+TestSuite(expr, .init = setup, .fini = teardown);
+
+Test(expr, comparisons_and_membership)
+{
+	load_yaml("model: {cuda_graph_impl: local, cuda_graph_scope: [attn, moe_router], n: 8}\n"
+		  "env_vars: {PYTORCH_CUDA_ALLOC_CONF: 'expandable_segments:True,foo:1'}\n");
+	cr_expect_eq(eval("model.cuda_graph_impl == \"local\""), TRI_TRUE);
+	cr_expect_eq(eval("model.cuda_graph_impl != 'local'"), TRI_FALSE);
+	cr_expect_eq(eval("\"attn\" in model.cuda_graph_scope"), TRI_TRUE);
+	cr_expect_eq(eval("\"mlp\" not in model.cuda_graph_scope"), TRI_TRUE);
+	cr_expect_eq(eval("model.n > 1 and model.n <= 8"), TRI_TRUE);
+	cr_expect_eq(eval("model.cuda_graph_scope == [\"attn\", \"moe_router\"]"), TRI_TRUE);
+	cr_expect_eq(eval("\"expandable_segments:True\" in env.PYTORCH_CUDA_ALLOC_CONF"), TRI_TRUE);
+	cr_expect_eq(eval("\"expandable_segments:true\" in env.PYTORCH_CUDA_ALLOC_CONF"), TRI_FALSE, "case-sensitive");
+	cr_expect_eq(eval("model.cuda_graph_impl in [\"local\", \"transformer_engine\"]"), TRI_TRUE);
+	cr_expect_eq(eval("len(model.cuda_graph_scope) == 2"), TRI_TRUE);
+	cr_expect_eq(eval("type(model.n) == \"int\""), TRI_TRUE);
+}
+
+Test(expr, unknown_keys_are_three_valued)
+{
+	load_yaml("model: {cuda_graph_impl: transformer_engine}\n");
+	cr_expect_eq(eval("model.use_te_rng_tracker == false"), TRI_UNKNOWN);
+	cr_expect_eq(eval("not model.use_te_rng_tracker"), TRI_UNKNOWN);
+	cr_expect_eq(eval("model.cuda_graph_impl == \"local\" and not model.use_te_rng_tracker"), TRI_FALSE,
+		     "false and unknown is false");
+	cr_expect_eq(eval("model.cuda_graph_impl != \"none\" or model.x"), TRI_TRUE, "true or unknown is true");
+	cr_expect_eq(eval("model.cuda_graph_impl != \"none\" and model.x"), TRI_UNKNOWN);
+	cr_expect_eq(eval("known(model.x)"), TRI_FALSE);
+	cr_expect_eq(eval("default(model.x, 3) == 3"), TRI_TRUE);
+	cr_expect_eq(eval("\"moe\" in model.cuda_graph_scope"), TRI_UNKNOWN);
+	t.closed = true;
+	cr_expect_eq(eval("model.use_te_rng_tracker == null"), TRI_TRUE, "closed: absent keys are null");
+	cr_expect_eq(eval("\"moe\" in model.cuda_graph_scope"), TRI_FALSE, "'x in None' is false");
+	cr_expect_eq(eval("env.NCCL_GRAPH_REGISTER != \"0\""), TRI_UNKNOWN, "the environment closes separately");
+}
+
+Test(expr, functions)
+{
+	load_yaml("model: {cuda_graph_scope: 'attn, mlp', l: [moe_router]}\n");
+	cr_expect_eq(eval("split(model.cuda_graph_scope, \",\") == [\"attn\", \" mlp\"]"), TRI_TRUE,
+		     "split does not trim, as str.split");
+	cr_expect_eq(eval("with(model.l, \"moe_router\", \"moe_preprocess\") == [\"moe_router\", \"moe_preprocess\"]"),
+		     TRI_TRUE);
+	cr_expect_eq(eval("is_list(model.l) and not is_list(model.cuda_graph_scope)"), TRI_TRUE);
+	cr_expect_eq(eval("given(model.l)"), TRI_TRUE);
+	cr_expect_eq(eval("given(model.absent)"), TRI_FALSE);
+}
+
+Test(expr, syntax_errors_have_columns)
+{
+	const char *bad[] = {"model.x ==", "(a and b", "\"unterminated", "foo(1)", "a and and b", "x in", "[1, 2"};
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		const char *err = NULL;
+		unsigned col = 0;
+		cr_expect_null(expr_parse(a, bad[k], &err, &col), "'%s' parsed", bad[k]);
+		cr_expect(err && col >= 1 && col <= strlen(bad[k]) + 1, "'%s': no position", bad[k]);
+	}
+	char deep[400];
+	memset(deep, '(', 200);
+	strcpy(deep + 200, "1");
+	const char *err;
+	unsigned col;
+	cr_expect_null(expr_parse(a, deep, &err, &col), "nesting is bounded");
+}
+
+TestSuite(values, .init = setup, .fini = teardown);
+
+Test(values, yaml_1_1_scalars_as_pyyaml)
+{
+	struct { const char *text; enum val_kind kind; } cases[] = {
+		{"true", V_BOOL}, {"yes", V_BOOL}, {"Off", V_BOOL}, {"~", V_NULL}, {"null", V_NULL}, {"", V_NULL},
+		{"42", V_INT}, {"0x1f", V_INT}, {"-3", V_INT}, {"0.1", V_FLOAT}, {"1e3", V_STR}, {"1.0e3", V_FLOAT},
+		{".inf", V_FLOAT}, {"local", V_STR}, {"0.16.1", V_STR},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct value v = value_from_plain(a, cases[k].text);
+		cr_expect_eq(v.kind, cases[k].kind, "'%s' resolved as %s", cases[k].text, value_kind_name(v.kind));
+	}
+}
+
+TestSuite(facts, .init = setup, .fini = teardown);
+
+Test(facts, layers_later_wins_and_keep_positions)
+{
+	cr_expect(!load_yaml("model:\n  cuda_graph_impl: local\n  cuda_graph_warmup_steps: 3\n"));
+	struct node *root;
+	const char *over = "model:\n  cuda_graph_impl: transformer_engine\n";
+	cr_assert_eq(fe_yaml_parse(a, &d, "over.yaml", over, strlen(over), &root), 0);
+	cfg_from_yaml(&t, root, "config-file");
+	cr_assert_eq(cfg_dotlist(&t, &d, "model.cuda_graph_scope=[attn,moe_router]", (struct loc){"<command line>", 1, 1}), 0);
+	const struct fact *f = facts_get(&t, "model.cuda_graph_impl");
+	cr_assert_not_null(f);
+	cr_expect_str_eq(f->val.s, "transformer_engine");
+	cr_expect_str_eq(f->layer, "config-file");
+	cr_expect_str_eq(f->loc.path, "over.yaml");
+	cr_expect_eq(f->loc.line, 2);
+	cr_expect_eq(f->loc.col, 3);
+	f = facts_get(&t, "model.cuda_graph_scope");
+	cr_assert_not_null(f);
+	cr_expect_eq(f->val.kind, V_LIST);
+	cr_expect_eq(f->val.n, 2);
+	cr_expect_str_eq(f->layer, "dotlist");
+	f = facts_get(&t, "model.cuda_graph_warmup_steps");
+	cr_expect_str_eq(f->layer, "config", "keys no later layer sets keep their first layer");
+}
+
+Test(facts, full_dumps_enum_dicts_merge_keys_and_env_vars)
+{
+	bool full = load_yaml("_target_: megatron.bridge.training.config.ConfigContainer\n"
+			      "base: &b {cuda_graph_warmup_steps: 2, cuda_graph_impl: local}\n"
+			      "model:\n  <<: *b\n  cuda_graph_impl: transformer_engine\n"
+			      "  cuda_graph_scope:\n  - {_target_: megatron.core.transformer.enums.CudaGraphScope, _call_: true, _args_: [2], _name_: attn}\n"
+			      "env_vars:\n  NCCL_GRAPH_REGISTER: 0\n");
+	cr_expect(full, "a top-level ConfigContainer _target_ is a full dump");
+	const struct fact *f = facts_get(&t, "model.cuda_graph_scope");
+	cr_assert_not_null(f);
+	cr_expect(f->enum_form);
+	cr_expect_str_eq(f->val.items[0].s, "attn");
+	cr_expect_str_eq(facts_get(&t, "model.cuda_graph_impl")->val.s, "transformer_engine", "own keys beat '<<'");
+	cr_expect_eq(facts_get(&t, "model.cuda_graph_warmup_steps")->val.i, 2);
+	f = facts_get(&t, "env.NCCL_GRAPH_REGISTER");
+	cr_assert_not_null(f);
+	cr_expect_str_eq(f->val.s, "0", "env_vars values are stringified as str() does");
+	cr_expect(t.env_closed);
+}
+
+TestSuite(normalize, .init = setup, .fini = teardown);
+
+static void run_engine(void)
+{
+	struct engine e = {.pack = p, .target = &tgt, .facts = &t, .diags = &d, .arena = a, .unit_path = "t.yaml"};
+	engine_run(&e);
+}
+
+static bool fired(const char *id)
+{
+	for (size_t k = 0; k < d.n; k++)
+		if (!strcmp(d.items[k].rule->id, id))
+			return true;
+	return false;
+}
+
+Test(normalize, mcore_migrations_in_order)
+{
+	load_yaml("model:\n  enable_cuda_graph: true\n  cuda_graph_impl: none\n  cuda_graph_scope: moe_preprocess\n"
+		  "  num_moe_experts: 8\n  external_cuda_graph: false\n");
+	run_engine();
+	const struct fact *impl = facts_get(&t, "model.cuda_graph_impl");
+	cr_expect_str_eq(impl->val.s, "local", "enable_cuda_graph migrates to local");
+	cr_expect_str_eq(impl->raw.s, "none", "raw keeps what the input wrote");
+	const struct value *scope = &facts_get(&t, "model.cuda_graph_scope")->val;
+	cr_assert_eq(scope->kind, V_LIST, "a scope string is split into a list");
+	cr_expect_eq(scope->n, 2, "local adds moe_router to moe_preprocess");
+	cr_expect(!fired("CG105"), "moe_preprocess without moe_router cannot fire for local");
+	cr_expect(fired("CG124"), "the deprecated boolean still warns");
+}
+
+Test(normalize, bridge_rng_or_sync)
+{
+	tgt.bridge = 4;
+	load_yaml("model: {cuda_graph_impl: transformer_engine, use_te_rng_tracker: false}\nrng: {te_rng_tracker: true}\n");
+	run_engine();
+	cr_expect_eq(facts_get(&t, "model.use_te_rng_tracker")->val.b, true);
+	cr_expect(!fired("CG101"));
+}
+
+Test(normalize, comm_overlap_overwrites_model_flags)
+{
+	load_yaml("model: {delay_wgrad_compute: false, overlap_moe_expert_parallel_comm: true}\n"
+		  "comm_overlap: {delay_wgrad_compute: true}\n");
+	run_engine();
+	cr_expect_eq(facts_get(&t, "model.delay_wgrad_compute")->val.b, true);
+	cr_expect_eq(facts_get(&t, "model.overlap_moe_expert_parallel_comm")->val.kind, V_UNKNOWN,
+		     "an unset comm_overlap value is unknown in a partial file, not False");
+}
+
+TestSuite(target);
+
+Test(target, versions_ranges_and_gpus)
+{
+	int v;
+	cr_expect_eq(target_parse_version("0.17", &v), 0);
+	cr_expect_eq(v, 17);
+	cr_expect_eq(target_parse_version("0.16.1", &v), 0);
+	cr_expect_eq(v, 16);
+	cr_expect_neq(target_parse_version("0.x", &v), 0);
+	struct vrange r;
+	cr_assert_eq(target_parse_range(">=0.16 <0.18", &r), 0);
+	cr_expect(target_in_range(&r, 16, false) && target_in_range(&r, 17, false) && !target_in_range(&r, 18, false));
+	cr_assert_eq(target_parse_range("none", &r), 0);
+	cr_expect(target_in_range(&r, TARGET_NO_BRIDGE, true) && !target_in_range(&r, 4, true));
+	cr_expect_neq(target_parse_range(">=banana", &r), 0);
+	int major;
+	cr_expect(target_parse_gpu("h100", &major) == 0 && major == 9);
+	cr_expect(target_parse_gpu("sm_100a", &major) == 0 && major == 10);
+	cr_expect(target_parse_gpu("GB200", &major) == 0 && major == 10);
+	cr_expect_neq(target_parse_gpu("potato", &major), 0);
+}
+
+Test(target, suggest)
+{
+	const char *c[] = {"moe_router", "moe_preprocess", "attn"};
+	cr_expect_str_eq(suggest_closest("moe_routr", c, 3), "moe_router");
+	cr_expect_str_eq(suggest_closest("atn", c, 3), "attn");
+	cr_expect_null(suggest_closest("banana", c, 3));
+	cr_expect_eq(suggest_distance("ab", "ba", 3), 1, "a transposition is one edit");
+}
