@@ -253,12 +253,10 @@ static int load_packs(struct pack *p, const struct cli *c, struct out_ctx *o)
 		pack_load(p, &d, c->rule_files[k], sb.buf, sb.len);
 		sbuf_release(&sb);
 	}
+	/* pack problems are diagnostics like any input's, in the format asked for */
 	int rc = d.n ? 2 : 0;
-	if (rc) {
-		struct out_ctx eo = *o;
-		eo.f = stderr;
-		out_print(&out_text, &eo, &d);
-	}
+	if (rc)
+		out_print(c->format, o, &d);
 	diag_release(&d);
 	arena_free(a);
 	return rc;

@@ -148,12 +148,13 @@ ParameterizedTestParameters(fixtures, exact)
 
 ParameterizedTest(struct fx *f, fixtures, exact)
 {
-	char args[2048], dir[512], base[512], cmd[4096];
+	char args[2048], dir[512], tmp[512], base[512], cmd[4096];
 	struct strs want = {0}, got = {0};
 	int want_rc = read_expectations(f->path, args, sizeof(args), &want);
 	snprintf(dir, sizeof(dir), "%s", f->path);
-	snprintf(base, sizeof(base), "%s", f->path);
-	snprintf(cmd, sizeof(cmd), "%s -- '%s'", args, basename(base));
+	snprintf(tmp, sizeof(tmp), "%s", f->path);
+	snprintf(base, sizeof(base), "%s", basename(tmp));   /* basename() may modify its argument */
+	snprintf(cmd, sizeof(cmd), "%s -- '%s'", args, base);
 	json_t *doc;
 	int rc = harness_run_json(dirname(dir), cmd, &doc);
 	cr_assert_not_null(doc, "%s: cglint printed no JSON (exit %d)", f->path, rc);
