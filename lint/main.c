@@ -23,7 +23,7 @@
 
 enum opt_id {
 	O_MCORE = 256, O_BRIDGE, O_GPU, O_ENV, O_ENV_FILE, O_ASSUME, O_FORMAT, O_SELECT, O_IGNORE, O_FAIL_ON,
-	O_RULES, O_CONFIG_FILE, O_STDIN_NAME, O_COLOR, O_VERBOSE, O_HELP, O_VERSION,
+	O_RULES, O_CONFIG_FILE, O_STDIN_NAME, O_COLOR, O_VERBOSE, O_EXIT_ZERO, O_HELP, O_VERSION,
 };
 
 static const struct opt {
@@ -44,6 +44,7 @@ static const struct opt {
 	{"select", 0, "RULES", O_SELECT, "only these rules: ids, id prefixes or names, comma-separated"},
 	{"ignore", 0, "RULES", O_IGNORE, "skip these rules"},
 	{"fail-on", 0, "SEV", O_FAIL_ON, "exit 1 on findings at or above: error, warning or note (default error)"},
+	{"exit-zero", 0, NULL, O_EXIT_ZERO, "exit 0 even with findings (2 and 3 still report broken input)"},
 	{"rules", 0, "FILE", O_RULES, "an extra rule pack (repeatable)"},
 	{"stdin-filename", 0, "NAME", O_STDIN_NAME, "the name to report for '-' (stdin)"},
 	{"color", 0, "WHEN", O_COLOR, "auto, always or never (auto honours NO_COLOR)"},
@@ -96,6 +97,7 @@ struct cli {
 	const char **paths;
 	size_t n_paths;
 	bool mcore_given, bridge_given;
+	bool exit_zero;
 };
 
 static void push(const char ***arr, size_t *n, const char *s)
@@ -182,6 +184,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				return usage_error("--color is auto, always or never, not '%s'", optarg);
 			break;
 		case O_VERBOSE: c->lint.verbose = true; break;
+		case O_EXIT_ZERO: c->exit_zero = true; break;
 		case O_HELP: usage(stdout); exit(0);
 		case O_VERSION: printf("cglint %s\n", CGLINT_VERSION); exit(0);
 		default:
@@ -372,7 +375,7 @@ static int cmd_lint(const struct pack *p, struct cli *c, struct out_ctx *o)
 			diag_count_at_least(&run.diags, SEV_ERROR),
 			diag_count_at_least(&run.diags, SEV_WARNING) - diag_count_at_least(&run.diags, SEV_ERROR),
 			run.diags.n - diag_count_at_least(&run.diags, SEV_WARNING), run.units);
-	int rc = run.diags.input_error ? 2 : diag_count_at_least(&run.diags, c->fail_on) ? 1 : 0;
+	int rc = run.diags.input_error ? 2 : diag_count_at_least(&run.diags, c->fail_on) && !c->exit_zero ? 1 : 0;
 	lint_run_release(&run);
 	return rc;
 }

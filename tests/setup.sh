@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs what cglint needs on Debian bookworm (as root, or through sudo), then configures
+# and builds into ./build. Safe to run again: it installs only what is missing.
+set -eu
+cd "$(dirname "$0")/.."
+
+pkgs="build-essential cmake pkg-config libyaml-dev libjansson-dev libcriterion-dev libclang-16-dev yamllint"
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j "$(nproc)" >/dev/null
+echo "cglint built: ./build/cglint"
