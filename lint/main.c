@@ -117,6 +117,7 @@ static void push_list(const char ***arr, size_t *n, char *s)
 	}
 }
 
+/* 0 to go on, 2 on a usage error, -1 when --help/--version answered already. */
 static int parse_args(int argc, char **argv, struct cli *c)
 {
 	struct option lopts[N_OPTS + 1];
@@ -185,8 +186,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case O_VERBOSE: c->lint.verbose = true; break;
 		case O_EXIT_ZERO: c->exit_zero = true; break;
-		case O_HELP: usage(stdout); exit(0);
-		case O_VERSION: printf("cglint %s\n", CGLINT_VERSION); exit(0);
+		case O_HELP: usage(stdout); return -1;
+		case O_VERSION: printf("cglint %s\n", CGLINT_VERSION); return -1;
 		default:
 			return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
 		}
@@ -380,60 +381,80 @@ static int cmd_lint(const struct pack *p, struct cli *c, struct out_ctx *o)
 	return rc;
 }
 
-int main(int argc, char **argv)
+static void cli_release(struct cli *c)
 {
-	struct cli c = {.format = &out_text, .fail_on = SEV_ERROR, .color = -1};
-	const char *cmd = "lint";
-	int first = 1;
-	if (argc > 1 && (!strcmp(argv[1], "lint") || !strcmp(argv[1], "explain") || !strcmp(argv[1], "rules") ||
-			 !strcmp(argv[1], "probe") || !strcmp(argv[1], "lsp")))
-		cmd = argv[first++];
-	argv[first - 1] = argv[0];
-	int rc = parse_args(argc - first + 1, argv + first - 1, &c);
-	if (rc)
-		return rc;
+	free(c->paths);
+	free(c->lint.dotlists);
+	free(c->lint.env_assigns);
+	free(c->lint.env_files);
+	free(c->lint.overlays);
+	free(c->filter.select);
+	free(c->filter.ignore);
+	free(c->rule_files);
+}
+
+/* Dotlist overrides are positional KEY=VALUE arguments that are not existing files. */
+static void split_dotlists(struct cli *c)
+{
+	const char **paths = c->paths;
+	size_t n = c->n_paths;
+	c->paths = NULL;
+	c->n_paths = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (!cfg_is_dotlist(paths[k]) || access(paths[k], F_OK) == 0)
+			push(&c->paths, &c->n_paths, paths[k]);
+		else
+			push(&c->lint.dotlists, &c->lint.n_dotlists, paths[k]);
+	}
+	free(paths);
+}
+
+static int run(const char *cmd, struct cli *c)
+{
 	if (!strcmp(cmd, "probe") || !strcmp(cmd, "lsp")) {
 		fprintf(stderr, "cglint: '%s' is not part of this build yet\n", cmd);
 		return 2;
 	}
-	/* dotlist overrides are positional KEY=VALUE arguments that are not existing files */
-	const char **paths = c.paths;
-	size_t n = c.n_paths;
-	c.paths = NULL;
-	c.n_paths = 0;
-	for (size_t k = 0; k < n; k++) {
-		if (strcmp(cmd, "lint") || !cfg_is_dotlist(paths[k]) || access(paths[k], F_OK) == 0)
-			push(&c.paths, &c.n_paths, paths[k]);
-		else
-			push(&c.lint.dotlists, &c.lint.n_dotlists, paths[k]);
-	}
-	free(paths);
-	if ((rc = resolve_target(&c)))
+	if (!strcmp(cmd, "lint"))
+		split_dotlists(c);
+	int rc = resolve_target(c);
+	if (rc)
 		return rc;
 	bool tty = isatty(fileno(stdout));
 	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
 	struct out_ctx o = {
 		.f = stdout,
-		.color = c.color == 1 || (c.color == -1 && tty && !(nc && *nc) && !(term && !strcmp(term, "dumb"))),
-		.target = &c.lint.target,
+		.color = c->color == 1 || (c->color == -1 && tty && !(nc && *nc) && !(term && !strcmp(term, "dumb"))),
+		.target = &c->lint.target,
 	};
 	struct pack *p = pack_new();
-	if ((rc = load_packs(p, &c, &o)) == 0) {
+	if ((rc = load_packs(p, c, &o)) == 0) {
 		if (!strcmp(cmd, "explain"))
-			rc = c.n_paths == 1 ? cmd_explain(p, c.paths[0]) : usage_error("explain wants one rule id");
+			rc = c->n_paths == 1 ? cmd_explain(p, c->paths[0]) : usage_error("explain wants one rule id");
 		else if (!strcmp(cmd, "rules"))
-			rc = cmd_rules(p, &c);
+			rc = cmd_rules(p, c);
 		else
-			rc = cmd_lint(p, &c, &o);
+			rc = cmd_lint(p, c, &o);
 	}
 	pack_free(p);
-	free(c.paths);
-	free(c.lint.dotlists);
-	free(c.lint.env_assigns);
-	free(c.lint.env_files);
-	free(c.lint.overlays);
-	free(c.filter.select);
-	free(c.filter.ignore);
-	free(c.rule_files);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const commands[] = {"lint", "explain", "rules", "probe", "lsp"};
+	struct cli c = {.format = &out_text, .fail_on = SEV_ERROR, .color = -1};
+	const char *cmd = "lint";
+	int first = 1;
+	for (size_t k = 0; argc > 1 && k < sizeof(commands) / sizeof(commands[0]); k++)
+		if (!strcmp(argv[1], commands[k]))
+			cmd = argv[first++];
+	argv[first - 1] = argv[0];
+	int rc = parse_args(argc - first + 1, argv + first - 1, &c);
+	if (!rc)
+		rc = run(cmd, &c);
+	else if (rc < 0)
+		rc = 0;         /* --help, --version */
+	cli_release(&c);
 	return rc;
 }

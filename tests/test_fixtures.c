@@ -68,7 +68,8 @@ static void add(struct strs *s, const char *str)
 
 static char *join(struct strs *s)
 {
-	qsort(s->v, s->n, sizeof(*s->v), cmp_str);
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), cmp_str);
 	size_t len = 1;
 	for (size_t k = 0; k < s->n; k++)
 		len += strlen(s->v[k]) + 1;
