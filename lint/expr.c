@@ -14,7 +14,7 @@
 
 enum op { E_LIT, E_PATH, E_LIST, E_NOT, E_AND, E_OR, E_EQ, E_NE, E_LT, E_LE, E_GT, E_GE, E_IN, E_NOTIN, E_CALL };
 
-enum fn { F_RAW, F_KNOWN, F_GIVEN, F_DEFAULT, F_SPLIT, F_WITH, F_LEN, F_IS_LIST, F_TYPE, F_ENUM_FORM };
+enum fn { F_RAW, F_KNOWN, F_GIVEN, F_DEFAULT, F_SPLIT, F_WITH, F_LEN, F_IS_LIST, F_TYPE, F_ENUM_FORM, F_PYLIST };
 
 /* name, arity (-1: at least one), whether the first argument must be a key path */
 static const struct { const char *name; int arity; int wants_path; } functions[] = {
@@ -28,6 +28,7 @@ static const struct { const char *name; int arity; int wants_path; } functions[]
 	[F_IS_LIST] = {"is_list", 1, 0},
 	[F_TYPE] = {"type", 1, 0},           /* "null", "bool", "int", "float", "string", "list", "mapping" */
 	[F_ENUM_FORM] = {"enum_form", 1, 1}, /* the key was written as YAML enum dicts */
+	[F_PYLIST] = {"pylist", 1, 0},       /* "([0]*3+[1]*9)" as Bridge/MLM evaluate it; else unchanged */
 };
 
 struct expr {
@@ -381,6 +382,71 @@ static struct value split_value(const struct value *v, const struct value *sep, 
 	return out;
 }
 
+/*
+ * The list expressions recipes write for moe_layer_freq: ([0]*3+[1]*9), [1,0]*4. Anything
+ * else is returned unchanged rather than guessed at. At most 4096 items.
+ */
+static struct value pylist(const struct value *v, struct arena *a)
+{
+	if (v->kind != V_STR)
+		return *v;
+	long long items[4096];
+	size_t n = 0;
+	const char *p = v->s;
+	while (*p == ' ' || *p == '(')
+		p++;
+	for (;;) {
+		long long part[64];
+		size_t np = 0;
+		if (*p++ != '[')
+			return *v;
+		while (*p && *p != ']') {
+			char *end;
+			long long x = strtoll(p, &end, 10);
+			if (end == p || np == 64)
+				return *v;
+			part[np++] = x;
+			p = end;
+			while (*p == ' ' || *p == ',')
+				p++;
+		}
+		if (*p++ != ']')
+			return *v;
+		while (*p == ' ')
+			p++;
+		long long times = 1;
+		if (*p == '*') {
+			char *end;
+			times = strtoll(p + 1, &end, 10);
+			if (end == p + 1 || times < 0)
+				return *v;
+			p = end;
+		}
+		for (long long t = 0; t < times; t++)
+			for (size_t k = 0; k < np; k++) {
+				if (n == sizeof(items) / sizeof(items[0]))
+					return *v;
+				items[n++] = part[k];
+			}
+		while (*p == ' ')
+			p++;
+		if (*p != '+')
+			break;
+		p++;
+		while (*p == ' ')
+			p++;
+	}
+	while (*p == ' ' || *p == ')')
+		p++;
+	if (*p)
+		return *v;
+	struct value out = {.kind = V_LIST, .n = n, .loc = v->loc};
+	out.items = arena_alloc(a, (n ? n : 1) * sizeof(*out.items));
+	for (size_t k = 0; k < n; k++)
+		out.items[k] = (struct value){.kind = V_INT, .i = items[k], .loc = v->loc};
+	return out;
+}
+
 static struct value call(const struct expr *e, const struct expr_env *env)
 {
 	if (e->fn == F_RAW)
@@ -409,6 +475,7 @@ static struct value call(const struct expr *e, const struct expr_env *env)
 			return (struct value){.kind = V_INT, .i = (long long)strlen(x.s)};
 		return x.kind == V_UNKNOWN ? value_unknown : (struct value){.kind = V_INT};
 	case F_IS_LIST: return x.kind == V_UNKNOWN ? value_unknown : value_bool(x.kind == V_LIST);
+	case F_PYLIST: return pylist(&x, env->arena);
 	case F_TYPE: return x.kind == V_UNKNOWN ? value_unknown : value_str(value_kind_name(x.kind));
 	case F_WITH: {
 		if (x.kind == V_UNKNOWN)

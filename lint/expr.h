@@ -9,7 +9,7 @@
  * Operators: or, and, not, == != < <= > >=, in / not in (list membership, or substring when
  * the right side is a string), literals (strings, numbers, true/false/null, [lists]), dotted
  * key paths, and the functions listed in expr.c's table (raw, known, given, default, split, with,
- * len, is_list, type, enum_form). Any unknown operand makes a comparison unknown; 'and'/'or' follow
+ * len, is_list, type, enum_form, pylist). Any unknown operand makes a comparison unknown; 'and'/'or' follow
  * Kleene's tables, so an unset key never produces a definite verdict by itself.
  *
  * Parsed expressions live in the arena given to expr_parse.

@@ -105,8 +105,11 @@ void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_o
 		if (read_path(r, r->arena, path, &buf, &len) == 0)
 			fe_env_parse(r->arena, &r->diags, path, buf, len, &r->env);
 	}
+	/* -E settings have no position of their own: diagnostics about them go to the config's key */
 	for (size_t k = 0; k < o->n_env_assigns; k++)
-		fe_env_assign(r->arena, o->env_assigns[k], (struct loc){"<-E>", 1, 1}, &r->env);
+		if (fe_env_assign(r->arena, o->env_assigns[k], (struct loc){0}, &r->env))
+			diag_input(&r->diags, "CG907", (struct loc){"<command line>", 1, 1},
+				   "-E %s is not a NAME=VALUE assignment", o->env_assigns[k]);
 }
 
 void lint_run_release(struct lint_run *r)

@@ -264,3 +264,12 @@ Test(target, suggest)
 	cr_expect_null(suggest_closest("banana", c, 3));
 	cr_expect_eq(suggest_distance("ab", "ba", 3), 1, "a transposition is one edit");
 }
+
+Test(expr, pylist_evaluates_layer_freq_expressions, .init = setup, .fini = teardown)
+{
+	load_yaml("a: '([0]*3+[1]*9)'\nb: '[1,0]*2'\nc: 'range(3)'\nd: '[1]*100000'\n");
+	cr_expect_eq(eval("len(pylist(a)) == 12 and 0 in pylist(a)"), TRI_TRUE);
+	cr_expect_eq(eval("pylist(b) == [1, 0, 1, 0]"), TRI_TRUE);
+	cr_expect_eq(eval("pylist(c) == 'range(3)'"), TRI_TRUE, "unknown forms stay as they are");
+	cr_expect_eq(eval("type(pylist(d)) == 'string'"), TRI_TRUE, "huge expansions are refused");
+}
