@@ -227,3 +227,66 @@ Test(hostile, stdin)
 	cr_expect(out && strstr(out, "recipe.yaml:3:3: error:") && strstr(out, "[CG104 "), "got: %s", out);
 	free(out);
 }
+
+/* ---- the command-line contract: selection, --fail-on, text shape, colour ---- */
+
+static const char *two_findings = "model:\n  cuda_graph_impl: transformer_engine\n  cuda_graph_scope: [moe, moe_router]\n"
+				  "  num_moe_experts: 4\n  cuda_graph_scop: x\n";
+
+Test(hostile, select_ignore_and_fail_on)
+{
+	write_str("r.yaml", two_findings);
+	char *out = NULL;
+	cr_expect_eq(harness_run(dir, "--color never r.yaml", &out), 1);
+	cr_expect(strstr(out, "r.yaml:3:3: error: cuda_graph_scope must not contain both moe and moe_router. "
+			      "[CG104 moe-and-moe-router-scopes]\n"),
+		  "text shape: %s", out);
+	cr_expect(strstr(out, "r.yaml:5:3: warning: unknown key 'cuda_graph_scop'; did you mean 'cuda_graph_scope'? [CG905 unknown-key]"));
+	cr_expect(!strstr(out, "\033["), "no colour when told never");
+	free(out);
+	cr_expect_eq(harness_run(dir, "--ignore CG104 r.yaml", NULL), 0, "only a warning is left");
+	cr_expect_eq(harness_run(dir, "--ignore CG104 --fail-on warning r.yaml", NULL), 1);
+	cr_expect_eq(harness_run(dir, "--ignore moe-and-moe-router-scopes,CG9 r.yaml", NULL), 0, "names and prefixes");
+	cr_expect_eq(harness_run(dir, "--select CG9 r.yaml", NULL), 0);
+	cr_expect_eq(harness_run(dir, "--select CG1 --ignore CG104 r.yaml", NULL), 0);
+	cr_expect_eq(harness_run(dir, "--select CG1 --ignore CG10 --select CG104 r.yaml", NULL), 1,
+		     "the more specific pattern wins");
+	cr_expect_eq(harness_run(dir, "--exit-zero r.yaml", NULL), 0);
+	cr_expect_eq(harness_run(dir, "--color always r.yaml", &out), 1);
+	cr_expect(strstr(out, "\033[1;31merror"), "colour when told always: %s", out);
+	free(out);
+	cr_expect_eq(harness_run(dir, "NO_COLOR=1 r.yaml", &out), 1, "a dotlist, not an env setting");
+	free(out);
+}
+
+Test(hostile, json_v1_contract)
+{
+	write_str("r.yaml", two_findings);
+	json_t *doc = expect_run("--mcore 0.16 r.yaml", 1, "CG104");
+	cr_expect_eq(json_integer_value(json_object_get(doc, "version")), 1);
+	cr_expect_str_eq(json_string_value(json_object_get(doc, "tool")), "cglint");
+	json_t *t = json_object_get(doc, "target");
+	cr_expect_str_eq(json_string_value(json_object_get(t, "mcore")), "0.16");
+	cr_expect_str_eq(json_string_value(json_object_get(t, "bridge")), "0.3", "Bridge 0.3 ships MCore 0.16");
+	cr_expect(json_is_null(json_object_get(t, "gpu")));
+	json_t *d = json_array_get(json_object_get(doc, "diagnostics"), 0);
+	const char *keys[] = {"rule", "name", "severity", "path", "line", "column", "message", "fix", "mirrors"};
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		cr_expect_not_null(json_object_get(d, keys[k]), "diagnostic lacks '%s'", keys[k]);
+	cr_expect_str_eq(json_string_value(json_object_get(d, "mirrors")),
+			 "megatron/core/transformer/transformer_config.py:1743-1746", "the 0.16 line, not 0.17's");
+	json_decref(doc);
+}
+
+Test(hostile, layers_and_environment_on_the_command_line)
+{
+	write_str("base.yaml", "model:\n  cuda_graph_impl: none\nrng:\n  te_rng_tracker: true\n");
+	write_str("over.yaml", "model:\n  cuda_graph_impl: transformer_engine\n");
+	json_t *doc = expect_run("-c over.yaml -E PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True base.yaml", 1, "CG201");
+	json_t *d = json_array_get(json_object_get(doc, "diagnostics"), 0);
+	cr_expect_str_eq(json_string_value(json_object_get(d, "path")), "over.yaml", "the layer that set the impl");
+	json_decref(doc);
+	json_decref(expect_run("-c over.yaml -E PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True -E NCCL_GRAPH_REGISTER=0 base.yaml",
+			       0, NULL));
+	json_decref(expect_run("base.yaml model.cuda_graph_impl=local 'model.cuda_graph_scope=[moe_routr]'", 1, "CG122"));
+}

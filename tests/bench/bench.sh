@@ -33,7 +33,7 @@ cfg=$tmp/configs
 # --- generate the file set (deterministic) ------------------------------------------
 python3 "$here/gen_configs.py" "$cfg" -n "$n" ${SEED:+--seed "$SEED"}
 # the single-file case uses the largest full dump
-one=$(ls -S "$cfg"/*_full_*.yaml | head -n 1)
+one=$(ls -S "$cfg"/*_fulldump_*.yaml | head -n 1)
 
 # --- helpers -------------------------------------------------------------------------
 # elapsed wall time of one run of "$@", in microseconds; the exit status is ignored
@@ -78,7 +78,7 @@ EOF
 )
 yrc=0
 yamllint -f parsable -d relaxed "$cfg" >"$tmp/yamllint.txt" 2>&1 || yrc=$?
-nfull=$(ls "$cfg" | grep -c '_full_')
+nfull=$(ls "$cfg" | grep -c '_fulldump_')
 lines=$(cat "$cfg"/*.yaml | wc -l)
 
 echo "files:     $n ($nfull full dumps, $((n - nfull)) overrides), $lines lines"

@@ -687,21 +687,21 @@ def main(argv=None):
     os.makedirs(a.outdir, exist_ok=True)
     r = random.Random(a.seed)
     fams = list(FAMILIES)
-    counts = {"full": 0, "override": 0, "bad": 0}
+    counts = {"fulldump": 0, "override": 0, "bad": 0}
     for i in range(a.n):
         fam = r.choice(fams)
         label, sc = pick_scenario(r, fam)
         ok, _ = scenarios_for(fam)
         counts["bad"] += (label, sc) not in ok
         if i % 3 == 0:  # every third file is a full dump
-            kind, text = "full", full_dump(r, i, fam, sc)
+            kind, text = "fulldump", full_dump(r, i, fam, sc)
         else:
             kind, text = "override", override_file(r, fam, sc)
         counts[kind] += 1
         path = os.path.join(a.outdir, f"{i:04d}_{kind}_{fam}_{label}.yaml")
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
-    print(f"gen_configs: {a.n} files in {a.outdir}: {counts['full']} full dumps, "
+    print(f"gen_configs: {a.n} files in {a.outdir}: {counts['fulldump']} full dumps, "
           f"{counts['override']} overrides, {counts['bad']} with a deliberate error",
           file=sys.stderr)
     return 0
