@@ -24,12 +24,7 @@ static void add_map(struct walk *w, const struct node *map);
 /* Python's str() of a scalar, as os.environ.setdefault(name, str(value)) stores it (BR-14). */
 static const char *env_string(struct arena *a, const struct value *v)
 {
-	struct sbuf sb;
-	sbuf_init(&sb);
-	value_render(&sb, v, true);
-	const char *s = arena_strdup(a, sb.buf);
-	sbuf_release(&sb);
-	return s;
+	return value_string(a, v, true);
 }
 
 static void add_env_vars(struct walk *w, const struct node *map)

@@ -57,12 +57,7 @@ void engine_notes_release(struct engine_notes *n)
 
 static const char *render(struct arena *a, const struct value *v)
 {
-	struct sbuf sb;
-	sbuf_init(&sb);
-	value_render(&sb, v, false);
-	const char *s = arena_strdup(a, sb.buf);
-	sbuf_release(&sb);
-	return s;
+	return value_string(a, v, false);
 }
 
 /* With defaults assumed, every key the target defines and no input set takes its default. */

@@ -215,3 +215,13 @@ void value_render(struct sbuf *sb, const struct value *v, bool bare)
 	case V_MAP: sbuf_adds(sb, "{...}"); break;
 	}
 }
+
+const char *value_string(struct arena *a, const struct value *v, bool bare)
+{
+	struct sbuf sb;
+	sbuf_init(&sb);
+	value_render(&sb, v, bare);
+	const char *s = arena_strdup(a, sb.buf);
+	sbuf_release(&sb);
+	return s;
+}

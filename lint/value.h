@@ -45,6 +45,7 @@ bool value_list_has(const struct value *list, const struct value *item);
 
 /* Python-like rendering: 'none', ['attn', 'mlp'], True. Strings are not quoted when 'bare'. */
 void value_render(struct sbuf *sb, const struct value *v, bool bare);
+const char *value_string(struct arena *a, const struct value *v, bool bare);   /* the same, in 'a' */
 const char *value_kind_name(enum val_kind k);
 
 #endif
