@@ -265,7 +265,7 @@ Test(target, suggest)
 	cr_expect_eq(suggest_distance("ab", "ba", 3), 1, "a transposition is one edit");
 }
 
-Test(expr, pylist_evaluates_layer_freq_expressions, .init = setup, .fini = teardown)
+Test(expr, pylist_evaluates_layer_freq_expressions)
 {
 	load_yaml("a: '([0]*3+[1]*9)'\nb: '[1,0]*2'\nc: 'range(3)'\nd: '[1]*100000'\n");
 	cr_expect_eq(eval("len(pylist(a)) == 12 and 0 in pylist(a)"), TRI_TRUE);
