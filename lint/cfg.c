@@ -27,17 +27,6 @@ static const char *env_string(struct arena *a, const struct value *v)
 	return value_string(a, v, true);
 }
 
-static void add_env_vars(struct walk *w, const struct node *map)
-{
-	for (size_t k = 0; k < map->n; k++) {
-		const struct node *key = map->items[2 * k], *val = map->items[2 * k + 1];
-		if (key->kind != NODE_SCALAR || val->kind != NODE_SCALAR)
-			continue;       /* Bridge raises TypeError on non-scalars; nothing to compare */
-		struct value v = node_value(w->t->arena, val, NULL);
-		cfg_env(w->t, key->scalar, v.kind == V_NULL ? "None" : env_string(w->t->arena, &v), key->loc, w->layer);
-	}
-}
-
 static void add_entry(struct walk *w, const struct node *key, const struct node *val)
 {
 	size_t mark = w->path.len;
@@ -49,9 +38,7 @@ static void add_entry(struct walk *w, const struct node *key, const struct node 
 	v.loc = key->loc;
 	struct fact *f = facts_set(w->t, w->path.buf, v, key->loc, w->layer);
 	f->enum_form = enum_form;
-	if (!mark && !strcmp(key->scalar, "env_vars") && val->kind == NODE_MAP)
-		add_env_vars(w, val);
-	else if (v.kind == V_MAP)
+	if (v.kind == V_MAP)
 		add_map(w, val);
 	w->path.len = mark;
 	w->path.buf[mark] = '\0';
@@ -91,6 +78,19 @@ bool cfg_from_yaml(struct facts *t, const struct node *root, const char *layer)
 		return false;
 	size_t n = strlen(target->scalar);
 	return n >= 15 && !strcmp(target->scalar + n - 15, "ConfigContainer");
+}
+
+void cfg_env_vars(struct facts *t)
+{
+	size_t n = t->n;         /* cfg_env appends facts: visit only the ones there now */
+	for (size_t k = 0; k < n; k++) {
+		const struct fact *f = t->order[k];
+		if (strncmp(f->key, "env_vars.", 9) || strchr(f->key + 9, '.'))
+			continue;
+		if (f->val.kind == V_LIST || f->val.kind == V_MAP || f->val.kind == V_UNKNOWN)
+			continue;       /* Bridge raises TypeError on non-scalars; nothing to compare */
+		cfg_env(t, f->key + 9, env_string(t->arena, &f->val), f->loc, f->layer);
+	}
 }
 
 void cfg_env(struct facts *t, const char *name, const char *value, struct loc loc, const char *layer)
@@ -135,11 +135,6 @@ int cfg_dotlist(struct facts *t, struct diag_list *d, const char *arg, struct lo
 	/* the value is YAML, as Hydra reads it: 'model.cuda_graph_scope=[attn,moe_router]' */
 	if (fe_yaml_parse(t->arena, d, where.path, text, strlen(text), &root))
 		return -1;
-	if (!strncmp(key, "env_vars.", 9)) {
-		struct value v = root ? node_value(t->arena, root, NULL) : value_null;
-		cfg_env(t, key + 9, env_string(t->arena, &v), where, "dotlist");
-		return 0;
-	}
 	bool enum_form = false;
 	struct value v = root ? node_value(t->arena, root, &enum_form) : value_null;
 	v.loc = where;

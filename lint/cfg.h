@@ -18,7 +18,7 @@ struct node;
 
 /*
  * Add every key of the YAML tree 'root' to 't' under layer 'layer'. Bridge enum dicts become
- * their _name_, '<<' merge keys are honoured, an 'env_vars:' section becomes env.* facts.
+ * their _name_, '<<' merge keys are honoured.
  * Returns true when the file is a full ConfigContainer dump (top-level _target_), whose
  * absent keys take the target's defaults.
  */
@@ -28,6 +28,9 @@ bool cfg_from_yaml(struct facts *t, const struct node *root, const char *layer);
  * Hydra). Returns 0, or -1 after reporting a malformed one. 'where' positions its facts. */
 int cfg_dotlist(struct facts *t, struct diag_list *d, const char *arg, struct loc where);
 bool cfg_is_dotlist(const char *arg);
+
+/* Bridge 0.6+: the env_vars.NAME facts of the config become env.NAME, str()-ed as Bridge does. */
+void cfg_env_vars(struct facts *t);
 
 /* Set env.NAME; values are strings, as the process environment holds them. */
 void cfg_env(struct facts *t, const char *name, const char *value, struct loc loc, const char *layer);

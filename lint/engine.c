@@ -72,6 +72,29 @@ static void apply_defaults(struct engine *e)
 	}
 }
 
+struct first_loc {
+	const struct facts *facts;
+	struct loc loc;
+};
+
+static void take_loc(const char *path, void *ctx)
+{
+	struct first_loc *fl = ctx;
+	const struct fact *f = fl->loc.path ? NULL : facts_get(fl->facts, path);
+	if (f && f->loc.path)
+		fl->loc = f->loc;
+}
+
+/* Where a computed value comes from: its own position, else the first key its expression reads. */
+static struct loc value_origin(const struct engine *e, const struct expr *x, const struct value *v)
+{
+	if (v->loc.path)
+		return v->loc;
+	struct first_loc fl = {.facts = e->facts};
+	expr_each_path(x, take_loc, &fl);
+	return fl.loc;
+}
+
 static void normalize(struct engine *e)
 {
 	const struct pack *p = e->pack;
@@ -91,13 +114,17 @@ static void normalize(struct engine *e)
 			struct value old = f ? f->val : facts_value(e->facts, s->keys[i]);
 			if (value_equal(&old, &vals[i]) && old.kind == vals[i].kind)
 				continue;
+			/* the fact now says what its new value's origin says: a diagnostic about it points there */
+			struct loc origin = value_origin(e, s->exprs[i], &vals[i]);
 			if (!f) {
 				if (vals[i].kind == V_UNKNOWN)
 					continue;
-				f = facts_set(e->facts, s->keys[i], vals[i], vals[i].loc, "normalized");
+				f = facts_set(e->facts, s->keys[i], vals[i], origin, "normalized");
 				f->raw = old;
 			} else {
 				f->val = vals[i];
+				if (origin.path)
+					f->loc = origin;
 			}
 			const char *mirror = pack_mirror_for(s->mirrors, s->n_mirrors, e->target);
 			note(e, f->loc.path ? f->loc : (struct loc){e->unit_path, 1, 1},
@@ -107,25 +134,14 @@ static void normalize(struct engine *e)
 	}
 }
 
-struct first_loc {
-	const struct facts *facts;
-	struct loc loc;
-};
-
-static void take_loc(const char *path, void *ctx)
-{
-	struct first_loc *fl = ctx;
-	const struct fact *f = fl->loc.path ? NULL : facts_get(fl->facts, path);
-	if (f && f->loc.path)
-		fl->loc = f->loc;
-}
-
 /* Where a rule's diagnostic goes: its 'at' keys, then the keys its condition reads, in order. */
 static struct loc rule_loc(const struct engine *e, const struct rule *r)
 {
 	struct first_loc fl = {.facts = e->facts};
+	struct expr_env env = env_of(e);
 	for (size_t k = 0; k < r->n_at && !fl.loc.path; k++)
-		take_loc(r->at[k], &fl);
+		if (!r->at_when[k] || expr_truth(r->at_when[k], &env) == TRI_TRUE)
+			take_loc(r->at[k], &fl);
 	if (!fl.loc.path && r->key)
 		take_loc(r->key, &fl);
 	if (!fl.loc.path && r->when)

@@ -469,7 +469,7 @@ static struct value call(const struct expr *e, const struct expr_env *env)
 		return sep.kind == V_UNKNOWN ? value_unknown : split_value(&x, &sep, env->arena);
 	}
 	case F_LEN:
-		if (x.kind == V_LIST)
+		if (x.kind == V_LIST || x.kind == V_MAP)
 			return (struct value){.kind = V_INT, .i = (long long)x.n};
 		if (x.kind == V_STR)
 			return (struct value){.kind = V_INT, .i = (long long)strlen(x.s)};

@@ -151,7 +151,8 @@ static int close_container(struct builder *b, const char *anchor)
 	struct frame *f = &b->stack[--b->depth];
 	struct node *n = f->node;
 	n->items = arena_alloc(b->a, (f->n ? f->n : 1) * sizeof(*n->items));
-	memcpy(n->items, f->items, f->n * sizeof(*n->items));
+	if (f->n)
+		memcpy(n->items, f->items, f->n * sizeof(*n->items));
 	n->n = n->kind == NODE_MAP ? f->n / 2 : f->n;
 	free(f->items);
 	if (n->kind == NODE_MAP)

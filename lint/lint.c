@@ -173,6 +173,8 @@ static void lint_unit(struct lint_run *r, const char *path, const struct node *r
 	for (size_t k = 0; k < o->n_dotlists; k++)
 		cfg_dotlist(&t, &r->diags, o->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1});
 	/* the shell wins over env_vars: (Bridge applies them with os.environ.setdefault) */
+	if (o->target.bridge >= TARGET_BRIDGE_ENV_VARS)
+		cfg_env_vars(&t);
 	for (size_t k = 0; k < r->env.n; k++)
 		cfg_env(&t, r->env.items[k].name, r->env.items[k].value, r->env.items[k].loc, "env");
 	t.closed = full_dump || o->assume_defaults;

@@ -266,20 +266,29 @@ static void load_rule(struct loader *ld, const struct node *n)
 		else
 			r->values = node_value(ld->p->arena, vals, NULL);
 	}
+	/* 'at': key paths, or {key: K, when: CONDITION} for a key that is the culprit only sometimes */
 	const struct node *at = node_get(n, "at");
 	if (at) {
-		if (at->kind == NODE_SCALAR) {
-			r->at = arena_alloc(ld->p->arena, sizeof(*r->at));
-			r->at[r->n_at++] = at->scalar;
-		} else if (at->kind == NODE_SEQ) {
-			r->at = arena_alloc(ld->p->arena, (at->n ? at->n : 1) * sizeof(*r->at));
-			for (size_t k = 0; k < at->n; k++)
-				if (at->items[k]->kind == NODE_SCALAR)
-					r->at[r->n_at++] = at->items[k]->scalar;
-				else
-					bad(ld, at->items[k], "'at' lists key paths");
-		} else {
-			bad(ld, at, "'at' is a key path or a list of them");
+		const struct node *const *items = at->kind == NODE_SEQ ? (const struct node *const *)at->items : &at;
+		size_t n_items = at->kind == NODE_SEQ ? at->n : 1;
+		r->at = arena_alloc(ld->p->arena, (n_items ? n_items : 1) * sizeof(*r->at));
+		r->at_when = arena_alloc(ld->p->arena, (n_items ? n_items : 1) * sizeof(*r->at_when));
+		for (size_t k = 0; k < n_items; k++) {
+			const struct node *it = items[k];
+			if (it->kind == NODE_SCALAR) {
+				r->at[r->n_at++] = it->scalar;
+				continue;
+			}
+			static const char *const at_keys[] = {"key", "when", NULL};
+			const char *key = it->kind == NODE_MAP ? scalar(ld, it, "key", true) : NULL;
+			const struct node *cond = it->kind == NODE_MAP ? node_get(it, "when") : NULL;
+			if (!key) {
+				bad(ld, it, "'at' lists key paths or {key: K, when: CONDITION}");
+				continue;
+			}
+			only_keys(ld, it, "'at' entry", at_keys);
+			r->at_when[r->n_at] = cond ? condition(ld, cond) : NULL;
+			r->at[r->n_at++] = key;
 		}
 	}
 	if (ld->errors != before)

@@ -45,6 +45,7 @@ struct rule {
 	const char *key;                /* unknown-values: the key; also the default 'at' */
 	struct value values;            /* unknown-values: allowed items */
 	const char **at;                /* keys whose position the diagnostic takes, first set wins */
+	struct expr **at_when;          /* per 'at' key: only when this holds (NULL: always) */
 	size_t n_at;
 	const char *message, *fix, *doc;
 	struct mirror *mirrors;

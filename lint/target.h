@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #define TARGET_NO_BRIDGE (-1)   /* plain Megatron-LM */
+#define TARGET_BRIDGE_ENV_VARS 6  /* ConfigContainer.env_vars exists from Bridge 0.6 (catalogue BR-14) */
 
 struct target {
 	int mcore;          /* e.g. 17 */

@@ -119,9 +119,26 @@ static int read_expectations(const char *path, char *args, size_t args_size, str
 		char *copy = strdup(e);
 		for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
 			char where[400] = "", sev[32], rule[32], key[512];
-			if (other ? sscanf(tok, " %399s %31s %31s", where, sev, rule) != 3
+			/* expect-other's PATH:LINE may hold spaces ("<command line>:1"): read from the right */
+			char *rs = strrchr(tok, ' '), *ss = NULL;
+			while (rs && rs > tok && rs[1] == '\0') {
+				*rs = '\0';
+				rs = strrchr(tok, ' ');
+			}
+			if (other && rs) {
+				*rs = '\0';
+				ss = strrchr(tok, ' ');
+				*rs = ' ';
+			}
+			if (other ? !ss || sscanf(rs, " %31s", rule) != 1 || sscanf(ss, " %31s", sev) != 1
 				  : sscanf(tok, " %31s %31s", sev, rule) != 2)
 				cr_assert_fail("%s:%u: malformed expectation '%s'", path, lineno, tok);
+			if (other) {
+				const char *w = tok;
+				while (*w == ' ')
+					w++;
+				snprintf(where, sizeof(where), "%.*s", (int)(ss - w), w);
+			}
 			if (other)
 				snprintf(key, sizeof(key), "%s %s %s", where, sev, rule);
 			else

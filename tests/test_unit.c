@@ -62,6 +62,7 @@ Test(expr, comparisons_and_membership)
 {
 	load_yaml("model: {cuda_graph_impl: local, cuda_graph_scope: [attn, moe_router], n: 8}\n"
 		  "env_vars: {PYTORCH_CUDA_ALLOC_CONF: 'expandable_segments:True,foo:1'}\n");
+	cfg_env_vars(&t);
 	cr_expect_eq(eval("model.cuda_graph_impl == \"local\""), TRI_TRUE);
 	cr_expect_eq(eval("model.cuda_graph_impl != 'local'"), TRI_FALSE);
 	cr_expect_eq(eval("\"attn\" in model.cuda_graph_scope"), TRI_TRUE);
@@ -177,6 +178,8 @@ Test(facts, full_dumps_enum_dicts_merge_keys_and_env_vars)
 	cr_expect_str_eq(f->val.items[0].s, "attn");
 	cr_expect_str_eq(facts_get(&t, "model.cuda_graph_impl")->val.s, "transformer_engine", "own keys beat '<<'");
 	cr_expect_eq(facts_get(&t, "model.cuda_graph_warmup_steps")->val.i, 2);
+	cr_expect_null(facts_get(&t, "env.NCCL_GRAPH_REGISTER"), "env_vars reach the environment only from Bridge 0.6");
+	cfg_env_vars(&t);
 	f = facts_get(&t, "env.NCCL_GRAPH_REGISTER");
 	cr_assert_not_null(f);
 	cr_expect_str_eq(f->val.s, "0", "env_vars values are stringified as str() does");
