@@ -14,6 +14,7 @@ struct frame {
 	struct node *node;
 	struct node **items;
 	size_t n, cap;
+	const char *anchor;     /* a container's anchor, registered when it closes */
 };
 
 struct anchor {
@@ -132,7 +133,7 @@ static struct node *new_node(struct builder *b, enum node_kind kind, yaml_mark_t
 	return n;
 }
 
-static int open_container(struct builder *b, enum node_kind kind, yaml_mark_t m)
+static int open_container(struct builder *b, enum node_kind kind, yaml_mark_t m, const unsigned char *anchor)
 {
 	if (b->depth >= FE_YAML_MAX_DEPTH) {
 		diag_input(b->d, "CG903", mark_loc(b, m), "nesting deeper than %d levels", FE_YAML_MAX_DEPTH);
@@ -142,11 +143,14 @@ static int open_container(struct builder *b, enum node_kind kind, yaml_mark_t m)
 		b->cap = b->cap ? b->cap * 2 : 16;
 		b->stack = mem_realloc(b->stack, b->cap * sizeof(*b->stack));
 	}
-	b->stack[b->depth++] = (struct frame){.node = new_node(b, kind, m)};
+	b->stack[b->depth++] = (struct frame){
+		.node = new_node(b, kind, m),
+		.anchor = anchor ? arena_strdup(b->a, (const char *)anchor) : NULL,
+	};
 	return 0;
 }
 
-static int close_container(struct builder *b, const char *anchor)
+static int close_container(struct builder *b)
 {
 	struct frame *f = &b->stack[--b->depth];
 	struct node *n = f->node;
@@ -157,7 +161,7 @@ static int close_container(struct builder *b, const char *anchor)
 	free(f->items);
 	if (n->kind == NODE_MAP)
 		check_duplicates(b, n);         /* reported; the last value wins, as in PyYAML */
-	return finish(b, n, anchor);
+	return finish(b, n, f->anchor);
 }
 
 static struct node *find_anchor(struct builder *b, const char *name)
@@ -189,14 +193,12 @@ static int on_event(struct builder *b, yaml_event_t *ev)
 		return finish(b, n, (const char *)ev->data.scalar.anchor);
 	}
 	case YAML_SEQUENCE_START_EVENT:
-		return open_container(b, NODE_SEQ, ev->start_mark);
+		return open_container(b, NODE_SEQ, ev->start_mark, ev->data.sequence_start.anchor);
 	case YAML_MAPPING_START_EVENT:
-		return open_container(b, NODE_MAP, ev->start_mark);
+		return open_container(b, NODE_MAP, ev->start_mark, ev->data.mapping_start.anchor);
 	case YAML_SEQUENCE_END_EVENT:
-	case YAML_MAPPING_END_EVENT: {
-		/* the anchor was on the start event; libyaml keeps it there, so look it up again */
-		return close_container(b, NULL);
-	}
+	case YAML_MAPPING_END_EVENT:
+		return close_container(b);
 	case YAML_ALIAS_EVENT: {
 		struct node *target = find_anchor(b, (const char *)ev->data.alias.anchor);
 		if (!target) {
@@ -211,18 +213,10 @@ static int on_event(struct builder *b, yaml_event_t *ev)
 	}
 }
 
-/* Container anchors come with the start event; remember them on the frame's node. */
-struct pending_anchor {
-	size_t depth;
-	char *name;
-};
-
 int fe_yaml_parse(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
 		  struct node **root)
 {
 	struct builder b = {.a = a, .d = d, .path = path, .buf = buf, .len = len};
-	struct pending_anchor *pend = NULL;
-	size_t n_pend = 0, cap_pend = 0;
 	yaml_parser_t p;
 	int rc = 0;
 
@@ -247,30 +241,8 @@ int fe_yaml_parse(struct arena *a, struct diag_list *d, const char *path, const 
 			rc = -1;
 			break;
 		}
-		const char *anchor = NULL;
-		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT)
-			anchor = ev.type == YAML_SEQUENCE_START_EVENT ? (const char *)ev.data.sequence_start.anchor
-								     : (const char *)ev.data.mapping_start.anchor;
 		bool end = ev.type == YAML_STREAM_END_EVENT;
-		bool closing = ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT;
-		struct node *closed = closing && b.depth ? b.stack[b.depth - 1].node : NULL;
 		rc = on_event(&b, &ev);
-		if (!rc && anchor) {
-			if (n_pend == cap_pend) {
-				cap_pend = cap_pend ? cap_pend * 2 : 8;
-				pend = mem_realloc(pend, cap_pend * sizeof(*pend));
-			}
-			pend[n_pend++] = (struct pending_anchor){b.depth, mem_strdup(anchor)};
-		}
-		if (!rc && closed && n_pend && pend[n_pend - 1].depth == b.depth + 1) {
-			char *name = pend[--n_pend].name;
-			if (b.n_anchors == b.cap_anchors) {
-				b.cap_anchors = b.cap_anchors ? b.cap_anchors * 2 : 8;
-				b.anchors = mem_realloc(b.anchors, b.cap_anchors * sizeof(*b.anchors));
-			}
-			b.anchors[b.n_anchors++] = (struct anchor){arena_strdup(a, name), closed};
-			free(name);
-		}
 		yaml_event_delete(&ev);
 		if (rc || end)
 			break;
@@ -278,9 +250,6 @@ int fe_yaml_parse(struct arena *a, struct diag_list *d, const char *path, const 
 	yaml_parser_delete(&p);
 	while (b.depth)
 		free(b.stack[--b.depth].items);
-	while (n_pend)
-		free(pend[--n_pend].name);
-	free(pend);
 	free(b.stack);
 	free(b.anchors);
 	if (!rc)
