@@ -146,7 +146,11 @@ static void check_key_spelling(struct lint_run *r, const struct facts *t)
 				known = true;
 				break;
 			}
-			size_t len = strlen(sleaf);
+			/* every key of a dump is compared: a typo seldom hits both ends of a word, so
+			 * skip the edit distance where neither end matches */
+			size_t len = strlen(sleaf), llen = strlen(leaf);
+			if (!llen || (leaf[0] != sleaf[0] && leaf[llen - 1] != sleaf[len - 1]))
+				continue;
 			unsigned cap = len < 9 ? 1 : len < 16 ? 2 : 3;
 			unsigned d = suggest_distance(leaf, sleaf, cap);
 			if (d <= cap && d < best_d) {
