@@ -202,6 +202,15 @@ static int resolve_target(struct cli *c)
 {
 	struct target *t = &c->lint.target;
 	char list[128], v[16];
+	if (c->bridge_given && t->bridge != TARGET_NO_BRIDGE) {
+		bool ok = false;
+		for (const int *s = target_bridge_supported; *s; s++)
+			ok |= *s == t->bridge;
+		if (!ok)
+			return usage_error("Megatron-Bridge %s is not supported yet (supported: %s, none)",
+					   target_version_str(t->bridge, v),
+					   target_supported_list(target_bridge_supported, list, sizeof(list)));
+	}
 	if (!c->mcore_given) {
 		if (c->bridge_given && t->bridge != TARGET_NO_BRIDGE) {
 			t->mcore = target_bridge_mcore(t->bridge);
@@ -220,15 +229,6 @@ static int resolve_target(struct cli *c)
 	if (!ok)
 		return usage_error("Megatron Core %s is not supported yet (supported: %s)", target_version_str(t->mcore, v),
 				   target_supported_list(target_mcore_supported, list, sizeof(list)));
-	if (t->bridge != TARGET_NO_BRIDGE) {
-		ok = false;
-		for (const int *s = target_bridge_supported; *s; s++)
-			ok |= *s == t->bridge;
-		if (!ok)
-			return usage_error("Megatron-Bridge %s is not supported yet (supported: %s, none)",
-					   target_version_str(t->bridge, v),
-					   target_supported_list(target_bridge_supported, list, sizeof(list)));
-	}
 	return 0;
 }
 

@@ -210,6 +210,10 @@ Test(hostile, usage_errors)
 	write_str("c.yaml", "a: 1\n");
 	cr_expect_eq(harness_run(dir, "--no-such-option c.yaml", NULL), 2);
 	cr_expect_eq(harness_run(dir, "--mcore 0.99 c.yaml", NULL), 2);
+	char *out = NULL;
+	cr_expect_eq(harness_run(dir, "--bridge 0.9 c.yaml 2>&1", &out), 2);
+	cr_expect(out && strstr(out, "Megatron-Bridge 0.9 is not supported"), "names the Bridge release: %s", out);
+	free(out);
 	cr_expect_eq(harness_run(dir, "--format xml c.yaml", NULL), 2);
 	cr_expect_eq(harness_run(dir, "--gpu potato c.yaml", NULL), 2);
 	cr_expect_eq(harness_run(dir, "", NULL), 2);
