@@ -55,11 +55,6 @@ void engine_notes_release(struct engine_notes *n)
 	*n = (struct engine_notes){0};
 }
 
-static const char *render(struct arena *a, const struct value *v)
-{
-	return value_string(a, v, false);
-}
-
 /* With defaults assumed, every key the target defines and no input set takes its default. */
 static void apply_defaults(struct engine *e)
 {
@@ -128,8 +123,8 @@ static void normalize(struct engine *e)
 			}
 			const char *mirror = pack_mirror_for(s->mirrors, s->n_mirrors, e->target);
 			note(e, f->loc.path ? f->loc : (struct loc){e->unit_path, 1, 1},
-			     arena_printf(e->arena, "%s: %s -> %s (%s: %s%s%s)", s->keys[i], render(e->arena, &old),
-					  render(e->arena, &vals[i]), s->id, s->note, mirror ? "; " : "", mirror ? mirror : ""));
+			     arena_printf(e->arena, "%s: %s -> %s (%s: %s%s%s)", s->keys[i], value_string(e->arena, &old, false),
+					  value_string(e->arena, &vals[i], false), s->id, s->note, mirror ? "; " : "", mirror ? mirror : ""));
 		}
 	}
 }

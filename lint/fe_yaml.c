@@ -89,7 +89,8 @@ static void check_duplicates(struct builder *b, const struct node *map)
 	free(keys);
 }
 
-/* Attach a finished node to its parent (or make it the root) and enforce the bounds. */
+/* Attach a finished node to its parent (or make it the root) and enforce the bounds.
+ * 'anchor' (may be NULL) must already live in the builder's arena. */
 static int finish(struct builder *b, struct node *n, const char *anchor)
 {
 	if (n->weight > FE_YAML_MAX_NODES) {
@@ -108,7 +109,7 @@ static int finish(struct builder *b, struct node *n, const char *anchor)
 			b->cap_anchors = b->cap_anchors ? b->cap_anchors * 2 : 8;
 			b->anchors = mem_realloc(b->anchors, b->cap_anchors * sizeof(*b->anchors));
 		}
-		b->anchors[b->n_anchors++] = (struct anchor){arena_strdup(b->a, anchor), n};
+		b->anchors[b->n_anchors++] = (struct anchor){anchor, n};
 	}
 	if (!b->depth) {
 		if (!b->root)
@@ -190,7 +191,8 @@ static int on_event(struct builder *b, yaml_event_t *ev)
 			diag_input(b->d, "CG906", n->loc, "scalar contains a NUL character");
 			return -1;
 		}
-		return finish(b, n, (const char *)ev->data.scalar.anchor);
+		const char *anchor = (const char *)ev->data.scalar.anchor;
+		return finish(b, n, anchor ? arena_strdup(b->a, anchor) : NULL);
 	}
 	case YAML_SEQUENCE_START_EVENT:
 		return open_container(b, NODE_SEQ, ev->start_mark, ev->data.sequence_start.anchor);

@@ -22,17 +22,17 @@
 /* ---- reading ---- */
 
 /* Read at most LINT_MAX_FILE_BYTES of a regular file (or stdin for fd 0). 0 or -1 (reported). */
-static int read_input(struct lint_run *r, struct arena *a, const char *path, int fd, char **buf, size_t *len)
+static int read_input(struct diag_list *d, struct arena *a, const char *path, int fd, char **buf, size_t *len)
 {
 	struct loc whole = {path, 0, 0};
 	struct stat st;
 	if (fd != 0) {
 		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-			diag_input(&r->diags, "CG904", whole, "not a regular file");
+			diag_input(d, "CG904", whole, "not a regular file");
 			return -1;
 		}
 		if ((unsigned long long)st.st_size > LINT_MAX_FILE_BYTES) {
-			diag_input(&r->diags, "CG903", whole, "file is %lld bytes; cglint reads at most %u",
+			diag_input(d, "CG903", whole, "file is %lld bytes; cglint reads at most %u",
 				   (long long)st.st_size, LINT_MAX_FILE_BYTES);
 			return -1;
 		}
@@ -43,7 +43,7 @@ static int read_input(struct lint_run *r, struct arena *a, const char *path, int
 		if (n == cap) {
 			if (cap > LINT_MAX_FILE_BYTES) {
 				free(b);
-				diag_input(&r->diags, "CG903", whole, "input exceeds %u bytes", LINT_MAX_FILE_BYTES);
+				diag_input(d, "CG903", whole, "input exceeds %u bytes", LINT_MAX_FILE_BYTES);
 				return -1;
 			}
 			b = mem_realloc(b, cap *= 2);
@@ -53,7 +53,7 @@ static int read_input(struct lint_run *r, struct arena *a, const char *path, int
 			continue;
 		if (got < 0) {
 			free(b);
-			diag_input(&r->diags, "CG904", whole, "cannot read: %s", strerror(errno));
+			diag_input(d, "CG904", whole, "cannot read: %s", strerror(errno));
 			return -1;
 		}
 		if (!got)
@@ -66,15 +66,15 @@ static int read_input(struct lint_run *r, struct arena *a, const char *path, int
 	return 0;
 }
 
-static int read_path(struct lint_run *r, struct arena *a, const char *path, char **buf, size_t *len)
+int lint_read_path(struct diag_list *d, struct arena *a, const char *path, char **buf, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
-		diag_input(&r->diags, "CG904", (struct loc){path, 0, 0}, "cannot open: %s",
+		diag_input(d, "CG904", (struct loc){path, 0, 0}, "cannot open: %s",
 			   errno == ELOOP ? "symbolic link loop" : strerror(errno));
 		return -1;
 	}
-	int rc = read_input(r, a, path, fd, buf, len);
+	int rc = read_input(d, a, path, fd, buf, len);
 	close(fd);
 	return rc;
 }
@@ -84,7 +84,7 @@ static struct node *parse_yaml_path(struct lint_run *r, struct arena *a, const c
 	char *buf;
 	size_t len;
 	struct node *root = NULL;
-	if (read_path(r, a, path, &buf, &len) == 0)
+	if (lint_read_path(&r->diags, a, path, &buf, &len) == 0)
 		fe_yaml_parse(a, &r->diags, path, buf, len, &root);
 	return root;
 }
@@ -102,7 +102,7 @@ void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_o
 		const char *path = arena_strdup(r->arena, o->env_files[k]);
 		char *buf;
 		size_t len;
-		if (read_path(r, r->arena, path, &buf, &len) == 0)
+		if (lint_read_path(&r->diags, r->arena, path, &buf, &len) == 0)
 			fe_env_parse(r->arena, &r->diags, path, buf, len, &r->env);
 	}
 	/* -E settings have no position of their own: diagnostics about them go to the config's key */
@@ -204,7 +204,8 @@ static void lint_file(struct lint_run *r, const char *path, int fd)
 	char *buf;
 	size_t len;
 	struct node *root = NULL;
-	int rc = fd >= 0 ? read_input(r, a, path, fd, &buf, &len) : read_path(r, a, path, &buf, &len);
+	int rc = fd >= 0 ? read_input(&r->diags, a, path, fd, &buf, &len)
+			 : lint_read_path(&r->diags, a, path, &buf, &len);
 	if (rc == 0 && fe_yaml_parse(a, &r->diags, path, buf, len, &root) == 0)
 		lint_unit(r, path, root);
 	arena_free(a);

@@ -51,6 +51,11 @@ struct lint_run {
 /* Reads overlays and environment files once; their problems are reported like any input's. */
 void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_opts *o, const struct diag_filter *f);
 void lint_run_release(struct lint_run *r);
+/*
+ * Read a regular file of at most LINT_MAX_FILE_BYTES into 'a' (NUL-terminated). Returns 0, or -1
+ * after reporting CG903/CG904 into 'd'. Every input cglint reads, rule packs included, comes here.
+ */
+int lint_read_path(struct diag_list *d, struct arena *a, const char *path, char **buf, size_t *len);
 /* Lint a file, a folder (walked for *.yaml / *.yml) or '-' (stdin). */
 void lint_path(struct lint_run *r, const char *path);
 

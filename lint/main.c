@@ -242,20 +242,10 @@ static int load_packs(struct pack *p, const struct cli *c, struct out_ctx *o)
 	struct diag_list d;
 	diag_init(&d, a, p, NULL);
 	for (size_t k = 0; k < c->n_rule_files; k++) {
-		FILE *f = fopen(c->rule_files[k], "rb");
-		if (!f) {
-			diag_input(&d, "CG904", (struct loc){c->rule_files[k], 0, 0}, "cannot open rule pack");
-			continue;
-		}
-		struct sbuf sb;
-		sbuf_init(&sb);
-		char chunk[65536];
-		size_t got;
-		while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0 && sb.len <= LINT_MAX_FILE_BYTES)
-			sbuf_addn(&sb, chunk, got);
-		fclose(f);
-		pack_load(p, &d, c->rule_files[k], sb.buf, sb.len);
-		sbuf_release(&sb);
+		char *text;
+		size_t len;
+		if (lint_read_path(&d, a, c->rule_files[k], &text, &len) == 0)
+			pack_load(p, &d, c->rule_files[k], text, len);
 	}
 	/* pack problems are diagnostics like any input's, in the format asked for */
 	int rc = d.n ? 2 : 0;
@@ -265,8 +255,6 @@ static int load_packs(struct pack *p, const struct cli *c, struct out_ctx *o)
 	arena_free(a);
 	return rc;
 }
-
-static void explain_one(const struct rule *r);
 
 static void print_range(FILE *f, const char *what, const struct vrange *r)
 {
@@ -280,24 +268,6 @@ static void print_range(FILE *f, const char *what, const struct vrange *r)
 	fprintf(f, " %s >=%s", what, target_version_str(r->lo, lo));
 	if (r->hi < (1 << 30))
 		fprintf(f, " <%s", target_version_str(r->hi, hi));
-}
-
-/* One rule id may have per-version variants; explain prints each. */
-static int cmd_explain(const struct pack *p, const char *id)
-{
-	if (!pack_find(p, id))
-		return usage_error("no rule '%s' (cglint rules lists them)", id);
-	bool first = true;
-	for (size_t k = 0; k < p->n_rules; k++) {
-		const struct rule *r = p->rules[k];
-		if (strcmp(r->id, id) && strcmp(r->name, id))
-			continue;
-		if (!first)
-			printf("\n----\n\n");
-		first = false;
-		explain_one(r);
-	}
-	return 0;
 }
 
 static int cmp_rule_id(const void *a, const void *b)
@@ -326,6 +296,24 @@ static void explain_one(const struct rule *r)
 		for (size_t k = 0; k < r->n_mirrors; k++)
 			printf("  %-16s %s\n", r->mirrors[k].label, r->mirrors[k].where);
 	}
+}
+
+/* One rule id may have per-version variants; explain prints each. */
+static int cmd_explain(const struct pack *p, const char *id)
+{
+	if (!pack_find(p, id))
+		return usage_error("no rule '%s' (cglint rules lists them)", id);
+	bool first = true;
+	for (size_t k = 0; k < p->n_rules; k++) {
+		const struct rule *r = p->rules[k];
+		if (strcmp(r->id, id) && strcmp(r->name, id))
+			continue;
+		if (!first)
+			printf("\n----\n\n");
+		first = false;
+		explain_one(r);
+	}
+	return 0;
 }
 
 static int cmd_rules(const struct pack *p, const struct cli *c)
