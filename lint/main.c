@@ -256,18 +256,21 @@ static int load_packs(struct pack *p, const struct cli *c, struct out_ctx *o)
 	return rc;
 }
 
-static void print_range(FILE *f, const char *what, const struct vrange *r)
+/* A range is shown as the supported releases it covers: "mcore 0.16, 0.17". */
+static void print_range(FILE *f, const char *what, const struct vrange *r, const int *supported, bool is_bridge)
 {
-	char lo[16], hi[16];
+	char v[16];
 	if (r->any)
 		return;
-	if (r->none_only) {
-		fprintf(f, " %s none", what);
-		return;
-	}
-	fprintf(f, " %s >=%s", what, target_version_str(r->lo, lo));
-	if (r->hi < (1 << 30))
-		fprintf(f, " <%s", target_version_str(r->hi, hi));
+	fprintf(f, " %s", what);
+	int n = 0;
+	for (; *supported; supported++)
+		if (target_in_range(r, *supported, is_bridge))
+			fprintf(f, "%s%s", n++ ? ", " : " ", target_version_str(*supported, v));
+	if (is_bridge && target_in_range(r, TARGET_NO_BRIDGE, true))
+		fprintf(f, "%s", n++ ? ", none" : " none");
+	if (!n)
+		fprintf(f, " (no supported release)");
 }
 
 static int cmp_rule_id(const void *a, const void *b)
@@ -281,8 +284,8 @@ static void explain_one(const struct rule *r)
 	printf("applies to:");
 	if (r->mcore.any && r->bridge.any)
 		printf(" every target");
-	print_range(stdout, "mcore", &r->mcore);
-	print_range(stdout, "bridge", &r->bridge);
+	print_range(stdout, "mcore", &r->mcore, target_mcore_supported, false);
+	print_range(stdout, "bridge", &r->bridge, target_bridge_supported, true);
 	printf("\nmessage: %s\n", r->message);
 	if (r->fix)
 		printf("fix: %s\n", r->fix);

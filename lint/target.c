@@ -9,13 +9,16 @@
 #include <strings.h>
 
 /* Terminated by 0. Extend together with the release map below. */
-const int target_mcore_supported[] = {16, 17, 0};
-const int target_bridge_supported[] = {3, 4, 0};
+const int target_mcore_supported[] = {150, TARGET_MCORE_DEV, 160, 170, 180, 190, 0};
+const int target_bridge_supported[] = {20, 30, 40, 50, 60, 0};
 
 /* Bridge release -> MCore it ships as its 3rdparty submodule (catalogue §0.1). */
 static const struct { int bridge, mcore; } release_map[] = {
-	{3, 16},        /* v0.3.x: core_v0.16.x */
-	{4, 17},        /* v0.4.x: core_v0.17.x */
+	{20, TARGET_MCORE_DEV}, /* v0.2.x: core_dev_r0.15.0 (0d8e0714cd / cba6b0ed0f) */
+	{30, 160},              /* v0.3.x: core_v0.16.x */
+	{40, 170},              /* v0.4.x: core_v0.17.x */
+	{50, 180},              /* v0.5.x: core_v0.18.x */
+	{60, 190},              /* v0.6.0: main at cd4afffa64, CUDA-graph code as core_v0.19.0 */
 };
 
 int target_bridge_mcore(int bridge)
@@ -34,9 +37,17 @@ int target_default_bridge(int mcore)
 	return TARGET_NO_BRIDGE;
 }
 
+/* The MCore development branch Bridge 0.2 ships goes by several names. */
+static const char *const dev_names[] = {"dev", "core_dev", "0.15-dev", "core_dev_r0.15.0", "0.16.0rc0"};
+
 int target_parse_version(const char *s, int *out)
 {
 	char *end;
+	for (size_t i = 0; i < sizeof(dev_names) / sizeof(dev_names[0]); i++)
+		if (!strcasecmp(s, dev_names[i])) {
+			*out = TARGET_MCORE_DEV;
+			return 0;
+		}
 	if (!isdigit((unsigned char)*s))
 		return -1;
 	long major = strtol(s, &end, 10);
@@ -52,13 +63,16 @@ int target_parse_version(const char *s, int *out)
 	}
 	if (*end)
 		return -1;
-	*out = (int)(major * 100 + minor);
+	*out = (int)(major * 1000 + minor * 10);
 	return 0;
 }
 
 const char *target_version_str(int v, char buf[16])
 {
-	snprintf(buf, 16, "%d.%d", v / 100 % 100, v % 100);
+	if (v == TARGET_MCORE_DEV)
+		snprintf(buf, 16, "0.15-dev");
+	else
+		snprintf(buf, 16, "%d.%d", v / 1000 % 100, v / 10 % 100);
 	return buf;
 }
 
@@ -73,7 +87,11 @@ const char *target_supported_list(const int *vs, char *buf, unsigned size)
 	return buf;
 }
 
-/* A range is space-separated bounds: ">=0.16", "<0.18", ">0.15", "<=0.17", "0.17" (exactly). */
+/*
+ * A range is space-separated bounds: ">=0.16", "<0.18", ">0.15", "<=0.17", "0.17" (exactly),
+ * "dev" (exactly the development branch). The branch sorts between 0.15 and 0.16, so ">=0.15
+ * <0.16" holds it and "0.15" does not.
+ */
 int target_parse_range(const char *s, struct vrange *r)
 {
 	*r = (struct vrange){.lo = 0, .hi = 1 << 30};

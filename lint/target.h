@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * target: the software a run is checked against. Versions are encoded as major*100+minor
- * (0.16 -> 16, 1.2 -> 102); patch releases never change a CUDA-graph rule (catalogue §0.1).
+ * target: the software a run is checked against. Versions are encoded as major*1000+minor*10
+ * (0.16 -> 160, 1.2 -> 1020); patch releases never change a CUDA-graph rule (catalogue §0.1).
+ * The one unreleased MCore a Bridge release ships, core_dev_r0.15.0 (Bridge 0.2), sorts between
+ * 0.15 and 0.16 as 155 (catalogue MC-DEV).
  */
 #ifndef CGLINT_TARGET_H
 #define CGLINT_TARGET_H
@@ -9,11 +11,12 @@
 #include <stdbool.h>
 
 #define TARGET_NO_BRIDGE (-1)   /* plain Megatron-LM */
-#define TARGET_BRIDGE_ENV_VARS 6  /* ConfigContainer.env_vars exists from Bridge 0.6 (catalogue BR-14) */
+#define TARGET_MCORE_DEV 155     /* core_dev_r0.15.0 */
+#define TARGET_BRIDGE_ENV_VARS 60 /* ConfigContainer.env_vars exists from Bridge 0.6 (catalogue BR-14) */
 
 struct target {
-	int mcore;          /* e.g. 17 */
-	int bridge;         /* e.g. 4, or TARGET_NO_BRIDGE */
+	int mcore;          /* e.g. 170 */
+	int bridge;         /* e.g. 40, or TARGET_NO_BRIDGE */
 	int gpu_major;      /* compute capability major (9 for sm_90/h100), 0 when unknown */
 	const char *gpu;    /* as given, or NULL */
 };
@@ -25,7 +28,7 @@ struct vrange {
 	bool any;
 };
 
-int target_parse_version(const char *s, int *out);          /* "0.16" -> 16; 0 or -1 */
+int target_parse_version(const char *s, int *out);          /* "0.16" -> 160, "dev" -> 155; 0 or -1 */
 int target_parse_range(const char *s, struct vrange *out);  /* ">=0.16 <0.18", "0.17", "none"; 0 or -1 */
 bool target_in_range(const struct vrange *r, int v, bool is_bridge);
 int target_parse_gpu(const char *s, int *major);            /* sm_90, h100, b200, ...; 0 or -1 */

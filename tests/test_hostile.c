@@ -241,25 +241,25 @@ Test(hostile, select_ignore_and_fail_on)
 {
 	write_str("r.yaml", two_findings);
 	char *out = NULL;
-	cr_expect_eq(harness_run(dir, "--color never r.yaml", &out), 1);
+	cr_expect_eq(harness_run(dir, "--mcore 0.17 --color never r.yaml", &out), 1);
 	cr_expect(strstr(out, "r.yaml:3:3: error: cuda_graph_scope must not contain both moe and moe_router. "
 			      "[CG104 moe-and-moe-router-scopes]\n"),
 		  "text shape: %s", out);
 	cr_expect(strstr(out, "r.yaml:5:3: warning: unknown key 'cuda_graph_scop'; did you mean 'cuda_graph_scope'? [CG905 unknown-key]"));
 	cr_expect(!strstr(out, "\033["), "no colour when told never");
 	free(out);
-	cr_expect_eq(harness_run(dir, "--ignore CG104 r.yaml", NULL), 0, "only a warning is left");
-	cr_expect_eq(harness_run(dir, "--ignore CG104 --fail-on warning r.yaml", NULL), 1);
-	cr_expect_eq(harness_run(dir, "--ignore moe-and-moe-router-scopes,CG9 r.yaml", NULL), 0, "names and prefixes");
-	cr_expect_eq(harness_run(dir, "--select CG9 r.yaml", NULL), 0);
-	cr_expect_eq(harness_run(dir, "--select CG1 --ignore CG104 r.yaml", NULL), 0);
-	cr_expect_eq(harness_run(dir, "--select CG1 --ignore CG10 --select CG104 r.yaml", NULL), 1,
+	cr_expect_eq(harness_run(dir, "--mcore 0.17 --ignore CG104 r.yaml", NULL), 0, "only a warning is left");
+	cr_expect_eq(harness_run(dir, "--mcore 0.17 --ignore CG104 --fail-on warning r.yaml", NULL), 1);
+	cr_expect_eq(harness_run(dir, "--mcore 0.17 --ignore moe-and-moe-router-scopes,CG9 r.yaml", NULL), 0, "names and prefixes");
+	cr_expect_eq(harness_run(dir, "--mcore 0.17 --select CG9 r.yaml", NULL), 0);
+	cr_expect_eq(harness_run(dir, "--mcore 0.17 --select CG1 --ignore CG104 r.yaml", NULL), 0);
+	cr_expect_eq(harness_run(dir, "--mcore 0.17 --select CG1 --ignore CG10 --select CG104 r.yaml", NULL), 1,
 		     "the more specific pattern wins");
-	cr_expect_eq(harness_run(dir, "--exit-zero r.yaml", NULL), 0);
-	cr_expect_eq(harness_run(dir, "--color always r.yaml", &out), 1);
+	cr_expect_eq(harness_run(dir, "--mcore 0.17 --exit-zero r.yaml", NULL), 0);
+	cr_expect_eq(harness_run(dir, "--mcore 0.17 --color always r.yaml", &out), 1);
 	cr_expect(strstr(out, "\033[1;31merror"), "colour when told always: %s", out);
 	free(out);
-	cr_expect_eq(harness_run(dir, "NO_COLOR=1 r.yaml", &out), 1, "a dotlist, not an env setting");
+	cr_expect_eq(harness_run(dir, "--mcore 0.17 NO_COLOR=1 r.yaml", &out), 1, "a dotlist, not an env setting");
 	free(out);
 }
 
@@ -286,11 +286,11 @@ Test(hostile, layers_and_environment_on_the_command_line)
 {
 	write_str("base.yaml", "model:\n  cuda_graph_impl: none\nrng:\n  te_rng_tracker: true\n");
 	write_str("over.yaml", "model:\n  cuda_graph_impl: transformer_engine\n");
-	json_t *doc = expect_run("-c over.yaml -E PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True base.yaml", 1, "CG201");
+	json_t *doc = expect_run("--mcore 0.17 -c over.yaml -E PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True base.yaml", 1, "CG201");
 	json_t *d = json_array_get(json_object_get(doc, "diagnostics"), 0);
 	cr_expect_str_eq(json_string_value(json_object_get(d, "path")), "over.yaml", "the layer that set the impl");
 	json_decref(doc);
-	json_decref(expect_run("-c over.yaml -E PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True -E NCCL_GRAPH_REGISTER=0 base.yaml",
+	json_decref(expect_run("--mcore 0.17 -c over.yaml -E PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True -E NCCL_GRAPH_REGISTER=0 base.yaml",
 			       0, NULL));
-	json_decref(expect_run("base.yaml model.cuda_graph_impl=local 'model.cuda_graph_scope=[moe_routr]'", 1, "CG122"));
+	json_decref(expect_run("--mcore 0.17 base.yaml model.cuda_graph_impl=local 'model.cuda_graph_scope=[moe_routr]'", 1, "CG122"));
 }

@@ -17,7 +17,7 @@
 
 static struct arena *a;
 static struct facts t;
-static struct target tgt = {.mcore = 17, .bridge = 4};
+static struct target tgt = {.mcore = 170, .bridge = 40};
 static struct pack *p;
 static struct diag_list d;
 
@@ -219,7 +219,7 @@ Test(normalize, mcore_migrations_in_order)
 
 Test(normalize, bridge_rng_or_sync)
 {
-	tgt.bridge = 4;
+	tgt.bridge = 40;
 	load_yaml("model: {cuda_graph_impl: transformer_engine, use_te_rng_tracker: false}\nrng: {te_rng_tracker: true}\n");
 	run_engine();
 	cr_expect_eq(facts_get(&t, "model.use_te_rng_tracker")->val.b, true);
@@ -242,15 +242,23 @@ Test(target, versions_ranges_and_gpus)
 {
 	int v;
 	cr_expect_eq(target_parse_version("0.17", &v), 0);
-	cr_expect_eq(v, 17);
+	cr_expect_eq(v, 170);
 	cr_expect_eq(target_parse_version("0.16.1", &v), 0);
-	cr_expect_eq(v, 16);
+	cr_expect_eq(v, 160);
+	cr_expect(target_parse_version("dev", &v) == 0 && v == TARGET_MCORE_DEV);
 	cr_expect_neq(target_parse_version("0.x", &v), 0);
 	struct vrange r;
 	cr_assert_eq(target_parse_range(">=0.16 <0.18", &r), 0);
-	cr_expect(target_in_range(&r, 16, false) && target_in_range(&r, 17, false) && !target_in_range(&r, 18, false));
+	cr_expect(target_in_range(&r, 160, false) && target_in_range(&r, 170, false) && !target_in_range(&r, 180, false));
+	cr_expect(!target_in_range(&r, TARGET_MCORE_DEV, false), "the dev branch is older than 0.16");
+	cr_assert_eq(target_parse_range(">=0.15 <0.16", &r), 0);
+	cr_expect(target_in_range(&r, TARGET_MCORE_DEV, false) && target_in_range(&r, 150, false));
+	cr_assert_eq(target_parse_range("0.15", &r), 0);
+	cr_expect(!target_in_range(&r, TARGET_MCORE_DEV, false), "0.15 means the tagged release only");
+	cr_assert_eq(target_parse_range("dev", &r), 0);
+	cr_expect(target_in_range(&r, TARGET_MCORE_DEV, false) && !target_in_range(&r, 150, false));
 	cr_assert_eq(target_parse_range("none", &r), 0);
-	cr_expect(target_in_range(&r, TARGET_NO_BRIDGE, true) && !target_in_range(&r, 4, true));
+	cr_expect(target_in_range(&r, TARGET_NO_BRIDGE, true) && !target_in_range(&r, 40, true));
 	cr_expect_neq(target_parse_range(">=banana", &r), 0);
 	int major;
 	cr_expect(target_parse_gpu("h100", &major) == 0 && major == 9);
