@@ -14,7 +14,7 @@
 
 enum op { E_LIT, E_PATH, E_LIST, E_NOT, E_AND, E_OR, E_EQ, E_NE, E_LT, E_LE, E_GT, E_GE, E_IN, E_NOTIN, E_CALL };
 
-enum fn { F_RAW, F_KNOWN, F_GIVEN, F_DEFAULT, F_SPLIT, F_WITH, F_LEN, F_IS_LIST, F_TYPE, F_ENUM_FORM, F_PYLIST };
+enum fn { F_RAW, F_KNOWN, F_GIVEN, F_DEFAULT, F_SPLIT, F_WITH, F_WITHOUT, F_LEN, F_IS_LIST, F_TYPE, F_ENUM_FORM, F_PYLIST };
 
 /* name, arity (-1: at least one), whether the first argument must be a key path */
 static const struct { const char *name; int arity; int wants_path; } functions[] = {
@@ -24,6 +24,7 @@ static const struct { const char *name; int arity; int wants_path; } functions[]
 	[F_DEFAULT] = {"default", 2, 0},     /* first argument, or the second when it is unknown */
 	[F_SPLIT] = {"split", 2, 0},         /* str.split(sep) as MCore does; lists pass through */
 	[F_WITH] = {"with", -1, 0},          /* the list plus the items it lacks */
+	[F_WITHOUT] = {"without", -1, 0},    /* the list less the items named; order kept */
 	[F_LEN] = {"len", 1, 0},
 	[F_IS_LIST] = {"is_list", 1, 0},
 	[F_TYPE] = {"type", 1, 0},           /* "null", "bool", "int", "float", "string", "list", "mapping" */
@@ -492,6 +493,24 @@ static struct value call(const struct expr *e, const struct expr_env *env)
 			if (!value_list_has(&out, &it))
 				out.items[out.n++] = it;
 		}
+		return out;
+	}
+	case F_WITHOUT: {
+		if (x.kind != V_LIST)
+			return x;
+		struct value drop = {.kind = V_LIST, .n = 0};
+		drop.items = arena_alloc(env->arena, e->n * sizeof(*drop.items));
+		for (size_t k = 1; k < e->n; k++) {
+			struct value it = expr_eval(e->args[k], env);
+			if (it.kind == V_UNKNOWN)
+				return value_unknown;
+			drop.items[drop.n++] = it;
+		}
+		struct value out = {.kind = V_LIST, .loc = x.loc};
+		out.items = arena_alloc(env->arena, (x.n ? x.n : 1) * sizeof(*out.items));
+		for (size_t k = 0; k < x.n; k++)
+			if (!value_list_has(&drop, &x.items[k]))
+				out.items[out.n++] = x.items[k];
 		return out;
 	}
 	default: return value_unknown;

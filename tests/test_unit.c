@@ -58,6 +58,15 @@ static enum tri eval(const char *src)
 
 TestSuite(expr, .init = setup, .fini = teardown);
 
+Test(expr, without_drops_items_and_keeps_order)
+{
+	load_yaml("m: [attn, full_iteration, mlp]\ns: attn\n");
+	cr_expect_eq(eval("without(m, \"full_iteration\") == [\"attn\", \"mlp\"]"), TRI_TRUE);
+	cr_expect_eq(eval("without(m, \"attn\", \"mlp\", \"full_iteration\") == []"), TRI_TRUE);
+	cr_expect_eq(eval("without(s, \"attn\") == \"attn\""), TRI_TRUE, "a non-list passes through");
+	cr_expect_eq(eval("without(nope, \"attn\") == []"), TRI_UNKNOWN);
+}
+
 Test(expr, comparisons_and_membership)
 {
 	load_yaml("model: {cuda_graph_impl: local, cuda_graph_scope: [attn, moe_router], n: 8}\n"
