@@ -65,14 +65,22 @@ static void add_map(struct walk *w, const struct node *map)
 	}
 }
 
+void cfg_from_yaml_under(struct facts *t, const struct node *map, const char *prefix, const char *layer)
+{
+	if (!map || map->kind != NODE_MAP)
+		return;
+	struct walk w = {.t = t, .layer = layer};
+	sbuf_init(&w.path);
+	sbuf_adds(&w.path, prefix);
+	add_map(&w, map);
+	sbuf_release(&w.path);
+}
+
 bool cfg_from_yaml(struct facts *t, const struct node *root, const char *layer)
 {
 	if (!root || root->kind != NODE_MAP)
 		return false;
-	struct walk w = {.t = t, .layer = layer};
-	sbuf_init(&w.path);
-	add_map(&w, root);
-	sbuf_release(&w.path);
+	cfg_from_yaml_under(t, root, "", layer);
 	const struct node *target = node_get(root, "_target_");
 	if (!target || target->kind != NODE_SCALAR)
 		return false;

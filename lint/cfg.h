@@ -23,6 +23,8 @@ struct node;
  * absent keys take the target's defaults.
  */
 bool cfg_from_yaml(struct facts *t, const struct node *root, const char *layer);
+/* The keys of mapping 'map' under 'prefix' ("model": a: 1 -> model.a); "" for the top level. */
+void cfg_from_yaml_under(struct facts *t, const struct node *map, const char *prefix, const char *layer);
 
 /* Apply one dotlist override "model.cuda_graph_scope=[attn,moe_router]" ('+'/'~' prefixes as
  * Hydra). Returns 0, or -1 after reporting a malformed one. 'where' positions its facts. */

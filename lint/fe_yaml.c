@@ -34,6 +34,7 @@ struct builder {
 	size_t n_anchors, cap_anchors;
 	struct node *root;
 	int documents;
+	const char *dup_rule;
 };
 
 static struct loc mark_loc(const struct builder *b, yaml_mark_t m)
@@ -84,7 +85,7 @@ static void check_duplicates(struct builder *b, const struct node *map)
 	qsort(keys, nk, sizeof(*keys), cmp_key);
 	for (size_t k = 1; k < nk; k++)
 		if (!strcmp(keys[k - 1]->scalar, keys[k]->scalar))
-			diag_input(b->d, "CG902", keys[k]->loc, "duplicate key '%s' (first set on line %u)",
+			diag_input(b->d, b->dup_rule, keys[k]->loc, "duplicate key '%s' (first set on line %u)",
 				   keys[k]->scalar, keys[k - 1]->loc.line);
 	free(keys);
 }
@@ -218,7 +219,13 @@ static int on_event(struct builder *b, yaml_event_t *ev)
 int fe_yaml_parse(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
 		  struct node **root)
 {
-	struct builder b = {.a = a, .d = d, .path = path, .buf = buf, .len = len};
+	return fe_yaml_parse_dups(a, d, path, buf, len, "CG902", root);
+}
+
+int fe_yaml_parse_dups(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
+		       const char *dup_rule, struct node **root)
+{
+	struct builder b = {.a = a, .d = d, .path = path, .buf = buf, .len = len, .dup_rule = dup_rule};
 	yaml_parser_t p;
 	int rc = 0;
 

@@ -24,5 +24,9 @@ struct node;
  */
 int fe_yaml_parse(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
 		  struct node **root);
+/* The same, reporting duplicate keys as 'dup_rule' instead of CG902: for a format whose
+ * consumer keeps every entry (Megatron-LM's functional-test MODEL_ARGS, CG909). */
+int fe_yaml_parse_dups(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
+		       const char *dup_rule, struct node **root);
 
 #endif

@@ -11,10 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cfg.h"
 #include "fact.h"
+#include "fe_sh.h"
 #include "fe_yaml.h"
 #include "mem.h"
+#include "mlm.h"
 #include "node.h"
 #include "pack.h"
 #include "suggest.h"
@@ -163,39 +166,153 @@ static void check_key_spelling(struct lint_run *r, const struct facts *t)
 	}
 }
 
-/* Build the unit's layers on top of the file's own facts, then judge them. */
-static void lint_unit(struct lint_run *r, const char *path, const struct node *root)
+static void add_outer_env(struct lint_run *r, struct facts *t)
 {
-	const struct lint_opts *o = r->opts;
-	struct arena *a = arena_new();
-	struct facts t;
-	facts_init(&t, a);
-	bool full_dump = cfg_from_yaml(&t, root, "config");
-	for (size_t k = 0; k < o->n_overlays; k++)
-		if (r->overlays[k])
-			cfg_from_yaml(&t, r->overlays[k], "config-file");
-	for (size_t k = 0; k < o->n_dotlists; k++)
-		cfg_dotlist(&t, &r->diags, o->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1});
-	/* the shell wins over env_vars: (Bridge applies them with os.environ.setdefault) */
-	if (o->target.bridge >= TARGET_BRIDGE_ENV_VARS)
-		cfg_env_vars(&t);
 	for (size_t k = 0; k < r->env.n; k++)
-		cfg_env(&t, r->env.items[k].name, r->env.items[k].value, r->env.items[k].loc, "env");
-	t.closed = full_dump || o->assume_defaults;
-	check_key_spelling(r, &t);
+		cfg_env(t, r->env.items[k].name, r->env.items[k].value, r->env.items[k].loc, "env");
+}
 
+/* Judge one unit's facts, built by its front-end, against its target. */
+static void judge(struct lint_run *r, const char *path, struct facts *t, const struct target *tg)
+{
 	struct engine e = {
-		.pack = r->pack, .target = &o->target, .facts = &t, .diags = &r->diags, .arena = a,
-		.unit_path = path, .notes = o->verbose ? &r->notes : NULL,
+		.pack = r->pack, .target = tg, .facts = t, .diags = &r->diags, .arena = t->arena,
+		.unit_path = path, .notes = r->opts->verbose ? &r->notes : NULL,
 	};
 	size_t first_note = r->notes.n;
 	engine_run(&e);
 	/* notes point into the unit arena; keep copies that outlive it */
 	for (size_t k = first_note; k < r->notes.n; k++)
 		r->notes.items[k].text = arena_strdup(r->arena, r->notes.items[k].text);
+	r->units++;
+}
+
+/* A Bridge config: the file, then --config-file overlays, dotlists, env_vars:, the environment. */
+static void bridge_unit(struct lint_run *r, const char *path, const struct node *root, struct facts *t)
+{
+	const struct lint_opts *o = r->opts;
+	bool full_dump = cfg_from_yaml(t, root, "config");
+	for (size_t k = 0; k < o->n_overlays; k++)
+		if (r->overlays[k])
+			cfg_from_yaml(t, r->overlays[k], "config-file");
+	for (size_t k = 0; k < o->n_dotlists; k++)
+		cfg_dotlist(t, &r->diags, o->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1});
+	/* the shell wins over env_vars: (Bridge applies them with os.environ.setdefault) */
+	if (o->target.bridge >= TARGET_BRIDGE_ENV_VARS)
+		cfg_env_vars(t);
+	add_outer_env(r, t);
+	t->closed = full_dump || o->assume_defaults;
+	check_key_spelling(r, t);
+	judge(r, path, t, &o->target);
+}
+
+/* Megatron-LM runs Megatron Core without Bridge, whatever --bridge says. */
+static struct target mlm_target(const struct lint_run *r)
+{
+	struct target tg = r->opts->target;
+	tg.bridge = TARGET_NO_BRIDGE;
+	return tg;
+}
+
+static void yaml_unit(struct lint_run *r, const char *path, const struct node *root)
+{
+	struct arena *a = arena_new();
+	struct facts t;
+	facts_init(&t, a);
+	struct target tg = mlm_target(r);
+	switch (mlm_kind(root)) {
+	case MLM_TEST_CASE:
+		/* the file is the whole command line: flags it does not give take argparse's defaults */
+		t.closed = mlm_test_case_facts(&t, &r->diags, r->pack, &tg, root) || r->opts->assume_defaults;
+		add_outer_env(r, &t);
+		judge(r, path, &t, &tg);
+		break;
+	case MLM_YAML_CFG:
+		/* core_config_from_args refuses a file that lacks a field: every key is there */
+		mlm_yaml_cfg_facts(&t, root);
+		add_outer_env(r, &t);
+		t.closed = true;
+		judge(r, path, &t, &tg);
+		break;
+	case MLM_NOT:
+		bridge_unit(r, path, root, &t);
+		break;
+	}
 	facts_release(&t);
 	arena_free(a);
-	r->units++;
+}
+
+/* Each training command of a launch script is a unit: the script's environment, then its flags. */
+static void script_units(struct lint_run *r, const char *path, const char *buf, size_t len)
+{
+	struct arena *a = arena_new();
+	struct sh_script sh;
+	fe_sh_parse(a, &r->diags, path, buf, len, &sh);
+	for (size_t c = 0; c < sh.n_cmds; c++) {
+		const struct sh_cmd *cmd = &sh.cmds[c];
+		size_t at = 0;
+		enum args_program prog = ARGS_NONE;
+		while (at < cmd->argc && (prog = args_program(cmd->argv[at].text)) == ARGS_NONE)
+			at++;
+		if (prog == ARGS_NONE)
+			continue;
+		struct arena *ua = arena_new();
+		struct facts t;
+		facts_init(&t, ua);
+		struct target tg = prog == ARGS_MEGATRON_LM ? mlm_target(r) : r->opts->target;
+		add_outer_env(r, &t);   /* the script's exports override what it inherits */
+		for (size_t k = 0; k < cmd->n_env; k++)
+			cfg_env(&t, cmd->env[k].name, cmd->env[k].value, cmd->env[k].loc, "script");
+		size_t n = cmd->argc - at - 1;
+		struct args_word *w = mem_alloc((n ? n : 1) * sizeof(*w));
+		for (size_t k = 0; k < n; k++) {
+			const struct sh_word *s = &cmd->argv[at + 1 + k];
+			w[k] = (struct args_word){s->text, s->loc, s->unresolved};
+		}
+		if (prog == ARGS_MEGATRON_LM)
+			facts_set(&t, "args._validate_args", value_bool(true), cmd->loc, "script");
+		bool complete = args_to_facts(&t, &r->diags, r->pack, &tg, prog, w, n, "script");
+		/* a complete Megatron-LM command line leaves every other flag at its default; the
+		 * harness's recipe sets keys its command line does not show */
+		t.closed = (prog == ARGS_MEGATRON_LM && complete) || r->opts->assume_defaults;
+		free(w);
+		judge(r, path, &t, &tg);
+		facts_release(&t);
+		arena_free(ua);
+	}
+	arena_free(a);
+}
+
+static bool has_suffix(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), m = strlen(suffix);
+	return n > m && !strcmp(name + n - m, suffix);
+}
+
+static bool is_script_name(const char *name)
+{
+	return has_suffix(name, ".sh") || has_suffix(name, ".bash") || has_suffix(name, ".sbatch") ||
+	       has_suffix(name, ".slurm");
+}
+
+/* A script by its name, or by a #! line naming a shell. */
+static bool is_script(const char *path, const char *buf, size_t len)
+{
+	if (is_script_name(path))
+		return true;
+	if (len < 3 || buf[0] != '#' || buf[1] != '!')
+		return false;
+	const char *eol = memchr(buf, '\n', len);
+	size_t n = eol ? (size_t)(eol - buf) : len;
+	static const char *const shells[] = {"sh", "bash", "dash", "zsh"};
+	for (size_t k = 0; k < sizeof(shells) / sizeof(shells[0]); k++) {
+		size_t m = strlen(shells[k]);
+		for (size_t i = 2; i + m <= n; i++)
+			if ((buf[i - 1] == '/' || buf[i - 1] == ' ') && !memcmp(buf + i, shells[k], m) &&
+			    (i + m == n || buf[i + m] == ' ' || buf[i + m] == '\r'))
+				return true;
+	}
+	return false;
 }
 
 static void lint_file(struct lint_run *r, const char *path, int fd)
@@ -206,15 +323,17 @@ static void lint_file(struct lint_run *r, const char *path, int fd)
 	struct node *root = NULL;
 	int rc = fd >= 0 ? read_input(&r->diags, a, path, fd, &buf, &len)
 			 : lint_read_path(&r->diags, a, path, &buf, &len);
-	if (rc == 0 && fe_yaml_parse(a, &r->diags, path, buf, len, &root) == 0)
-		lint_unit(r, path, root);
+	if (rc == 0 && is_script(path, buf, len))
+		script_units(r, path, buf, len);
+	else if (rc == 0 && fe_yaml_parse_dups(a, &r->diags, path, buf, len,
+					       mlm_text_is_test_case(buf, len) ? "CG909" : "CG902", &root) == 0)
+		yaml_unit(r, path, root);
 	arena_free(a);
 }
 
 static bool is_yaml_name(const char *name)
 {
-	size_t n = strlen(name);
-	return (n > 5 && !strcmp(name + n - 5, ".yaml")) || (n > 4 && !strcmp(name + n - 4, ".yml"));
+	return has_suffix(name, ".yaml") || has_suffix(name, ".yml");
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -274,7 +393,7 @@ static void walk(struct lint_run *r, const char *path, const struct dir_chain *u
 		struct stat cst;
 		if (stat(child, &cst) < 0 || S_ISDIR(cst.st_mode))
 			walk(r, child, &here, depth + 1);     /* errors are reported there */
-		else if (is_yaml_name(names[k]))
+		else if (is_yaml_name(names[k]) || is_script_name(names[k]))
 			lint_file(r, child, -1);
 		free(names[k]);
 	}

@@ -291,7 +291,7 @@ static void explain_one(const struct rule *r)
 		printf("fix: %s\n", r->fix);
 	if (r->when_src)
 		printf("condition: %s\n", r->when_src);
-	if (r->check != CHECK_NONE && r->check != CHECK_INPUT)
+	if (r->check != CHECK_NONE && r->check != CHECK_INPUT && r->check != CHECK_FLAGS)
 		printf("check: %s on %s\n", pack_check_name(r->check), r->key);
 	printf("\n%s\n", r->doc);
 	if (r->n_mirrors) {

@@ -48,6 +48,7 @@ void pack_free(struct pack *p)
 	free(p->rules);
 	free(p->steps);
 	free(p->defaults);
+	free(p->flags);
 	free(p->suggest);
 	arena_free(p->arena);
 	free(p);
@@ -376,6 +377,62 @@ static void each(struct loader *ld, const struct node *root, const char *key,
 		fn(ld, seq->items[k]);
 }
 
+static void load_flag(struct loader *ld, const struct node *n)
+{
+	static const char *const keys[] = {"program", "flag", "key", "value", "nargs", "split", "env",
+					   "mcore", "bridge", NULL};
+	if (n->kind != NODE_MAP) {
+		bad(ld, n, "a flag is a mapping");
+		return;
+	}
+	int before = ld->errors;
+	only_keys(ld, n, "flag", keys);
+	struct pack_flag f = {
+		.program = scalar(ld, n, "program", true), .flag = scalar(ld, n, "flag", true),
+		.split = scalar(ld, n, "split", false), .value = value_unknown, .nargs = PACK_NARGS_GUESS,
+	};
+	const struct node *key = node_get(n, "key");
+	if (key && key->kind == NODE_SCALAR) {
+		f.keys = arena_alloc(ld->p->arena, sizeof(*f.keys));
+		f.keys[f.n_keys++] = key->scalar;
+	} else if (key && key->kind == NODE_SEQ) {
+		f.keys = arena_alloc(ld->p->arena, (key->n ? key->n : 1) * sizeof(*f.keys));
+		for (size_t k = 0; k < key->n; k++)
+			if (key->items[k]->kind == NODE_SCALAR)
+				f.keys[f.n_keys++] = key->items[k]->scalar;
+			else
+				bad(ld, key->items[k], "'key' lists key paths");
+	}
+	const char *env = scalar(ld, n, "env", false);
+	f.env = env && !strcmp(env, "true");
+	if (!f.n_keys && !f.env)
+		bad(ld, n, "a flag needs 'key' (a path or a list of paths) or 'env: true'");
+	const struct node *v = node_get(n, "value");
+	if (v)
+		f.value = node_value(ld->p->arena, v, NULL);
+	const char *nargs = scalar(ld, n, "nargs", false);
+	if (nargs) {
+		if (!strcmp(nargs, "0"))
+			f.nargs = 0;
+		else if (!strcmp(nargs, "1"))
+			f.nargs = 1;
+		else if (!strcmp(nargs, "+"))
+			f.nargs = PACK_NARGS_LIST;
+		else
+			bad(ld, node_get(n, "nargs"), "nargs is 0, 1 or '+'");
+	}
+	if (!f.nargs && v == NULL)
+		f.value = value_bool(true);
+	if (f.program && strcmp(f.program, "megatron-lm") && strcmp(f.program, "bridge-perf"))
+		bad(ld, node_get(n, "program"), "program is megatron-lm or bridge-perf");
+	range(ld, n, "mcore", &f.mcore);
+	range(ld, n, "bridge", &f.bridge);
+	if (ld->errors != before)
+		return;
+	GROW(ld->p->flags, ld->p->n_flags, ld->p->cap_flags);
+	ld->p->flags[ld->p->n_flags++] = f;
+}
+
 static void load_suggest(struct loader *ld, const struct node *n)
 {
 	if (n->kind != NODE_SCALAR) {
@@ -388,7 +445,7 @@ static void load_suggest(struct loader *ld, const struct node *n)
 
 int pack_load(struct pack *p, struct diag_list *d, const char *path, const char *text, size_t len)
 {
-	static const char *const keys[] = {"pack", "rules", "normalize", "defaults", "suggest", NULL};
+	static const char *const keys[] = {"pack", "rules", "normalize", "defaults", "flags", "suggest", NULL};
 	struct node *root;
 	const char *name = arena_strdup(p->arena, path);
 	/* pack strings must outlive the run: parse into the pack's arena */
@@ -403,6 +460,7 @@ int pack_load(struct pack *p, struct diag_list *d, const char *path, const char 
 	each(&ld, root, "rules", load_rule);
 	each(&ld, root, "normalize", load_step);
 	each(&ld, root, "defaults", load_default);
+	each(&ld, root, "flags", load_flag);
 	each(&ld, root, "suggest", load_suggest);
 	return ld.errors ? -1 : 0;
 }

@@ -72,6 +72,25 @@ struct pack_default {
 	struct vrange mcore, bridge;
 };
 
+/*
+ * A command-line flag of a training program and the facts it sets (catalogue §A.2, §A.3).
+ * 'nargs' is how many words follow: 0 (a switch, which sets 'value'), 1, or PACK_NARGS_LIST for
+ * argparse's nargs='+'; PACK_NARGS_GUESS reads what follows up to the next flag.
+ */
+enum { PACK_NARGS_GUESS = -1, PACK_NARGS_LIST = -2 };
+
+struct pack_flag {
+	const char *program;            /* "megatron-lm" or "bridge-perf" */
+	const char *flag;               /* "--cuda-graph-impl" */
+	const char **keys;              /* facts it sets */
+	size_t n_keys;
+	struct value value;             /* for a switch; V_UNKNOWN when the words give the value */
+	int nargs;
+	const char *split;              /* one word split into a list on this separator ("," ) */
+	bool env;                       /* NAME=VALUE pairs for the job's environment */
+	struct vrange mcore, bridge;    /* releases whose parser has the flag */
+};
+
 struct pack {
 	struct arena *arena;
 	struct rule **rules;
@@ -80,6 +99,8 @@ struct pack {
 	size_t n_steps, cap_steps;
 	struct pack_default *defaults;
 	size_t n_defaults, cap_defaults;
+	struct pack_flag *flags;
+	size_t n_flags, cap_flags;
 	const char **suggest;           /* keys did-you-mean offers */
 	size_t n_suggest, cap_suggest;
 };
