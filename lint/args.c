@@ -134,12 +134,12 @@ static void set_keys(struct parse *ps, const struct pack_flag *f, const char *ge
 		facts_set(ps->t, f->keys[k], v, loc, ps->layer);
 }
 
-/* --custom_env_vars A=1,B=2 and -E A=1: the job's environment. */
-static void set_env(struct parse *ps, const char *text, struct loc loc)
+/* --custom_env_vars A=1,B=2 (split) and -E A=1,2 (one pair): the job's environment. */
+static void set_env(struct parse *ps, const char *text, const char *split, struct loc loc)
 {
 	char *copy = arena_strdup(ps->t->arena, text);
 	for (char *tok = copy, *next; tok; tok = next) {
-		next = strchr(tok, ',');
+		next = split ? strchr(tok, split[0]) : NULL;
 		if (next)
 			*next++ = '\0';
 		char *eq = strchr(tok, '=');
@@ -199,9 +199,9 @@ static size_t one_flag(struct parse *ps, const struct args_word *argv, size_t ar
 
 	if (f && f->env) {
 		if (eq)
-			set_env(ps, eq + 1, w->loc);
+			set_env(ps, eq + 1, f->split, w->loc);
 		for (size_t k = first; k < end; k++)
-			set_env(ps, argv[k].text, argv[k].loc);
+			set_env(ps, argv[k].text, f->split, argv[k].loc);
 		return end;
 	}
 	struct arena *a = ps->t->arena;

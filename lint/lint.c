@@ -269,8 +269,8 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 			const struct sh_word *s = &cmd->argv[at + 1 + k];
 			w[k] = (struct args_word){s->text, s->loc, s->unresolved};
 		}
-		if (prog == ARGS_MEGATRON_LM)
-			facts_set(&t, "args._validate_args", value_bool(true), cmd->loc, "script");
+		facts_set(&t, prog == ARGS_MEGATRON_LM ? "args._validate_args" : "perf._harness", value_bool(true),
+			  cmd->loc, "script");
 		bool complete = args_to_facts(&t, &r->diags, r->pack, &tg, prog, w, n, "script");
 		/* a complete Megatron-LM command line leaves every other flag at its default; the
 		 * harness's recipe sets keys its command line does not show */
