@@ -105,10 +105,25 @@ static int cmp_diag(const void *pa, const void *pb)
 	return strcmp(a->rule->id, b->rule->id);
 }
 
+static bool same_diag(const struct diag *a, const struct diag *b)
+{
+	return a->rule == b->rule && a->loc.line == b->loc.line && a->loc.col == b->loc.col &&
+	       !strcmp(a->loc.path ? a->loc.path : "", b->loc.path ? b->loc.path : "") &&
+	       !strcmp(a->message, b->message);
+}
+
+/* Sorted by position; one report per finding, when several units of a file (the commands of
+ * a launch script) share the line that caused it. */
 void diag_sort(struct diag_list *l)
 {
-	if (l->n > 1)
-		qsort(l->items, l->n, sizeof(*l->items), cmp_diag);
+	if (l->n < 2)
+		return;
+	qsort(l->items, l->n, sizeof(*l->items), cmp_diag);
+	size_t out = 1;
+	for (size_t k = 1; k < l->n; k++)
+		if (!same_diag(&l->items[out - 1], &l->items[k]))
+			l->items[out++] = l->items[k];
+	l->n = out;
 }
 
 size_t diag_count_at_least(const struct diag_list *l, enum sev s)

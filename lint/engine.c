@@ -80,13 +80,18 @@ static void take_loc(const char *path, void *ctx)
 		fl->loc = f->loc;
 }
 
-/* Where a computed value comes from: its own position, else the first key its expression reads. */
-static struct loc value_origin(const struct engine *e, const struct expr *x, const struct value *v)
+/* Where a computed value comes from: its own position, else the first key its expression reads.
+ * A literal (the impl a deprecated boolean migrates to) has none: a key it creates is placed at
+ * what made the step apply, a key it rewrites keeps its place. */
+static struct loc value_origin(const struct engine *e, const struct step *s, const struct expr *x, const struct value *v,
+			       bool creates)
 {
 	if (v->loc.path)
 		return v->loc;
 	struct first_loc fl = {.facts = e->facts};
 	expr_each_path(x, take_loc, &fl);
+	if (!fl.loc.path && creates && s->when)
+		expr_each_path(s->when, take_loc, &fl);
 	return fl.loc;
 }
 
@@ -110,7 +115,7 @@ static void normalize(struct engine *e)
 			if (value_equal(&old, &vals[i]) && old.kind == vals[i].kind)
 				continue;
 			/* the fact now says what its new value's origin says: a diagnostic about it points there */
-			struct loc origin = value_origin(e, s->exprs[i], &vals[i]);
+			struct loc origin = value_origin(e, s, s->exprs[i], &vals[i], !f);
 			if (!f) {
 				if (vals[i].kind == V_UNKNOWN)
 					continue;
