@@ -25,12 +25,15 @@ enum args_program args_program(const char *word)
 		return ARGS_MEGATRON_LM;
 	if (!strcmp(base, "run_script.py") || !strcmp(base, "setup_experiment.py"))
 		return ARGS_BRIDGE_PERF;
+	if (!strcmp(base, "run_recipe.py"))
+		return ARGS_BRIDGE_RECIPE;
 	return ARGS_NONE;
 }
 
 const char *args_program_name(enum args_program p)
 {
-	return p == ARGS_MEGATRON_LM ? "megatron-lm" : p == ARGS_BRIDGE_PERF ? "bridge-perf" : "none";
+	static const char *const names[] = {"none", "megatron-lm", "bridge-perf", "bridge-recipe"};
+	return names[p];
 }
 
 /* argparse reads "-1" and "-.5" as values, not as options. */
@@ -110,7 +113,8 @@ static const char *generic_key(const struct parse *ps, const char *name, bool *n
 		*negated = true;
 		s = strchr(s, '-') + 1;
 	}
-	char *key = arena_printf(ps->t->arena, "%s.%s", ps->prog == ARGS_MEGATRON_LM ? "model" : "perf", s);
+	static const char *const prefix[] = {"args", "model", "perf", "recipe"};
+	char *key = arena_printf(ps->t->arena, "%s.%s", prefix[ps->prog], s);
 	for (char *c = key; *c; c++)
 		if (*c == '-')
 			*c = '_';
@@ -187,7 +191,7 @@ static size_t one_flag(struct parse *ps, const struct args_word *argv, size_t ar
 		end = first < argc ? first + 1 : first;
 	} else if (nargs != 0) {
 		while (end < argc && end - first < ARGS_MAX_LIST && !is_flag(argv[end].text) &&
-		       !(ps->prog == ARGS_BRIDGE_PERF && cfg_is_dotlist(argv[end].text)))
+		       !(ps->prog != ARGS_MEGATRON_LM && cfg_is_dotlist(argv[end].text)))
 			end++;
 	}
 	/* an unknown value ("--data-path $DATA") leaves this flag unknown, not the command line */
@@ -246,7 +250,7 @@ bool args_to_facts(struct facts *t, struct diag_list *d, const struct pack *p, c
 		if (w->unresolved) {
 			ps.complete = false;    /* "$EXTRA_ARGS" may hold any flag */
 			i++;
-		} else if (prog == ARGS_BRIDGE_PERF && cfg_is_dotlist(w->text)) {
+		} else if (prog != ARGS_MEGATRON_LM && cfg_is_dotlist(w->text)) {
 			cfg_dotlist(t, d, w->text, w->loc);     /* applied after the harness's flags, as Bridge does */
 			i++;
 		} else if (is_flag(w->text)) {

@@ -2,7 +2,8 @@
 /*
  * args: the flags of a training command line turned into facts, through the 'flags:' tables of
  * the rule packs: Megatron-LM's pretrain_*.py (catalogue §A.2) and Megatron-Bridge's performance
- * harness scripts/performance/run_script.py (§A.3). Front-ends (launch scripts, functional-test
+ * harness scripts/performance/run_script.py (§A.3) and recipe runner run_recipe.py (Hydra overrides,
+ * §B.3). Front-ends (launch scripts, functional-test
  * YAML) find the command and its words; this module only knows what the words mean.
  */
 #ifndef CGLINT_ARGS_H
@@ -18,7 +19,7 @@ struct facts;
 struct pack;
 struct target;
 
-enum args_program { ARGS_NONE, ARGS_MEGATRON_LM, ARGS_BRIDGE_PERF };
+enum args_program { ARGS_NONE, ARGS_MEGATRON_LM, ARGS_BRIDGE_PERF, ARGS_BRIDGE_RECIPE };
 
 struct args_word {
 	const char *text;
@@ -26,7 +27,8 @@ struct args_word {
 	bool unresolved;        /* a shell expansion cglint could not resolve produced it */
 };
 
-/* The program a word names: ".../pretrain_gpt.py" is Megatron-LM, ".../run_script.py" the harness. */
+/* The program a word names: ".../pretrain_gpt.py" is Megatron-LM, ".../run_script.py" the harness,
+ * ".../run_recipe.py" Bridge's recipe runner. */
 enum args_program args_program(const char *word);
 const char *args_program_name(enum args_program p);    /* as the packs spell it */
 
@@ -34,7 +36,8 @@ const char *args_program_name(enum args_program p);    /* as the packs spell it 
  * Set the facts of 'argv' (the words after the program) in 't' under 'layer'. A flag the tables
  * do not name maps by its spelling: Megatron-LM's --foo-bar to model.foo_bar (argparse fields are
  * TransformerConfig fields), --no-foo-bar to model.foo_bar = false; the harness's --foo_bar to
- * perf.foo_bar; Hydra overrides after the harness (model.x=y) are dotlists. Reports a flag the
+ * perf.foo_bar, the recipe runner's to recipe.foo_bar; Hydra overrides (model.x=y) given to a
+ * Bridge program are dotlists. Reports a flag the
  * target's parser does not have (CG180) and a misspelled CUDA-graph flag (CG905).
  * Returns false when a word in a flag's place could not be resolved ("$EXTRA_ARGS"): the command
  * line is incomplete and any flag may be set. An unresolved value only makes its flag unknown.

@@ -261,16 +261,22 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 		facts_init(&t, ua);
 		struct target tg = prog == ARGS_MEGATRON_LM ? mlm_target(r) : r->opts->target;
 		add_outer_env(r, &t);   /* the script's exports override what it inherits */
-		for (size_t k = 0; k < cmd->n_env; k++)
-			cfg_env(&t, cmd->env[k].name, cmd->env[k].value, cmd->env[k].loc, "script");
+		for (size_t k = 0; k < cmd->n_env; k++) {
+			const struct sh_var *v = &cmd->env[k];
+			if (v->value)
+				cfg_env(&t, v->name, v->value, v->loc, "script");
+			else    /* export NAME=$(...): set, to something cglint cannot know */
+				facts_set(&t, arena_printf(ua, "env.%s", v->name), value_unknown, v->loc, "script");
+		}
 		size_t n = cmd->argc - at - 1;
 		struct args_word *w = mem_alloc((n ? n : 1) * sizeof(*w));
 		for (size_t k = 0; k < n; k++) {
 			const struct sh_word *s = &cmd->argv[at + 1 + k];
 			w[k] = (struct args_word){s->text, s->loc, s->unresolved};
 		}
-		facts_set(&t, prog == ARGS_MEGATRON_LM ? "args._validate_args" : "perf._harness", value_bool(true),
-			  cmd->loc, "script");
+		if (prog != ARGS_BRIDGE_RECIPE)
+			facts_set(&t, prog == ARGS_MEGATRON_LM ? "args._validate_args" : "perf._harness",
+				  value_bool(true), cmd->loc, "script");
 		bool complete = args_to_facts(&t, &r->diags, r->pack, &tg, prog, w, n, "script");
 		/* a complete Megatron-LM command line leaves every other flag at its default; the
 		 * harness's recipe sets keys its command line does not show */

@@ -63,7 +63,8 @@ static void entry_words(struct arena *a, struct words *ws, const struct node *ke
 	size_t n = strlen(v);
 	if (!n && !val->plain)
 		return;                         /* select(.value != "") drops the entry */
-	push(ws, key->scalar, key->loc, false);
+	/* "${EXTRA}: true" may expand to any flags */
+	push(ws, key->scalar, key->loc, strchr(key->scalar, '$') || strchr(key->scalar, '`'));
 	if (val->plain && !strcmp(v, "true"))
 		return;                         /* a bare switch */
 	/* the words go through eval: an expansion is unknown to a static reader */

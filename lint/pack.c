@@ -423,8 +423,9 @@ static void load_flag(struct loader *ld, const struct node *n)
 	}
 	if (!f.nargs && v == NULL)
 		f.value = value_bool(true);
-	if (f.program && strcmp(f.program, "megatron-lm") && strcmp(f.program, "bridge-perf"))
-		bad(ld, node_get(n, "program"), "program is megatron-lm or bridge-perf");
+	if (f.program && strcmp(f.program, "megatron-lm") && strcmp(f.program, "bridge-perf") &&
+	    strcmp(f.program, "bridge-recipe"))
+		bad(ld, node_get(n, "program"), "program is megatron-lm, bridge-perf or bridge-recipe");
 	range(ld, n, "mcore", &f.mcore);
 	range(ld, n, "bridge", &f.bridge);
 	if (ld->errors != before)

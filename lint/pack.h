@@ -80,7 +80,7 @@ struct pack_default {
 enum { PACK_NARGS_GUESS = -1, PACK_NARGS_LIST = -2 };
 
 struct pack_flag {
-	const char *program;            /* "megatron-lm" or "bridge-perf" */
+	const char *program;            /* "megatron-lm", "bridge-perf" or "bridge-recipe" */
 	const char *flag;               /* "--cuda-graph-impl" */
 	const char **keys;              /* facts it sets */
 	size_t n_keys;
