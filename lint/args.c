@@ -251,7 +251,7 @@ bool args_to_facts(struct facts *t, struct diag_list *d, const struct pack *p, c
 			ps.complete = false;    /* "$EXTRA_ARGS" may hold any flag */
 			i++;
 		} else if (prog != ARGS_MEGATRON_LM && cfg_is_dotlist(w->text)) {
-			cfg_dotlist(t, d, w->text, w->loc);     /* applied after the harness's flags, as Bridge does */
+			cfg_dotlist(t, d, w->text, w->loc, true);     /* applied after the harness's flags, as Bridge does */
 			i++;
 		} else if (is_flag(w->text)) {
 			i = one_flag(&ps, argv, argc, i);

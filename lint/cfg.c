@@ -124,7 +124,7 @@ bool cfg_is_dotlist(const char *arg)
 	return *p == '=' || (!*p && arg[0] == '~');
 }
 
-int cfg_dotlist(struct facts *t, struct diag_list *d, const char *arg, struct loc where)
+int cfg_dotlist(struct facts *t, struct diag_list *d, const char *arg, struct loc where, bool lenient)
 {
 	const char *p = arg;
 	bool del = *p == '~';
@@ -140,11 +140,21 @@ int cfg_dotlist(struct facts *t, struct diag_list *d, const char *arg, struct lo
 	}
 	const char *text = eq + 1;
 	struct node *root;
-	/* the value is YAML, as Hydra reads it: 'model.cuda_graph_scope=[attn,moe_router]' */
-	if (fe_yaml_parse(t->arena, d, where.path, text, strlen(text), &root))
-		return -1;
 	bool enum_form = false;
-	struct value v = root ? node_value(t->arena, root, &enum_form) : value_null;
+	struct value v;
+	/* the value is YAML, as Hydra reads it: 'model.cuda_graph_scope=[attn,moe_router]' */
+	if (lenient) {
+		/* a launch script's word: what Hydra's own grammar makes of it is a string to cglint */
+		struct diag_list quiet;
+		diag_init(&quiet, t->arena, d->pack, NULL);
+		int rc = fe_yaml_parse(t->arena, &quiet, where.path, text, strlen(text), &root);
+		diag_release(&quiet);
+		v = rc ? value_str(arena_strdup(t->arena, text)) : root ? node_value(t->arena, root, &enum_form) : value_null;
+	} else {
+		if (fe_yaml_parse(t->arena, d, where.path, text, strlen(text), &root))
+			return -1;
+		v = root ? node_value(t->arena, root, &enum_form) : value_null;
+	}
 	v.loc = where;
 	if (v.kind == V_LIST)
 		for (size_t k = 0; k < v.n; k++)

@@ -27,8 +27,9 @@ bool cfg_from_yaml(struct facts *t, const struct node *root, const char *layer);
 void cfg_from_yaml_under(struct facts *t, const struct node *map, const char *prefix, const char *layer);
 
 /* Apply one dotlist override "model.cuda_graph_scope=[attn,moe_router]" ('+'/'~' prefixes as
- * Hydra). Returns 0, or -1 after reporting a malformed one. 'where' positions its facts. */
-int cfg_dotlist(struct facts *t, struct diag_list *d, const char *arg, struct loc where);
+ * Hydra). Returns 0, or -1 after reporting a value that is not YAML; with 'lenient' (a word of a
+ * launch script) such a value is kept as a string instead. 'where' positions its facts. */
+int cfg_dotlist(struct facts *t, struct diag_list *d, const char *arg, struct loc where, bool lenient);
 bool cfg_is_dotlist(const char *arg);
 
 /* Bridge 0.6+: the env_vars.NAME facts of the config become env.NAME, str()-ed as Bridge does. */

@@ -196,7 +196,7 @@ static void bridge_unit(struct lint_run *r, const char *path, const struct node 
 		if (r->overlays[k])
 			cfg_from_yaml(t, r->overlays[k], "config-file");
 	for (size_t k = 0; k < o->n_dotlists; k++)
-		cfg_dotlist(t, &r->diags, o->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1});
+		cfg_dotlist(t, &r->diags, o->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1}, false);
 	/* the shell wins over env_vars: (Bridge applies them with os.environ.setdefault) */
 	if (o->target.bridge >= TARGET_BRIDGE_ENV_VARS)
 		cfg_env_vars(t);

@@ -156,7 +156,7 @@ Test(facts, layers_later_wins_and_keep_positions)
 	const char *over = "model:\n  cuda_graph_impl: transformer_engine\n";
 	cr_assert_eq(fe_yaml_parse(a, &d, "over.yaml", over, strlen(over), &root), 0);
 	cfg_from_yaml(&t, root, "config-file");
-	cr_assert_eq(cfg_dotlist(&t, &d, "model.cuda_graph_scope=[attn,moe_router]", (struct loc){"<command line>", 1, 1}), 0);
+	cr_assert_eq(cfg_dotlist(&t, &d, "model.cuda_graph_scope=[attn,moe_router]", (struct loc){"<command line>", 1, 1}, false), 0);
 	const struct fact *f = facts_get(&t, "model.cuda_graph_impl");
 	cr_assert_not_null(f);
 	cr_expect_str_eq(f->val.s, "transformer_engine");
@@ -171,6 +171,13 @@ Test(facts, layers_later_wins_and_keep_positions)
 	cr_expect_str_eq(f->layer, "dotlist");
 	f = facts_get(&t, "model.cuda_graph_warmup_steps");
 	cr_expect_str_eq(f->layer, "config", "keys no later layer sets keep their first layer");
+	/* a launch script's Hydra word that is not YAML stays a string; from cglint's own command
+	 * line it is an input error */
+	size_t before = d.n;
+	cr_expect_eq(cfg_dotlist(&t, &d, "model.hf_path=a: b: c", (struct loc){"run.sh", 3, 5}, true), 0);
+	cr_expect_str_eq(facts_get(&t, "model.hf_path")->val.s, "a: b: c");
+	cr_expect_eq(d.n, before, "nothing reported for a script's word");
+	cr_expect_eq(cfg_dotlist(&t, &d, "model.hf_path=a: b: c", (struct loc){"<command line>", 1, 1}, false), -1);
 }
 
 Test(facts, full_dumps_enum_dicts_merge_keys_and_env_vars)
