@@ -21,7 +21,13 @@ enum args_program args_program(const char *word)
 	const char *base = strrchr(word, '/');
 	base = base ? base + 1 : word;
 	size_t n = strlen(base);
-	if (n > 12 && !strncmp(base, "pretrain_", 9) && !strcmp(base + n - 3, ".py"))
+	/* Megatron-LM's argument parser serves its training entry points and its inference and RL
+	 * examples, run as scripts or as modules (python -m examples.inference.launch_inference_server) */
+	if (n > 3 && !strcmp(base + n - 3, ".py") &&
+	    (!strncmp(base, "pretrain_", 9) || !strcmp(base, "train_rl.py") || strstr(word, "examples/inference/") ||
+	     strstr(word, "examples/rl/")))
+		return ARGS_MEGATRON_LM;
+	if (!strncmp(word, "examples.inference.", 19) || !strncmp(word, "examples.rl.", 12))
 		return ARGS_MEGATRON_LM;
 	if (!strcmp(base, "run_script.py") || !strcmp(base, "setup_experiment.py"))
 		return ARGS_BRIDGE_PERF;

@@ -27,7 +27,8 @@ struct args_word {
 	bool unresolved;        /* a shell expansion cglint could not resolve produced it */
 };
 
-/* The program a word names: ".../pretrain_gpt.py" is Megatron-LM, ".../run_script.py" the harness,
+/* The program a word names: ".../pretrain_gpt.py", train_rl.py and Megatron-LM's inference/RL
+ * examples (files or -m modules) are Megatron-LM, ".../run_script.py" the harness,
  * ".../run_recipe.py" Bridge's recipe runner. */
 enum args_program args_program(const char *word);
 const char *args_program_name(enum args_program p);    /* as the packs spell it */
