@@ -36,6 +36,21 @@ enum args_program args_program(const char *word)
 	return ARGS_NONE;
 }
 
+/* Words that run the next word as the program: interpreters and launchers. */
+bool args_is_launcher(const char *word)
+{
+	static const char *const launchers[] = {"python", "python3", "torchrun", "srun", "mpirun", "env", "exec",
+						"nohup", "numactl", "nsys", "uv", "deepspeed", "time"};
+	const char *base = strrchr(word, '/');
+	base = base ? base + 1 : word;
+	if (!strncmp(base, "python3.", 8))
+		return true;
+	for (size_t k = 0; k < sizeof(launchers) / sizeof(launchers[0]); k++)
+		if (!strcmp(base, launchers[k]))
+			return true;
+	return false;
+}
+
 const char *args_program_name(enum args_program p)
 {
 	static const char *const names[] = {"none", "megatron-lm", "bridge-perf", "bridge-recipe"};

@@ -32,6 +32,8 @@ struct args_word {
  * ".../run_recipe.py" Bridge's recipe runner. */
 enum args_program args_program(const char *word);
 const char *args_program_name(enum args_program p);    /* as the packs spell it */
+/* python, torchrun, srun, env, ...: a command that names the program later in its words. */
+bool args_is_launcher(const char *word);
 
 /*
  * Set the facts of 'argv' (the words after the program) in 't' under 'layer'. A flag the tables

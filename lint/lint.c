@@ -250,10 +250,13 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 	fe_sh_parse(a, &r->diags, path, buf, len, &sh);
 	for (size_t c = 0; c < sh.n_cmds; c++) {
 		const struct sh_cmd *cmd = &sh.cmds[c];
+		/* the program is the command itself, or a later word of a launcher's command line
+		 * ("torchrun --nproc-per-node 8 pretrain_gpt.py"); "echo run_script.py" is neither */
 		size_t at = 0;
-		enum args_program prog = ARGS_NONE;
-		while (at < cmd->argc && (prog = args_program(cmd->argv[at].text)) == ARGS_NONE)
-			at++;
+		enum args_program prog = args_program(cmd->argv[0].text);
+		if (prog == ARGS_NONE && args_is_launcher(cmd->argv[0].text))
+			while (++at < cmd->argc && (prog = args_program(cmd->argv[at].text)) == ARGS_NONE)
+				;
 		if (prog == ARGS_NONE)
 			continue;
 		struct arena *ua = arena_new();
