@@ -324,19 +324,29 @@ static bool is_script(const char *path, const char *buf, size_t len)
 	return false;
 }
 
+void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len)
+{
+	if (is_script(path, buf, len)) {
+		script_units(r, path, buf, len);
+		return;
+	}
+	struct arena *a = arena_new();
+	struct node *root = NULL;
+	if (fe_yaml_parse_dups(a, &r->diags, path, buf, len, mlm_text_is_test_case(buf, len) ? "CG909" : "CG902",
+			       &root) == 0)
+		yaml_unit(r, path, root);
+	arena_free(a);
+}
+
 static void lint_file(struct lint_run *r, const char *path, int fd)
 {
 	struct arena *a = arena_new();
 	char *buf;
 	size_t len;
-	struct node *root = NULL;
 	int rc = fd >= 0 ? read_input(&r->diags, a, path, fd, &buf, &len)
 			 : lint_read_path(&r->diags, a, path, &buf, &len);
-	if (rc == 0 && is_script(path, buf, len))
-		script_units(r, path, buf, len);
-	else if (rc == 0 && fe_yaml_parse_dups(a, &r->diags, path, buf, len,
-					       mlm_text_is_test_case(buf, len) ? "CG909" : "CG902", &root) == 0)
-		yaml_unit(r, path, root);
+	if (rc == 0)
+		lint_buffer(r, path, buf, len);
 	arena_free(a);
 }
 

@@ -56,7 +56,10 @@ void lint_run_release(struct lint_run *r);
  * after reporting CG903/CG904 into 'd'. Every input cglint reads, rule packs included, comes here.
  */
 int lint_read_path(struct diag_list *d, struct arena *a, const char *path, char **buf, size_t *len);
-/* Lint a file, a folder (walked for *.yaml / *.yml) or '-' (stdin). */
+/* Lint a file, a folder (walked for *.yaml, *.yml and launch scripts) or '-' (stdin). */
 void lint_path(struct lint_run *r, const char *path);
+/* Lint text already in memory as if read from 'path' (its name decides script or YAML);
+ * 'path' must outlive the run. */
+void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len);
 
 #endif

@@ -1,19 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A libFuzzer target over the whole config path: bytes -> fe_yaml -> facts (as a full dump,
- * so every default, normalization step and rule runs) -> diagnostics. Build with
+ * A libFuzzer target over the whole input path: the same bytes read as a Bridge/Megatron-LM
+ * YAML file and as a launch script, through the driver (lint_buffer), for an old, a middle and
+ * the newest target, with defaults assumed so every normalization step and rule runs. Build with
  * -DCGLINT_FUZZ=ON and clang (tests/fuzz/run.sh); not part of ctest.
  */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cfg.h"
-#include "diag.h"
-#include "engine.h"
-#include "fact.h"
-#include "fe_yaml.h"
-#include "mem.h"
-#include "node.h"
+#include "lint.h"
 #include "pack.h"
 #include "target.h"
 
@@ -22,29 +17,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct pack *p;
-	static const struct target targets[] = {{.mcore = 16, .bridge = 3}, {.mcore = 17, .bridge = 4, .gpu_major = 9}};
+	static const struct target targets[] = {
+		{.mcore = 150, .bridge = TARGET_NO_BRIDGE},
+		{.mcore = TARGET_MCORE_DEV, .bridge = 20},
+		{.mcore = 170, .bridge = 40, .gpu_major = 9},
+		{.mcore = 190, .bridge = 60, .gpu_major = 10},
+	};
+	static const char *const names[] = {"fuzz.yaml", "fuzz.sh"};
 	if (!p) {
 		p = pack_new();
 		pack_load_builtin(p);
 	}
-	for (size_t k = 0; k < sizeof(targets) / sizeof(targets[0]); k++) {
-		struct arena *a = arena_new();
-		struct diag_list d;
-		diag_init(&d, a, p, NULL);
-		struct node *root;
-		if (fe_yaml_parse(a, &d, "fuzz.yaml", (const char *)data, size, &root) == 0) {
-			struct facts t;
-			facts_init(&t, a);
-			cfg_from_yaml(&t, root, "config");
-			cfg_env_vars(&t);
-			t.closed = k == 0;
-			struct engine e = {.pack = p, .target = &targets[k], .facts = &t, .diags = &d, .arena = a,
-					   .unit_path = "fuzz.yaml"};
-			engine_run(&e);
-			facts_release(&t);
+	for (size_t k = 0; k < sizeof(targets) / sizeof(targets[0]); k++)
+		for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
+			struct lint_opts o = {.target = targets[k], .assume_defaults = (k + n) % 2 == 0};
+			struct lint_run r;
+			lint_run_init(&r, p, &o, NULL);
+			lint_buffer(&r, names[n], (const char *)data, size);
+			lint_run_release(&r);
 		}
-		diag_release(&d);
-		arena_free(a);
-	}
 	return 0;
 }
