@@ -40,7 +40,7 @@ enum args_program args_program(const char *word)
 bool args_is_launcher(const char *word)
 {
 	static const char *const launchers[] = {"python", "python3", "torchrun", "srun", "mpirun", "env", "exec",
-						"nohup", "numactl", "nsys", "uv", "deepspeed", "time"};
+						"nohup", "numactl", "nsys", "uv", "deepspeed", "time", "eval"};
 	const char *base = strrchr(word, '/');
 	base = base ? base + 1 : word;
 	if (!strncmp(base, "python3.", 8))
