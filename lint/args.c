@@ -16,10 +16,15 @@
 
 #define ARGS_MAX_LIST 4096      /* words one flag may take; the rest are read as positionals */
 
-enum args_program args_program(const char *word)
+static const char *base_name(const char *word)
 {
 	const char *base = strrchr(word, '/');
-	base = base ? base + 1 : word;
+	return base ? base + 1 : word;
+}
+
+static enum args_program program_of(const char *word)
+{
+	const char *base = base_name(word);
 	size_t n = strlen(base);
 	/* Megatron-LM's argument parser serves its training entry points and its inference and RL
 	 * examples, run as scripts or as modules (python -m examples.inference.launch_inference_server) */
@@ -36,13 +41,12 @@ enum args_program args_program(const char *word)
 	return ARGS_NONE;
 }
 
-/* Words that run the next word as the program: interpreters and launchers. */
-bool args_is_launcher(const char *word)
+/* Words that run a later word as the program: interpreters and launchers. */
+static bool is_launcher(const char *word)
 {
 	static const char *const launchers[] = {"python", "python3", "torchrun", "srun", "mpirun", "env", "exec",
 						"nohup", "numactl", "nsys", "uv", "deepspeed", "time", "eval"};
-	const char *base = strrchr(word, '/');
-	base = base ? base + 1 : word;
+	const char *base = base_name(word);
 	if (!strncmp(base, "python3.", 8))
 		return true;
 	for (size_t k = 0; k < sizeof(launchers) / sizeof(launchers[0]); k++)
@@ -51,7 +55,21 @@ bool args_is_launcher(const char *word)
 	return false;
 }
 
-const char *args_program_name(enum args_program p)
+/* "echo run_script.py" names no program; "torchrun --nproc-per-node 8 pretrain_gpt.py" does. */
+enum args_program args_command(const struct args_word *argv, size_t argc, size_t *at)
+{
+	*at = 0;
+	if (!argc)
+		return ARGS_NONE;
+	enum args_program prog = program_of(argv[0].text);
+	if (prog == ARGS_NONE && is_launcher(argv[0].text))
+		while (++*at < argc && (prog = program_of(argv[*at].text)) == ARGS_NONE)
+			;
+	return prog;
+}
+
+/* As the packs' flag tables spell the program. */
+static const char *program_name(enum args_program p)
 {
 	static const char *const names[] = {"none", "megatron-lm", "bridge-perf", "bridge-recipe"};
 	return names[p];
@@ -76,7 +94,7 @@ struct parse {
 /* The table entry for 'name' on this target; '*elsewhere' is one for another release. */
 static const struct pack_flag *find_flag(const struct parse *ps, const char *name, const struct pack_flag **elsewhere)
 {
-	const char *prog = args_program_name(ps->prog);
+	const char *prog = program_name(ps->prog);
 	*elsewhere = NULL;
 	for (size_t k = 0; k < ps->p->n_flags; k++) {
 		const struct pack_flag *f = &ps->p->flags[k];
@@ -89,24 +107,10 @@ static const struct pack_flag *find_flag(const struct parse *ps, const char *nam
 	return NULL;
 }
 
-static const char *releases_of(struct arena *a, const struct pack_flag *f)
-{
-	struct sbuf sb;
-	char v[16];
-	sbuf_init(&sb);
-	bool bridge = !f->bridge.any;
-	for (const int *s = bridge ? target_bridge_supported : target_mcore_supported; *s; s++)
-		if (target_in_range(bridge ? &f->bridge : &f->mcore, *s, bridge))
-			sbuf_printf(&sb, "%s%s", sb.len ? ", " : "", target_version_str(*s, v));
-	const char *out = arena_strdup(a, sb.buf);
-	sbuf_release(&sb);
-	return out;
-}
-
 /* The closest CUDA-graph flag this target's parser has, or NULL. */
 static const char *closest_graph_flag(const struct parse *ps, const char *name, unsigned cap)
 {
-	const char *prog = args_program_name(ps->prog), *best = NULL;
+	const char *prog = program_name(ps->prog), *best = NULL;
 	unsigned best_d = cap + 1;
 	for (size_t k = 0; k < ps->p->n_flags; k++) {
 		const struct pack_flag *f = &ps->p->flags[k];
@@ -187,11 +191,13 @@ static size_t one_flag(struct parse *ps, const struct args_word *argv, size_t ar
 	const char *prog = ps->prog == ARGS_MEGATRON_LM ? "Megatron-LM" : "the Bridge performance harness";
 
 	if (!f && elsewhere) {
-		char v[16];
+		char v[16], list[160];
 		int ver = ps->prog == ARGS_MEGATRON_LM ? ps->tg->mcore : ps->tg->bridge;
+		bool by_bridge = !elsewhere->bridge.any;
 		diag_input(ps->d, "CG180", w->loc, "%s is not a flag of %s %s (it is one in %s); argparse stops with "
 			   "'unrecognized arguments'", name, prog, target_version_str(ver, v),
-			   releases_of(ps->d->arena, elsewhere));
+			   target_range_list(by_bridge ? &elsewhere->bridge : &elsewhere->mcore, by_bridge, list,
+					     sizeof(list)));
 		f = elsewhere;
 	} else if (!f && ps->prog == ARGS_MEGATRON_LM) {
 		size_t len = strlen(name);
@@ -243,36 +249,28 @@ static size_t one_flag(struct parse *ps, const struct args_word *argv, size_t ar
 		for (size_t k = first; k < end; k++)
 			v.items[v.n++] = word_value(a, argv[k].text, argv[k].loc);
 	}
-	if (f && f->split && v.kind == V_STR) {
-		struct value list = {.kind = V_LIST, .loc = v.loc};
-		size_t n = 1;
-		for (const char *c = v.s; *c; c++)
-			n += *c == f->split[0];
-		list.items = arena_alloc(a, n * sizeof(*list.items));
-		for (const char *c = v.s;;) {
-			size_t len = strcspn(c, f->split);
-			list.items[list.n++] = word_value(a, arena_strndup(a, c, len), v.loc);
-			if (!c[len])
-				break;
-			c += len + 1;
-		}
-		v = list;
-	}
+	if (f && f->split)      /* the harness's list_of_strings: "attn,mlp" */
+		v = value_split(a, &v, &(struct value){.kind = V_STR, .s = f->split});
 	set_keys(ps, f, generic, v, w->loc);
 	return end;
 }
 
 bool args_to_facts(struct facts *t, struct diag_list *d, const struct pack *p, const struct target *tg,
-		   enum args_program prog, const struct args_word *argv, size_t argc, const char *layer)
+		   enum args_program prog, struct loc where, const struct args_word *argv, size_t argc, const char *layer)
 {
 	struct parse ps = {.t = t, .d = d, .p = p, .tg = tg, .prog = prog, .layer = layer, .complete = true};
+	/* what the rules need to know of the program: validate_args runs, the harness edited the recipe */
+	if (prog == ARGS_MEGATRON_LM)
+		facts_set(t, "args._validate_args", value_bool(true), where, layer);
+	else if (prog == ARGS_BRIDGE_PERF)
+		facts_set(t, "perf._harness", value_bool(true), where, layer);
 	for (size_t i = 0; i < argc;) {
 		const struct args_word *w = &argv[i];
 		if (w->unresolved) {
 			ps.complete = false;    /* "$EXTRA_ARGS" may hold any flag */
 			i++;
 		} else if (prog != ARGS_MEGATRON_LM && cfg_is_dotlist(w->text)) {
-			cfg_dotlist(t, d, w->text, w->loc, true);     /* applied after the harness's flags, as Bridge does */
+			cfg_dotlist(t, d, w->text, w->loc, true);     /* perf.yaml's steps let these win, as Bridge does */
 			i++;
 		} else if (is_flag(w->text)) {
 			i = one_flag(&ps, argv, argc, i);

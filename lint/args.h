@@ -27,16 +27,17 @@ struct args_word {
 	bool unresolved;        /* a shell expansion cglint could not resolve produced it */
 };
 
-/* The program a word names: ".../pretrain_gpt.py", train_rl.py and Megatron-LM's inference/RL
- * examples (files or -m modules) are Megatron-LM, ".../run_script.py" the harness,
- * ".../run_recipe.py" Bridge's recipe runner. */
-enum args_program args_program(const char *word);
-const char *args_program_name(enum args_program p);    /* as the packs spell it */
-/* python, torchrun, srun, env, ...: a command that names the program later in its words. */
-bool args_is_launcher(const char *word);
+/*
+ * The program a command runs: its first word, or the first word naming one after a launcher
+ * (python, torchrun, srun, env, eval, ...). ".../pretrain_gpt.py", train_rl.py and Megatron-LM's
+ * inference/RL examples (files or -m modules) are Megatron-LM, ".../run_script.py" the harness,
+ * ".../run_recipe.py" Bridge's recipe runner. Sets '*at' to its index; ARGS_NONE if none.
+ */
+enum args_program args_command(const struct args_word *argv, size_t argc, size_t *at);
 
 /*
- * Set the facts of 'argv' (the words after the program) in 't' under 'layer'. A flag the tables
+ * Set the facts of 'argv' (the words after the program) in 't' under 'layer', with the facts
+ * that say which program it is (args._validate_args, perf._harness) placed at 'where'. A flag the tables
  * do not name maps by its spelling: Megatron-LM's --foo-bar to model.foo_bar (argparse fields are
  * TransformerConfig fields), --no-foo-bar to model.foo_bar = false; the harness's --foo_bar to
  * perf.foo_bar, the recipe runner's to recipe.foo_bar; Hydra overrides (model.x=y) given to a
@@ -46,6 +47,6 @@ bool args_is_launcher(const char *word);
  * line is incomplete and any flag may be set. An unresolved value only makes its flag unknown.
  */
 bool args_to_facts(struct facts *t, struct diag_list *d, const struct pack *p, const struct target *tg,
-		   enum args_program prog, const struct args_word *argv, size_t argc, const char *layer);
+		   enum args_program prog, struct loc where, const struct args_word *argv, size_t argc, const char *layer);
 
 #endif

@@ -104,10 +104,11 @@ void cfg_env_vars(struct facts *t)
 void cfg_env(struct facts *t, const char *name, const char *value, struct loc loc, const char *layer)
 {
 	char *key = arena_printf(t->arena, "env.%s", name);
-	struct value v = value_str(arena_strdup(t->arena, value));
+	struct value v = value ? value_str(arena_strdup(t->arena, value)) : value_unknown;
 	v.loc = loc;
 	facts_set(t, key, v, loc, layer);
-	t->env_closed = true;
+	/* a value cglint cannot know tells nothing of the rest of the environment */
+	t->env_closed |= value != NULL;
 }
 
 bool cfg_is_dotlist(const char *arg)

@@ -35,7 +35,8 @@ bool cfg_is_dotlist(const char *arg);
 /* Bridge 0.6+: the env_vars.NAME facts of the config become env.NAME, str()-ed as Bridge does. */
 void cfg_env_vars(struct facts *t);
 
-/* Set env.NAME; values are strings, as the process environment holds them. */
+/* Set env.NAME; values are strings, as the process environment holds them. A NULL value
+ * (export NAME=$(...)) is set but unknown. */
 void cfg_env(struct facts *t, const char *name, const char *value, struct loc loc, const char *layer);
 
 #endif

@@ -363,26 +363,6 @@ static enum tri membership(const struct value *item, const struct value *in)
 	return TRI_FALSE;       /* 'x in None' reads as an empty list, as MCore's None -> [] */
 }
 
-static struct value split_value(const struct value *v, const struct value *sep, struct arena *a)
-{
-	if (v->kind != V_STR || sep->kind != V_STR || !*sep->s)
-		return *v;
-	size_t n = 1, seplen = strlen(sep->s);
-	for (const char *p = v->s; (p = strstr(p, sep->s)); p += seplen)
-		n++;
-	struct value out = {.kind = V_LIST, .n = n, .loc = v->loc};
-	out.items = arena_alloc(a, n * sizeof(*out.items));
-	const char *p = v->s;
-	for (size_t k = 0; k < n; k++) {
-		const char *q = strstr(p, sep->s);
-		size_t len = q ? (size_t)(q - p) : strlen(p);
-		out.items[k] = value_str(arena_strndup(a, p, len));
-		out.items[k].loc = v->loc;
-		p = q ? q + seplen : p + len;
-	}
-	return out;
-}
-
 /*
  * The list expressions recipes write for moe_layer_freq: ([0]*3+[1]*9), [1,0]*4. Anything
  * else is returned unchanged rather than guessed at. At most 4096 items.
@@ -467,7 +447,7 @@ static struct value call(const struct expr *e, const struct expr_env *env)
 	case F_DEFAULT: return x.kind == V_UNKNOWN ? expr_eval(e->args[1], env) : x;
 	case F_SPLIT: {
 		struct value sep = expr_eval(e->args[1], env);
-		return sep.kind == V_UNKNOWN ? value_unknown : split_value(&x, &sep, env->arena);
+		return sep.kind == V_UNKNOWN ? value_unknown : value_split(env->arena, &x, &sep);
 	}
 	case F_LEN:
 		if (x.kind == V_LIST || x.kind == V_MAP)

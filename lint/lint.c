@@ -250,37 +250,24 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 	fe_sh_parse(a, &r->diags, path, buf, len, &sh);
 	for (size_t c = 0; c < sh.n_cmds; c++) {
 		const struct sh_cmd *cmd = &sh.cmds[c];
-		/* the program is the command itself, or a later word of a launcher's command line
-		 * ("torchrun --nproc-per-node 8 pretrain_gpt.py"); "echo run_script.py" is neither */
-		size_t at = 0;
-		enum args_program prog = args_program(cmd->argv[0].text);
-		if (prog == ARGS_NONE && args_is_launcher(cmd->argv[0].text))
-			while (++at < cmd->argc && (prog = args_program(cmd->argv[at].text)) == ARGS_NONE)
-				;
-		if (prog == ARGS_NONE)
+		struct args_word *w = mem_alloc(cmd->argc * sizeof(*w));
+		for (size_t k = 0; k < cmd->argc; k++)
+			w[k] = (struct args_word){cmd->argv[k].text, cmd->argv[k].loc, cmd->argv[k].unresolved};
+		size_t at;
+		enum args_program prog = args_command(w, cmd->argc, &at);
+		if (prog == ARGS_NONE) {
+			free(w);
 			continue;
+		}
 		struct arena *ua = arena_new();
 		struct facts t;
 		facts_init(&t, ua);
 		struct target tg = prog == ARGS_MEGATRON_LM ? mlm_target(r) : r->opts->target;
 		add_outer_env(r, &t);   /* the script's exports override what it inherits */
-		for (size_t k = 0; k < cmd->n_env; k++) {
-			const struct sh_var *v = &cmd->env[k];
-			if (v->value)
-				cfg_env(&t, v->name, v->value, v->loc, "script");
-			else    /* export NAME=$(...): set, to something cglint cannot know */
-				facts_set(&t, arena_printf(ua, "env.%s", v->name), value_unknown, v->loc, "script");
-		}
-		size_t n = cmd->argc - at - 1;
-		struct args_word *w = mem_alloc((n ? n : 1) * sizeof(*w));
-		for (size_t k = 0; k < n; k++) {
-			const struct sh_word *s = &cmd->argv[at + 1 + k];
-			w[k] = (struct args_word){s->text, s->loc, s->unresolved};
-		}
-		if (prog != ARGS_BRIDGE_RECIPE)
-			facts_set(&t, prog == ARGS_MEGATRON_LM ? "args._validate_args" : "perf._harness",
-				  value_bool(true), cmd->loc, "script");
-		bool complete = args_to_facts(&t, &r->diags, r->pack, &tg, prog, w, n, "script");
+		for (size_t k = 0; k < cmd->n_env; k++)
+			cfg_env(&t, cmd->env[k].name, cmd->env[k].value, cmd->env[k].loc, "script");
+		bool complete = args_to_facts(&t, &r->diags, r->pack, &tg, prog, cmd->loc, w + at + 1,
+					      cmd->argc - at - 1, "script");
 		/* a complete Megatron-LM command line leaves every other flag at its default; the
 		 * harness's recipe sets keys its command line does not show */
 		t.closed = (prog == ARGS_MEGATRON_LM && complete) || r->opts->assume_defaults;

@@ -257,20 +257,12 @@ static int load_packs(struct pack *p, const struct cli *c, struct out_ctx *o)
 }
 
 /* A range is shown as the supported releases it covers: "mcore 0.16, 0.17". */
-static void print_range(FILE *f, const char *what, const struct vrange *r, const int *supported, bool is_bridge)
+static void print_range(FILE *f, const char *what, const struct vrange *r, bool is_bridge)
 {
-	char v[16];
-	if (r->any)
-		return;
-	fprintf(f, " %s", what);
-	int n = 0;
-	for (; *supported; supported++)
-		if (target_in_range(r, *supported, is_bridge))
-			fprintf(f, "%s%s", n++ ? ", " : " ", target_version_str(*supported, v));
-	if (is_bridge && target_in_range(r, TARGET_NO_BRIDGE, true))
-		fprintf(f, "%s", n++ ? ", none" : " none");
-	if (!n)
-		fprintf(f, " (no supported release)");
+	char list[160];
+	if (!r->any)
+		fprintf(f, " %s %s", what,
+			*target_range_list(r, is_bridge, list, sizeof(list)) ? list : "(no supported release)");
 }
 
 static int cmp_rule_id(const void *a, const void *b)
@@ -284,8 +276,8 @@ static void explain_one(const struct rule *r)
 	printf("applies to:");
 	if (r->mcore.any && r->bridge.any)
 		printf(" every target");
-	print_range(stdout, "mcore", &r->mcore, target_mcore_supported, false);
-	print_range(stdout, "bridge", &r->bridge, target_bridge_supported, true);
+	print_range(stdout, "mcore", &r->mcore, false);
+	print_range(stdout, "bridge", &r->bridge, true);
 	printf("\nmessage: %s\n", r->message);
 	if (r->fix)
 		printf("fix: %s\n", r->fix);

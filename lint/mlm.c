@@ -96,8 +96,7 @@ bool mlm_test_case_facts(struct facts *t, struct diag_list *d, const struct pack
 	struct words ws = {0};
 	for (size_t k = 0; k < args->n; k++)
 		entry_words(t->arena, &ws, args->items[2 * k], args->items[2 * k + 1]);
-	facts_set(t, "args._validate_args", value_bool(true), args->loc, "config");
-	bool complete = args_to_facts(t, d, p, tg, ARGS_MEGATRON_LM, ws.w, ws.n, "config");
+	bool complete = args_to_facts(t, d, p, tg, ARGS_MEGATRON_LM, args->loc, ws.w, ws.n, "config");
 	free(ws.w);
 	return complete;
 }

@@ -87,6 +87,22 @@ const char *target_supported_list(const int *vs, char *buf, unsigned size)
 	return buf;
 }
 
+const char *target_range_list(const struct vrange *r, bool is_bridge, char *buf, unsigned size)
+{
+	char v[16];
+	buf[0] = '\0';
+	for (const int *s = is_bridge ? target_bridge_supported : target_mcore_supported; *s; s++)
+		if (target_in_range(r, *s, is_bridge)) {
+			size_t n = strlen(buf);
+			snprintf(buf + n, size - n, "%s%s", n ? ", " : "", target_version_str(*s, v));
+		}
+	if (is_bridge && target_in_range(r, TARGET_NO_BRIDGE, true)) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, size - n, "%snone", n ? ", " : "");
+	}
+	return buf;
+}
+
 /*
  * A range is space-separated bounds: ">=0.16", "<0.18", ">0.15", "<=0.17", "0.17" (exactly),
  * "dev" (exactly the development branch). The branch sorts between 0.15 and 0.16, so ">=0.15

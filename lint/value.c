@@ -225,3 +225,23 @@ const char *value_string(struct arena *a, const struct value *v, bool bare)
 	sbuf_release(&sb);
 	return s;
 }
+
+struct value value_split(struct arena *a, const struct value *v, const struct value *sep)
+{
+	if (v->kind != V_STR || sep->kind != V_STR || !*sep->s)
+		return *v;
+	size_t n = 1, seplen = strlen(sep->s);
+	for (const char *p = v->s; (p = strstr(p, sep->s)); p += seplen)
+		n++;
+	struct value out = {.kind = V_LIST, .n = n, .loc = v->loc};
+	out.items = arena_alloc(a, n * sizeof(*out.items));
+	const char *p = v->s;
+	for (size_t k = 0; k < n; k++) {
+		const char *q = strstr(p, sep->s);
+		size_t len = q ? (size_t)(q - p) : strlen(p);
+		out.items[k] = value_str(arena_strndup(a, p, len));
+		out.items[k].loc = v->loc;
+		p = q ? q + seplen : p + len;
+	}
+	return out;
+}

@@ -47,5 +47,7 @@ bool value_list_has(const struct value *list, const struct value *item);
 void value_render(struct sbuf *sb, const struct value *v, bool bare);
 const char *value_string(struct arena *a, const struct value *v, bool bare);   /* the same, in 'a' */
 const char *value_kind_name(enum val_kind k);
+/* Python's str.split(sep) of a string, items keeping its position; anything else unchanged. */
+struct value value_split(struct arena *a, const struct value *v, const struct value *sep);
 
 #endif
