@@ -61,21 +61,35 @@ bool diag_selected(const struct diag_filter *f, const struct rule *r)
 	return sel > ign;
 }
 
-void diag_report(struct diag_list *l, const struct rule *r, struct loc loc, const char *message,
-		 const char *fix, const char *mirrors)
+struct diag *diag_report(struct diag_list *l, const struct rule *r, struct loc loc, const char *message,
+			 const char *fix, const char *mirrors)
 {
 	/* Unreadable or unparsable input decides the exit status even when its id is ignored. */
 	if (!strncmp(r->id, "CG9", 3) && r->sev == SEV_ERROR)
 		l->input_error = true;
 	if (!diag_selected(l->filter, r))
-		return;
+		return NULL;
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 16;
 		l->items = mem_realloc(l->items, l->cap * sizeof(*l->items));
 	}
-	l->items[l->n++] = (struct diag){
+	l->items[l->n] = (struct diag){
 		.rule = r, .sev = r->sev, .loc = loc, .message = message, .fix = fix, .mirrors = mirrors,
 	};
+	return &l->items[l->n++];
+}
+
+void diag_move(struct diag_list *dst, struct diag_list *src)
+{
+	if (dst->n + src->n > dst->cap) {
+		dst->cap = dst->n + src->n;
+		dst->items = mem_realloc(dst->items, dst->cap * sizeof(*dst->items));
+	}
+	if (src->n)
+		memcpy(dst->items + dst->n, src->items, src->n * sizeof(*src->items));
+	dst->n += src->n;
+	dst->input_error |= src->input_error;
+	diag_release(src);
 }
 
 void diag_input(struct diag_list *l, const char *id, struct loc loc, const char *fmt, ...)

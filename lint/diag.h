@@ -22,6 +22,12 @@ struct rule;
 
 enum sev { SEV_NOTE, SEV_WARNING, SEV_ERROR };
 
+/* A secondary position: a call chain step, where a capture began. */
+struct diag_note {
+	struct loc loc;
+	const char *message;
+};
+
 struct diag {
 	const struct rule *rule;
 	enum sev sev;
@@ -29,6 +35,8 @@ struct diag {
 	const char *message;
 	const char *fix;        /* may be NULL */
 	const char *mirrors;    /* source line mirrored for the run's target, may be NULL */
+	const struct diag_note *notes;  /* in the list's arena (or one that outlives it) */
+	size_t n_notes;
 };
 
 /* Rule-id patterns: an exact id ("CG104"), a prefix ("CG1", "CG10"), a name, or "ALL". */
@@ -52,8 +60,11 @@ void diag_init(struct diag_list *l, struct arena *a, const struct pack *p, const
 void diag_release(struct diag_list *l);
 
 bool diag_selected(const struct diag_filter *f, const struct rule *r);
-void diag_report(struct diag_list *l, const struct rule *r, struct loc loc, const char *message,
-		 const char *fix, const char *mirrors);
+/* Returns the new diagnostic (to attach notes to), or NULL when selection drops it. */
+struct diag *diag_report(struct diag_list *l, const struct rule *r, struct loc loc, const char *message,
+			 const char *fix, const char *mirrors);
+/* Move src's diagnostics to the end of dst (strings stay where they are). */
+void diag_move(struct diag_list *dst, struct diag_list *src);
 /* An input problem by id (CG9xx); the rule must exist in the pack. */
 void diag_input(struct diag_list *l, const char *id, struct loc loc, const char *fmt, ...) CG_PRINTF(4, 5);
 void diag_sort(struct diag_list *l);

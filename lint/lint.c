@@ -14,6 +14,7 @@
 #include "args.h"
 #include "cfg.h"
 #include "fact.h"
+#include "fe_clang.h"
 #include "fe_sh.h"
 #include "fe_yaml.h"
 #include "mem.h"
@@ -96,7 +97,7 @@ static struct node *parse_yaml_path(struct lint_run *r, struct arena *a, const c
 
 void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_opts *o, const struct diag_filter *f)
 {
-	*r = (struct lint_run){.pack = p, .opts = o, .arena = arena_new()};
+	*r = (struct lint_run){.pack = p, .opts = o, .arena = arena_new(), .sources = src_queue_new()};
 	diag_init(&r->diags, r->arena, p, f);
 	r->overlays = mem_alloc((o->n_overlays + 1) * sizeof(*r->overlays));
 	for (size_t k = 0; k < o->n_overlays; k++)
@@ -121,7 +122,13 @@ void lint_run_release(struct lint_run *r)
 	engine_notes_release(&r->notes);
 	fe_env_release(&r->env);
 	free(r->overlays);
+	src_queue_free(r->sources);
 	arena_free(r->arena);
+}
+
+void lint_finish(struct lint_run *r)
+{
+	src_run(r->sources, r->pack, r->diags.filter, &r->opts->sources, &r->diags);
 }
 
 /* A key that is not a CUDA-graph key the packs know but is one or two typos from one. */
@@ -313,6 +320,10 @@ static bool is_script(const char *path, const char *buf, size_t len)
 
 void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len)
 {
+	if (fe_clang_is_source(path)) {
+		src_add(r->sources, path, buf, len);
+		return;
+	}
 	if (is_script(path, buf, len)) {
 		script_units(r, path, buf, len);
 		return;
@@ -362,7 +373,10 @@ static void walk(struct lint_run *r, const char *path, const struct dir_chain *u
 		return;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		lint_file(r, path, -1);
+		if (fe_clang_is_source(path) && S_ISREG(st.st_mode))
+			src_add(r->sources, path, NULL, 0);     /* read by its worker */
+		else
+			lint_file(r, path, -1);
 		return;
 	}
 	for (const struct dir_chain *c = up; c; c = c->up)
@@ -399,6 +413,8 @@ static void walk(struct lint_run *r, const char *path, const struct dir_chain *u
 		struct stat cst;
 		if (stat(child, &cst) < 0 || S_ISDIR(cst.st_mode))
 			walk(r, child, &here, depth + 1);     /* errors are reported there */
+		else if (fe_clang_is_source(names[k]))
+			src_add(r->sources, child, NULL, 0);
 		else if (is_yaml_name(names[k]) || is_script_name(names[k]))
 			lint_file(r, child, -1);
 		free(names[k]);

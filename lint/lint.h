@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "engine.h"
 #include "fe_env.h"
+#include "src.h"
 #include "target.h"
 
 struct arena;
@@ -35,6 +36,7 @@ struct lint_opts {
 	const char **env_assigns;       /* -E KEY=VALUE */
 	size_t n_env_assigns;
 	const char *stdin_name;         /* --stdin-filename */
+	struct src_opts sources;        /* C/C++/CUDA: --cuda-path, -p, -j */
 };
 
 struct lint_run {
@@ -46,6 +48,7 @@ struct lint_run {
 	struct node **overlays;         /* parsed once; NULL where unreadable */
 	struct env_list env;            /* --env-file then -E, in order */
 	size_t units;
+	struct src_queue *sources;      /* C/C++/CUDA files, checked by lint_finish */
 };
 
 /* Reads overlays and environment files once; their problems are reported like any input's. */
@@ -56,8 +59,10 @@ void lint_run_release(struct lint_run *r);
  * after reporting CG903/CG904 into 'd'. Every input cglint reads, rule packs included, comes here.
  */
 int lint_read_path(struct diag_list *d, struct arena *a, const char *path, char **buf, size_t *len);
-/* Lint a file, a folder (walked for *.yaml, *.yml and launch scripts) or '-' (stdin). */
+/* Lint a file, a folder (walked for *.yaml, *.yml, launch scripts and C/C++/CUDA sources) or
+ * '-' (stdin). Sources are queued: call lint_finish once every path is in. */
 void lint_path(struct lint_run *r, const char *path);
+void lint_finish(struct lint_run *r);
 /* Lint text already in memory as if read from 'path' (its name decides script or YAML);
  * 'path' must outlive the run. */
 void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len);

@@ -11,6 +11,7 @@
 #include "cfg.h"
 #include "diag.h"
 #include "expr.h"
+#include "fe_clang.h"
 #include "lint.h"
 #include "mem.h"
 #include "out.h"
@@ -24,6 +25,7 @@
 enum opt_id {
 	O_MCORE = 256, O_BRIDGE, O_GPU, O_ENV, O_ENV_FILE, O_ASSUME, O_FORMAT, O_SELECT, O_IGNORE, O_FAIL_ON,
 	O_RULES, O_CONFIG_FILE, O_STDIN_NAME, O_COLOR, O_VERBOSE, O_EXIT_ZERO, O_HELP, O_VERSION,
+	O_CUDA_PATH, O_CDB, O_JOBS, O_SHOW_ARGS,
 };
 
 static const struct opt {
@@ -46,6 +48,10 @@ static const struct opt {
 	{"fail-on", 0, "SEV", O_FAIL_ON, "exit 1 on findings at or above: error, warning or note (default error)"},
 	{"exit-zero", 0, NULL, O_EXIT_ZERO, "exit 0 even with findings (2 and 3 still report broken input)"},
 	{"rules", 0, "FILE", O_RULES, "an extra rule pack (repeatable)"},
+	{"cuda-path", 0, "DIR|auto", O_CUDA_PATH, "parse CUDA sources against this toolkit's headers (auto: $CUDA_PATH, /usr/local/cuda); default: cglint's shim"},
+	{"build-path", 'p', "DIR", O_CDB, "folder holding compile_commands.json (default: searched upward from each source)"},
+	{"jobs", 'j', "N", O_JOBS, "check N sources at once (default: one per CPU)"},
+	{"show-clang-args", 0, NULL, O_SHOW_ARGS, "print the arguments each source would be parsed with, and stop"},
 	{"stdin-filename", 0, "NAME", O_STDIN_NAME, "the name to report for '-' (stdin)"},
 	{"color", 0, "WHEN", O_COLOR, "auto, always or never (auto honours NO_COLOR)"},
 	{"verbose", 'v', NULL, O_VERBOSE, "also print what normalization changed, to stderr"},
@@ -60,7 +66,8 @@ static void usage(FILE *f)
 	      "       cglint explain RULE | cglint rules [--format json] [--mcore X.Y --bridge X.Y]\n"
 	      "       cglint --version\n\n"
 	      "Checks Megatron-Bridge / Megatron Core CUDA-graph settings before a job starts.\n"
-	      "PATH is a YAML file, a folder (walked for *.yaml, *.yml) or '-' for stdin; KEY=VALUE\n"
+	      "PATH is a YAML file, a launch script, a C/C++/CUDA source, a folder (walked for all of\n"
+	      "these) or '-' for stdin; KEY=VALUE\n"
 	      "arguments are dotlist overrides (model.cuda_graph_impl=local) layered over every input.\n\n",
 	      f);
 	for (size_t k = 0; k < N_OPTS; k++) {
@@ -97,7 +104,7 @@ struct cli {
 	const char **paths;
 	size_t n_paths;
 	bool mcore_given, bridge_given;
-	bool exit_zero;
+	bool exit_zero, show_args;
 };
 
 static void push(const char ***arr, size_t *n, const char *s)
@@ -186,6 +193,17 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case O_VERBOSE: c->lint.verbose = true; break;
 		case O_EXIT_ZERO: c->exit_zero = true; break;
+		case O_CUDA_PATH: c->lint.sources.cuda_path = optarg; break;
+		case O_CDB: c->lint.sources.cdb_dir = optarg; break;
+		case O_JOBS: {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (*end || n < 1 || n > 256)
+				return usage_error("--jobs wants a number from 1 to 256, not '%s'", optarg);
+			c->lint.sources.jobs = (unsigned)n;
+			break;
+		}
+		case O_SHOW_ARGS: c->show_args = true; break;
 		case O_HELP: usage(stdout); return -1;
 		case O_VERSION: printf("cglint %s\n", CGLINT_VERSION); return -1;
 		default:
@@ -341,14 +359,48 @@ static int cmd_rules(const struct pack *p, const struct cli *c)
 	return 0;
 }
 
+/* --cuda-path auto: the toolkit where CUDA's own tools look. NULL when none is there. */
+static const char *find_toolkit(void)
+{
+	const char *env[] = {getenv("CUDA_PATH"), getenv("CUDA_HOME"), "/usr/local/cuda"};
+	for (size_t k = 0; k < 3; k++) {
+		char probe[4096];
+		if (env[k] && *env[k] && snprintf(probe, sizeof(probe), "%s/include/cuda_runtime.h", env[k]) < (int)sizeof(probe) &&
+		    access(probe, R_OK) == 0)
+			return env[k];
+	}
+	return NULL;
+}
+
+static int show_clang_args(const struct cli *c)
+{
+	struct arena *a = arena_new();
+	struct fe_clang_opts fo = {.cuda_path = c->lint.sources.cuda_path, .cdb_dir = c->lint.sources.cdb_dir};
+	for (size_t k = 0; k < c->n_paths; k++) {
+		bool shim;
+		for (const char **v = fe_clang_args(a, c->paths[k], "", 0, &fo, &shim); *v; v++)
+			printf("%s\n", *v);
+	}
+	arena_free(a);
+	return 0;
+}
+
 static int cmd_lint(const struct pack *p, struct cli *c, struct out_ctx *o)
 {
 	struct lint_run run;
 	if (!c->n_paths)
 		return usage_error("nothing to lint: give a file, a folder or '-'");
+	const char *cp = c->lint.sources.cuda_path;
+	if (cp && !strcmp(cp, "auto"))
+		c->lint.sources.cuda_path = find_toolkit();
+	else if (cp && access(cp, R_OK) != 0)
+		return usage_error("--cuda-path %s: no such folder", cp);
+	if (c->show_args)
+		return show_clang_args(c);
 	lint_run_init(&run, p, &c->lint, &c->filter);
 	for (size_t k = 0; k < c->n_paths; k++)
 		lint_path(&run, c->paths[k]);
+	lint_finish(&run);
 	diag_sort(&run.diags);
 	out_print(c->format, o, &run.diags);
 	for (size_t k = 0; k < run.notes.n; k++)

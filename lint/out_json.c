@@ -26,12 +26,22 @@ static json_t *str_or_null(const char *s)
 
 static void json_diag(struct out_ctx *o, const struct diag *d)
 {
-	json_array_append_new(o->state, json_pack("{s:s, s:s, s:s, s:o, s:i, s:i, s:o, s:o, s:o}",
+	json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:i, s:i, s:o, s:o, s:o}",
 						  "rule", d->rule->id, "name", d->rule->name, "severity",
 						  diag_sev_name(d->sev), "path", str_or_null(d->loc.path), "line",
 						  (int)(d->loc.line ? d->loc.line : 1), "column",
 						  (int)(d->loc.col ? d->loc.col : 1), "message", str_or_null(d->message),
-						  "fix", str_or_null(d->fix), "mirrors", str_or_null(d->mirrors)));
+						  "fix", str_or_null(d->fix), "mirrors", str_or_null(d->mirrors));
+	if (d->n_notes) {
+		json_t *notes = json_array();
+		for (size_t k = 0; k < d->n_notes; k++)
+			json_array_append_new(notes, json_pack("{s:o, s:i, s:i, s:s}", "path",
+							       str_or_null(d->notes[k].loc.path), "line",
+							       (int)d->notes[k].loc.line, "column",
+							       (int)d->notes[k].loc.col, "message", d->notes[k].message));
+		json_object_set_new(j, "notes", notes);
+	}
+	json_array_append_new(o->state, j);
 }
 
 static void json_end(struct out_ctx *o, const struct diag_list *l)

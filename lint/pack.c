@@ -50,6 +50,7 @@ void pack_free(struct pack *p)
 	free(p->defaults);
 	free(p->flags);
 	free(p->suggest);
+	free(p->apis);
 	arena_free(p->arena);
 	free(p);
 }
@@ -163,12 +164,20 @@ static void mirrors(struct loader *ld, const struct node *map, struct mirror **o
 			continue;
 		}
 		const char *label = key->scalar;
+		if (!strncmp(label, "cuda ", 5) || !strncmp(label, "pytorch", 7) || !strncmp(label, "nccl ", 5)) {
+			/* source rules mirror headers and libraries, whatever the Megatron target */
+			mi->range.any = true;
+			mi->label = label;
+			mi->where = val->scalar;
+			(*n_out)++;
+			continue;
+		}
 		if (!strncmp(label, "mcore ", 6) || !strncmp(label, "mlm ", 4))
 			mi->of_bridge = false;
 		else if (!strncmp(label, "bridge ", 7))
 			mi->of_bridge = true;
 		else {
-			bad(ld, key, "mirror label '%s' must start with 'mcore', 'mlm' or 'bridge'", label);
+			bad(ld, key, "mirror label '%s' must start with 'mcore', 'mlm', 'bridge', 'cuda', 'pytorch' or 'nccl'", label);
 			continue;
 		}
 		if (target_parse_range(strchr(label, ' ') + 1, &mi->range)) {
@@ -444,9 +453,108 @@ static void load_suggest(struct loader *ld, const struct node *n)
 	ld->p->suggest[ld->p->n_suggest++] = n->scalar;
 }
 
+static const char *const api_roles[] = {
+	"hazard", "begin", "end", "instantiate", "update", "create", "destroy", "stream-create", "record", "wait",
+	"relax", "relax-guard", "enqueue", "graph-launch", NULL,
+};
+
+static const char **scalar_list(struct loader *ld, const struct node *n, const char *what, size_t *count)
+{
+	*count = 0;
+	if (!n)
+		return NULL;
+	if (n->kind != NODE_SEQ) {
+		bad(ld, n, "'%s' must be a list of names", what);
+		return NULL;
+	}
+	const char **v = arena_alloc(ld->p->arena, (n->n ? n->n : 1) * sizeof(*v));
+	for (size_t k = 0; k < n->n; k++)
+		if (n->items[k]->kind == NODE_SCALAR)
+			v[(*count)++] = n->items[k]->scalar;
+		else
+			bad(ld, n->items[k], "'%s' lists names", what);
+	return v;
+}
+
+static void load_api(struct loader *ld, const struct node *n)
+{
+	static const char *const keys[] = {"role", "rule", "names", "args", "unsafe", "must_use", "effect",
+					   "effect_nonblocking", "when_arg", NULL};
+	static const char *const arg_keys[] = {"stream", "mode", "graph", "exec", "event", "flags", NULL};
+	int before = ld->errors;
+	only_keys(ld, n, "api", keys);
+	struct pack_api a = {.stream = -1, .mode = -1, .graph = -1, .exec = -1, .event = -1, .flags = -1};
+	const char *role = scalar(ld, n, "role", false);
+	size_t k = 0;
+	if (role) {
+		while (api_roles[k] && strcmp(api_roles[k], role))
+			k++;
+		if (!api_roles[k])
+			bad(ld, node_get(n, "role"), "unknown role '%s'", role);
+	}
+	a.role = (enum api_role)k;
+	const char *rule = scalar(ld, n, "rule", false);
+	if (rule && !(a.rule = pack_find(ld->p, rule)))
+		bad(ld, node_get(n, "rule"), "no rule %s (rules come before the 'apis' that name them)", rule);
+	if ((a.role == API_HAZARD || a.role == API_ENQUEUE || a.role == API_GRAPH_LAUNCH) && !rule)
+		bad(ld, n, "a hazard names its 'rule'");
+	a.effect = scalar(ld, n, "effect", false);
+	a.effect_nonblocking = scalar(ld, n, "effect_nonblocking", false);
+	const char *s = scalar(ld, n, "unsafe", false);
+	a.unsafe = s && !strcmp(s, "true");
+	s = scalar(ld, n, "must_use", false);
+	a.must_use = s && !strcmp(s, "true");
+	a.when_arg = scalar_list(ld, node_get(n, "when_arg"), "when_arg", &a.n_when_arg);
+	const struct node *args = node_get(n, "args");
+	if (args) {
+		only_keys(ld, args, "args", arg_keys);
+		int *slot[] = {&a.stream, &a.mode, &a.graph, &a.exec, &a.event, &a.flags};
+		for (size_t i = 0; arg_keys[i]; i++) {
+			const char *v = scalar(ld, args, arg_keys[i], false);
+			char *end;
+			if (v && !strcmp(v, "last"))
+				*slot[i] = PACK_ARG_LAST;
+			else if (v && ((*slot[i] = (int)strtol(v, &end, 10)), *end || *slot[i] < 0 || *slot[i] > 16))
+				bad(ld, node_get(args, arg_keys[i]), "an argument position is 0..16, or 'last'");
+		}
+	}
+	size_t n_names;
+	const char **names = scalar_list(ld, node_get(n, "names"), "names", &n_names);
+	if (!n_names)
+		bad(ld, n, "an api entry needs 'names'");
+	if (ld->errors != before)
+		return;
+	for (size_t i = 0; i < n_names; i++) {
+		GROW(ld->p->apis, ld->p->n_apis, ld->p->cap_apis);
+		a.name = names[i];
+		ld->p->apis[ld->p->n_apis++] = a;
+	}
+}
+
+static int cmp_api(const void *a, const void *b)
+{
+	return strcmp(((const struct pack_api *)a)->name, ((const struct pack_api *)b)->name);
+}
+
+const struct pack_api *pack_api_find(const struct pack *p, const char *name, size_t *n)
+{
+	*n = 0;
+	size_t lo = 0, hi = p->n_apis;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (strcmp(p->apis[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo + *n < p->n_apis && !strcmp(p->apis[lo + *n].name, name))
+		(*n)++;
+	return *n ? &p->apis[lo] : NULL;
+}
+
 int pack_load(struct pack *p, struct diag_list *d, const char *path, const char *text, size_t len)
 {
-	static const char *const keys[] = {"pack", "rules", "normalize", "defaults", "flags", "suggest", NULL};
+	static const char *const keys[] = {"pack", "rules", "normalize", "defaults", "flags", "suggest", "apis", NULL};
 	struct node *root;
 	const char *name = arena_strdup(p->arena, path);
 	/* pack strings must outlive the run: parse into the pack's arena */
@@ -463,6 +571,9 @@ int pack_load(struct pack *p, struct diag_list *d, const char *path, const char 
 	each(&ld, root, "defaults", load_default);
 	each(&ld, root, "flags", load_flag);
 	each(&ld, root, "suggest", load_suggest);
+	each(&ld, root, "apis", load_api);
+	if (p->n_apis)
+		qsort(p->apis, p->n_apis, sizeof(*p->apis), cmp_api);
 	return ld.errors ? -1 : 0;
 }
 

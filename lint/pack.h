@@ -91,8 +91,38 @@ struct pack_flag {
 	struct vrange mcore, bridge;    /* releases whose parser has the flag */
 };
 
+/*
+ * A library call the source checks know (rules/capture.yaml 'apis'): its part in a capture and,
+ * for a hazard, the rule it breaks. Argument positions are 0-based, -1 where the call has none.
+ */
+enum api_role {
+	API_HAZARD,             /* breaks 'rule' inside a capture */
+	API_BEGIN, API_END, API_INSTANTIATE, API_UPDATE, API_CREATE, API_DESTROY,
+	API_STREAM_CREATE, API_RECORD, API_WAIT,
+	API_RELAX,              /* cudaThreadExchangeStreamCaptureMode */
+	API_RELAX_GUARD,        /* an object that makes the thread relaxed while it lives */
+	API_ENQUEUE,            /* work on a stream: 'rule' when that is the legacy stream */
+	API_GRAPH_LAUNCH,
+};
+
+#define PACK_ARG_LAST 99        /* the call's last argument */
+
+struct pack_api {
+	const char *name;               /* qualified: "cudaMemcpy", "at::Tensor::item" */
+	enum api_role role;
+	const struct rule *rule;        /* NULL for the capture machinery */
+	bool unsafe;                    /* only where the thread may not make unsafe calls */
+	bool must_use;                  /* its result must be checked (CG405) */
+	const char *effect, *effect_nonblocking;
+	const char **when_arg;          /* only if an argument names one of these */
+	size_t n_when_arg;
+	int stream, mode, graph, exec, event, flags;
+};
+
 struct pack {
 	struct arena *arena;
+	struct pack_api *apis;          /* sorted by name once loaded */
+	size_t n_apis, cap_apis;
 	struct rule **rules;
 	size_t n_rules, cap_rules;
 	struct step **steps;
@@ -120,5 +150,7 @@ const struct rule *pack_find(const struct pack *p, const char *id_or_name);
 bool pack_applies(const struct vrange *mcore, const struct vrange *bridge, const struct target *t);
 const char *pack_mirror_for(const struct mirror *m, size_t n, const struct target *t);
 const char *pack_check_name(enum check_kind k);
+/* The entries for a call name (several roles may share one), or NULL with *n = 0. */
+const struct pack_api *pack_api_find(const struct pack *p, const char *name, size_t *n);
 
 #endif
