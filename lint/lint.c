@@ -128,7 +128,7 @@ void lint_run_release(struct lint_run *r)
 
 void lint_finish(struct lint_run *r)
 {
-	src_run(r->sources, r->pack, r->diags.filter, &r->opts->sources, &r->diags);
+	r->units += src_run(r->sources, r->pack, r->diags.filter, &r->opts->sources, &r->diags);
 }
 
 /* A key that is not a CUDA-graph key the packs know but is one or two typos from one. */

@@ -97,11 +97,11 @@ static void *worker(void *arg)
 	}
 }
 
-void src_run(struct src_queue *q, const struct pack *pk, const struct diag_filter *f, const struct src_opts *o,
-	     struct diag_list *out)
+size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_filter *f, const struct src_opts *o,
+	       struct diag_list *out)
 {
 	if (!q->n)
-		return;
+		return 0;
 	struct pool p = {.q = q, .pack = pk, .filter = f, .opts = o};
 	pthread_mutex_init(&p.lock, NULL);
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -120,4 +120,5 @@ void src_run(struct src_queue *q, const struct pack *pk, const struct diag_filte
 	pthread_mutex_destroy(&p.lock);
 	for (size_t k = 0; k < q->n; k++)
 		diag_move(out, &q->jobs[k].diags);
+	return q->n;
 }

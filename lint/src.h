@@ -29,7 +29,8 @@ void src_queue_free(struct src_queue *q);
 /* Queue a file by path ('buf' NULL), or text already read ('buf' is copied). 'path' must
  * outlive the queue. */
 void src_add(struct src_queue *q, const char *path, const char *buf, size_t len);
-void src_run(struct src_queue *q, const struct pack *p, const struct diag_filter *f, const struct src_opts *o,
-	     struct diag_list *out);
+/* Returns the number of files checked. */
+size_t src_run(struct src_queue *q, const struct pack *p, const struct diag_filter *f, const struct src_opts *o,
+	       struct diag_list *out);
 
 #endif

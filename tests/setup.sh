@@ -5,7 +5,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-pkgs="build-essential cmake pkg-config libyaml-dev libjansson-dev libcriterion-dev libclang-16-dev yamllint shellcheck"
+pkgs="build-essential cmake pkg-config libyaml-dev libjansson-dev libcriterion-dev libclang-19-dev clang-19 yamllint shellcheck"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -14,7 +14,7 @@
 
 #include "harness.h"
 
-#define MAX_FIXTURES 1024
+#define MAX_FIXTURES 2048
 
 struct fx {
 	char path[512];

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * src: the source scanner end to end and the parts of it that are plain C: compile-command
+ * flags, the compile database, -j, hostile sources, notes in JSON, the arguments libclang gets.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cflags.h"
+#include "harness.h"
+#include "mem.h"
+
+static char dir[] = "/tmp/cglint-src-XXXXXX";
+
+static void mkdir_tmp(void)
+{
+	strcpy(dir, "/tmp/cglint-src-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+}
+
+static void rm_tmp(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(src, .init = mkdir_tmp, .fini = rm_tmp);
+
+static const char capture[] =
+	"#include <cuda_runtime.h>\n"
+	"__global__ void k(float *x) {}\n"
+	"static void helper(float *x) { k<<<1, 1>>>(x); }\n"               /* line 3 */
+	"int f(float *x) {\n"
+	"  cudaStream_t s; cudaGraph_t g;\n"
+	"  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);\n"
+	"  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"       /* line 7 */
+	"  helper(x);\n"                                                    /* line 8 */
+	"  cudaDeviceSynchronize();\n"                                      /* line 9 */
+	"  if (cudaStreamEndCapture(s, &g) != cudaSuccess) return 1;\n"
+	"  cudaGraphDestroy(g);\n"
+	"  return 0;\n"
+	"}\n";
+
+/* The rule ids of a JSON document's diagnostics, "CG301@9 CG307@3 ", in order. */
+static char *ids(json_t *doc)
+{
+	static char buf[1024];
+	buf[0] = 0;
+	size_t i;
+	json_t *d;
+	json_array_foreach(json_object_get(doc, "diagnostics"), i, d) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, sizeof(buf) - n, "%s@%d ", json_string_value(json_object_get(d, "rule")),
+			 (int)json_integer_value(json_object_get(d, "line")));
+	}
+	return buf;
+}
+
+Test(src, region_through_a_call_with_chain_note)
+{
+	free(harness_write(dir, "a.cu", capture, sizeof(capture) - 1));
+	json_t *doc;
+	int rc = harness_run_json(dir, "a.cu", &doc);
+	cr_assert_not_null(doc);
+	cr_expect_eq(rc, 1);
+	cr_expect_str_eq(ids(doc), "CG307@3 CG301@9 ");
+	json_t *d = json_array_get(json_object_get(doc, "diagnostics"), 0);
+	json_t *notes = json_object_get(d, "notes");
+	cr_assert_eq(json_array_size(notes), 1, "the helper's finding carries its call chain");
+	cr_expect_eq(json_integer_value(json_object_get(json_array_get(notes, 0), "line")), 8);
+	/* non-blocking capture stream: the launch is silently left out, not an error code */
+	cr_expect(strstr(json_string_value(json_object_get(d, "message")), "missing from every replay"));
+	json_decref(doc);
+}
+
+Test(src, jobs_do_not_change_the_output)
+{
+	for (int k = 0; k < 6; k++) {
+		char name[16];
+		snprintf(name, sizeof(name), "f%d.cu", k);
+		free(harness_write(dir, name, capture, sizeof(capture) - 1));
+	}
+	char *one, *two;
+	int rc1 = harness_run(dir, "-j 1 .", &one);
+	int rc2 = harness_run(dir, "-j 2 .", &two);
+	cr_expect_eq(rc1, 1);
+	cr_expect_eq(rc2, 1);
+	cr_assert(one && two);
+	cr_expect_str_eq(one, two);
+	cr_expect(strstr(one, "f5.cu:9:3: error"));
+	free(one);
+	free(two);
+}
+
+Test(src, syntax_error_is_not_analysed)
+{
+	static const char bad[] = "#include <cuda_runtime.h>\nvoid f(cudaStream_t s) {\n  cudaDeviceSynchronize(;\n}\n";
+	free(harness_write(dir, "bad.cu", bad, sizeof(bad) - 1));
+	json_t *doc;
+	cr_expect_eq(harness_run_json(dir, "bad.cu", &doc), 2);
+	cr_assert_not_null(doc);
+	cr_expect_str_eq(ids(doc), "CG911@3 ");
+	json_decref(doc);
+}
+
+Test(src, missing_header_is_not_analysed)
+{
+	/* a truncated AST would hide the sync: nothing is judged, and the file is named */
+	static const char inc[] = "#include \"absent.h\"\n#include <cuda_runtime.h>\n"
+				  "void f(cudaStream_t s) { cudaGraph_t g;\n"
+				  "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+				  "  cudaDeviceSynchronize();\n  (void)cudaStreamEndCapture(s, &g); }\n";
+	free(harness_write(dir, "inc.cu", inc, sizeof(inc) - 1));
+	json_t *doc;
+	cr_expect_eq(harness_run_json(dir, "inc.cu", &doc), 2);
+	cr_assert_not_null(doc);
+	cr_expect_str_eq(ids(doc), "CG911@1 ");
+	json_decref(doc);
+}
+
+Test(src, hostile_sources_never_crash)
+{
+	struct {
+		const char *name;
+		char *text;
+		size_t len;
+	} in[4];
+	in[0].name = "binary.cu";
+	in[0].len = 4096;
+	in[0].text = malloc(in[0].len);
+	for (size_t i = 0; i < in[0].len; i++)
+		in[0].text[i] = (char)(i * 131 + 7);
+	/* nesting far past clang's bracket limit */
+	in[1].name = "deep.c";
+	in[1].len = 20000 * 2 + 64;
+	in[1].text = malloc(in[1].len);
+	size_t n = (size_t)sprintf(in[1].text, "int f(void) { return ");
+	for (int i = 0; i < 20000; i++)
+		in[1].text[n++] = '(';
+	in[1].text[n++] = '1';
+	for (int i = 0; i < 20000; i++)
+		in[1].text[n++] = ')';
+	n += (size_t)sprintf(in[1].text + n, "; }\n");
+	in[1].len = n;
+	in[2].name = "empty.cpp";
+	in[2].text = calloc(1, 1);
+	in[2].len = 0;
+	in[3].name = "utf8.cu";
+	in[3].text = strdup("// \xff\xfe not UTF-8\nint x = \"\xc3\x28\";\n");
+	in[3].len = strlen(in[3].text);
+	for (size_t k = 0; k < 4; k++) {
+		free(harness_write(dir, in[k].name, in[k].text, in[k].len));
+		free(in[k].text);
+		char *out;
+		int rc = harness_run(dir, in[k].name, &out);
+		cr_expect(rc == 0 || rc == 2, "%s: exit %d", in[k].name, rc);
+		if (rc == 2)
+			cr_expect(out && strstr(out, "[CG911 source-not-analysed]"), "%s: no CG911 in:\n%s", in[k].name,
+				  out ? out : "");
+		free(out);
+	}
+}
+
+Test(src, compile_database_flags_reach_libclang)
+{
+	char json[1024];
+	snprintf(json, sizeof(json),
+		 "[{\"directory\": \"%s\", \"file\": \"%s/a.cu\", \"command\": \"/usr/local/cuda/bin/nvcc "
+		 "-DUSE_X=1 -Iinc --default-stream per-thread -O3 --generate-code=arch=compute_90,code=sm_90 "
+		 "-c a.cu -o a.o\"}]",
+		 dir, dir);
+	free(harness_write(dir, "compile_commands.json", json, strlen(json)));
+	free(harness_write(dir, "a.cu", capture, sizeof(capture) - 1));
+	char *out;
+	cr_expect_eq(harness_run(dir, "--show-clang-args a.cu", &out), 0);
+	cr_assert_not_null(out);
+	cr_expect(strstr(out, "\n-DUSE_X=1\n"), "got:\n%s", out);
+	cr_expect(strstr(out, "\n-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1\n"), "got:\n%s", out);
+	char inc[600];
+	snprintf(inc, sizeof(inc), "\n-I\n%s/inc\n", dir);
+	cr_expect(strstr(out, inc), "relative include made absolute; got:\n%s", out);
+	cr_expect(!strstr(out, "-O3") && !strstr(out, "generate-code"), "codegen flags dropped; got:\n%s", out);
+	free(out);
+	/* per-thread default stream: stream 0 is cudaStreamPerThread, not the legacy stream */
+	json_t *doc;
+	harness_run_json(dir, "a.cu", &doc);
+	cr_assert_not_null(doc);
+	cr_expect_str_eq(ids(doc), "CG301@9 ");
+	json_decref(doc);
+}
+
+Test(src, cflags_keep_only_what_parses)
+{
+	struct arena *a = arena_new();
+	const char *argv[] = {"g++", "-DA", "-D", "B=2", "-isystem", "/opt/x", "-Irel", "-O2", "-fno-plt",
+			      "-std=gnu++20", "-include", "pre.h", "-MF", "dep.d", "-c", "x.cc", "-o", "x.o"};
+	struct cflags f = {0};
+	cflags_from_command(a, &f, argv, sizeof(argv) / sizeof(argv[0]), "/src");
+	const char *want[] = {"-DA", "-DB=2", "-isystem", "/opt/x", "-I", "/src/rel", "-std=gnu++20", "-include", "/src/pre.h"};
+	cr_assert_eq(f.n, sizeof(want) / sizeof(want[0]));
+	for (size_t k = 0; k < f.n; k++)
+		cr_expect_str_eq(f.v[k], want[k]);
+	cr_expect(!f.per_thread_stream);
+	const char *nv[] = {"nvcc", "--define-macro=CUDA_API_PER_THREAD_DEFAULT_STREAM", "--std", "c++17"};
+	struct cflags g = {0};
+	cflags_from_command(a, &g, nv, 4, NULL);
+	cr_expect(g.per_thread_stream);
+	cr_assert_eq(g.n, 2);
+	cr_expect_str_eq(g.v[1], "-std=c++17");
+	arena_free(a);
+}
