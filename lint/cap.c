@@ -125,7 +125,7 @@ static const char *api_words(const struct cap *c, const struct sir_ev *e)
 {
 	const char *base = e->kind == EV_LAUNCH ? arena_printf(c->arena, "launch of kernel '%s'", e->name) : e->name;
 	if (e->macro && e->name && strcmp(e->macro, e->name))
-		return arena_printf(c->arena, "%s (through macro %s)", base, e->macro);
+		return arena_printf(c->arena, "%s (in macro %s)", base, e->macro);
 	return base;
 }
 
@@ -415,8 +415,10 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 	}
 	if (e->kind == EV_WRITE) {
 		const struct sir_decl *d = &c->tu->decls[e->target.decl];
-		bool local = d->kind == DECL_LOCAL && d->fn == (int)(f->fn - c->tu->fns) &&
-			     (f->call || d->off > w->r->from);
+		/* a callee's locals and by-value parameters are its own business */
+		bool local = d->fn == (int)(f->fn - c->tu->fns) &&
+			     ((d->kind == DECL_LOCAL && (f->call || d->off > w->r->from)) ||
+			      (d->kind == DECL_PARAM && f->call));
 		if (e->counter && !e->loop_control && !e->from_call && !local)
 			report(w, f, pack_find(c->pack, "CG408"), e,
 			       (struct cap_words){.api = arena_printf(c->arena, "the host counter '%s'", d->name)});

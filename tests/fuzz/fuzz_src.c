@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A libFuzzer target over the source scanner: the bytes as a CUDA file through the driver
+ * (lint_buffer, lint_finish), so whatever AST libclang makes of them -- mostly near-valid code
+ * mutated from the fixtures -- goes through the walk, the regions and every check.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lint.h"
+#include "pack.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct pack *p;
+	if (!p) {
+		p = pack_new();
+		pack_load_builtin(p);
+	}
+	struct lint_opts o = {.target = {.mcore = 190, .bridge = 60}, .sources = {.jobs = 1}};
+	struct lint_run r;
+	lint_run_init(&r, p, &o, NULL);
+	lint_buffer(&r, "fuzz.cu", (const char *)data, size);
+	lint_finish(&r);
+	lint_run_release(&r);
+	return 0;
+}
