@@ -288,11 +288,26 @@ static int cmp_rule_id(const void *a, const void *b)
 	return strcmp((*(const struct rule *const *)a)->id, (*(const struct rule *const *)b)->id);
 }
 
-static void explain_one(const struct rule *r)
+/* The calls of the source scanner's table that break a rule, comma-separated. */
+static void print_apis(const struct pack *p, const struct rule *r)
+{
+	bool any = false;
+	for (size_t k = 0; k < p->n_apis; k++)
+		if (p->apis[k].rule == r && (!k || strcmp(p->apis[k - 1].name, p->apis[k].name) || p->apis[k - 1].rule != r)) {
+			printf("%s%s", any ? ", " : "calls: ", p->apis[k].name);
+			any = true;
+		}
+	if (any)
+		putchar('\n');
+}
+
+static void explain_one(const struct pack *p, const struct rule *r)
 {
 	printf("%s %s (%s)\n", r->id, r->name, diag_sev_name(r->sev));
 	printf("applies to:");
-	if (r->mcore.any && r->bridge.any)
+	if (r->check == CHECK_SOURCE)
+		printf(" C, C++ and CUDA sources (any target)");
+	else if (r->mcore.any && r->bridge.any)
 		printf(" every target");
 	print_range(stdout, "mcore", &r->mcore, false);
 	print_range(stdout, "bridge", &r->bridge, true);
@@ -301,8 +316,9 @@ static void explain_one(const struct rule *r)
 		printf("fix: %s\n", r->fix);
 	if (r->when_src)
 		printf("condition: %s\n", r->when_src);
-	if (r->check != CHECK_NONE && r->check != CHECK_INPUT && r->check != CHECK_FLAGS)
+	if (r->check == CHECK_UNKNOWN_VALUES)
 		printf("check: %s on %s\n", pack_check_name(r->check), r->key);
+	print_apis(p, r);
 	printf("\n%s\n", r->doc);
 	if (r->n_mirrors) {
 		printf("\nmirrors:\n");
@@ -324,7 +340,7 @@ static int cmd_explain(const struct pack *p, const char *id)
 		if (!first)
 			printf("\n----\n\n");
 		first = false;
-		explain_one(r);
+		explain_one(p, r);
 	}
 	return 0;
 }
