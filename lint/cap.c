@@ -42,11 +42,18 @@ bool cap_same(const struct sir_ref *a, const struct sir_ref *b)
 	case REF_CONST:
 		return a->has_ival && b->has_ival && a->ival == b->ival;
 	case REF_OTHER:
+		return a->text && b->text && !strcmp(a->text, b->text);
 	case REF_POOL:
 		return false;
 	default:
 		return true;
 	}
+}
+
+/* Whether cglint knows which stream an expression is (so that "another stream" means one). */
+static bool known(const struct sir_ref *s)
+{
+	return s->kind != REF_OTHER && s->kind != REF_POOL;
 }
 
 const char *cap_ref_name(const struct cap *c, const struct sir_ref *r)
@@ -242,7 +249,9 @@ static size_t find_end(const struct cap *c, const struct sir_fn *fn, size_t i, c
 		return last;
 	for (size_t j = i + 1; j < fn->n_ev; j++)
 		if (ends(c, b, s, &fn->ev[j], true)) {
-			*other = true;
+			const struct pack_api *a = cap_role(c, &fn->ev[j], API_END);
+			struct sir_ref es = stream_of(a, &fn->ev[j]);
+			*other = known(s) && known(&es);  /* two expressions cglint cannot name may be one stream */
 			return j;
 		}
 	return fn->n_ev;
@@ -255,10 +264,12 @@ static size_t find_end(const struct cap *c, const struct sir_fn *fn, size_t i, c
 struct fork {
 	struct sir_ref stream;
 	bool joined;
+	unsigned last_work;             /* sequence number of its last work */
 };
 
 struct recorded {
 	struct sir_ref event, on;
+	unsigned seq;
 };
 
 struct walk {
@@ -270,7 +281,8 @@ struct walk {
 	size_t n_forks;
 	struct recorded recs[MAX_TRACKED];
 	size_t n_recs;
-	struct diag_note chain[CAP_MAX_DEPTH + 1];
+	unsigned seq;                   /* events seen so far */
+	unsigned host_stmt;             /* the statement last reported by CG408, once per statement */
 };
 
 struct frame {
@@ -366,8 +378,10 @@ static void on_stream_work(struct walk *w, const struct frame *f, const struct s
 		return;
 	}
 	struct fork *k = fork_of(w, &s);
-	if (k)
+	if (k) {
 		k->joined = false;      /* work after the last join needs another */
+		k->last_work = w->seq;
+	}
 }
 
 static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *e, const struct pack_api *a)
@@ -390,20 +404,36 @@ static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *
 			       (struct cap_words){.event = cap_ref_name(w->c, &ev), .stream = cap_ref_name(w->c, &s)});
 		return;
 	}
-	if (cap_same(&s, &w->r->stream)) {
-		struct fork *k = fork_of(w, &rec->on);
-		if (k)
-			k->joined = true;
-	} else if (!fork_of(w, &s) && w->n_forks < MAX_TRACKED && s.kind != REF_OTHER) {
-		w->forks[w->n_forks++] = (struct fork){s, false};
-	}
+	/* Waiting on a fork's event takes over that fork's work (recorded after its last work):
+	 * joined for good when the waiter is the origin, handed on when it is another fork. */
+	struct fork *from = fork_of(w, &rec->on);
+	if (from && rec->seq >= from->last_work)
+		from->joined = true;
+	if (cap_same(&s, &w->r->stream))
+		return;
+	struct fork *to = fork_of(w, &s);
+	if (!to && w->n_forks < MAX_TRACKED && known(&s))
+		to = &w->forks[w->n_forks++];
+	if (to)
+		*to = (struct fork){s, false, w->seq};
 }
 
 static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t to);
 
+/* std::cout << a << b is one piece of host work: report a statement once. */
+static bool host_once(struct walk *w, const struct frame *f, const struct sir_ev *e)
+{
+	if (!f->call && w->host_stmt == e->stmt_begin + 1)
+		return false;
+	if (!f->call)
+		w->host_stmt = e->stmt_begin + 1;
+	return true;
+}
+
 static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 {
 	const struct cap *c = w->c;
+	w->seq++;
 	if (e->kind == EV_LAUNCH) {
 		struct sir_ref s = resolve(c, f, e->stream);
 		static const struct pack_api launch = {.effect = "cudaErrorStreamCaptureImplicit (906), the capture is invalidated",
@@ -419,7 +449,7 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 		bool local = d->fn == (int)(f->fn - c->tu->fns) &&
 			     ((d->kind == DECL_LOCAL && (f->call || d->off > w->r->from)) ||
 			      (d->kind == DECL_PARAM && f->call));
-		if (e->counter && !e->loop_control && !e->from_call && !local)
+		if (e->counter && !e->loop_control && !e->from_call && !local && host_once(w, f, e))
 			report(w, f, pack_find(c->pack, "CG408"), e,
 			       (struct cap_words){.api = arena_printf(c->arena, "the host counter '%s'", d->name)});
 		return;
@@ -451,6 +481,8 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 		case API_HAZARD:
 			if ((a->unsafe && relaxed) || (a->n_when_arg && !arg_named(e, a)))
 				break;
+			if (!strcmp(a->rule->id, "CG408") && !host_once(w, f, e))
+				break;
 			report(w, f, a->rule, e, (struct cap_words){.effect = effect_for(w, a)});
 			break;
 		case API_ENQUEUE:
@@ -467,7 +499,7 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 			struct sir_ref ev = resolve(c, f, cap_arg(e, a->event));
 			ev.addr = false;
 			if (in_capture(w, &s) && w->n_recs < MAX_TRACKED)
-				w->recs[w->n_recs++] = (struct recorded){ev, s};
+				w->recs[w->n_recs++] = (struct recorded){ev, s, w->seq};
 			break;
 		}
 		case API_WAIT:
@@ -499,7 +531,8 @@ static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t t
 {
 	struct frame here = *f;
 	for (size_t i = from; i < to; i++)
-		on_event(w, &here, &f->fn->ev[i]);
+		if (f->call || f->fn->ev[i].off >= w->r->from)  /* not the begin's own statement (CHECK(...)'s failure branch) */
+			on_event(w, &here, &f->fn->ev[i]);
 }
 
 static void check_region(const struct cap *c, const struct cap_region *r)

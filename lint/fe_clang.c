@@ -237,6 +237,9 @@ struct walker {
 	struct evbuf ev;
 	int fn;                         /* function being walked */
 	const char *main_path;
+	CXFile main_file;
+	const char *buf;                /* the main file's text */
+	size_t len;
 };
 
 struct ctx {
@@ -267,7 +270,7 @@ static struct loc loc_of(struct walker *w, CXSourceLocation l)
 	unsigned line, col;
 	clang_getFileLocation(l, &file, &line, &col, NULL);
 	struct loc r = {w->main_path, line, col};
-	if (file && !clang_Location_isFromMainFile(l))
+	if (file && !clang_File_isEqual(file, w->main_file))
 		r.path = cxstr(w->a, clang_getFileName(file));
 	return r;
 }
@@ -428,6 +431,21 @@ static CXCursor member_base(CXCursor call)
 	return first_child(callee);
 }
 
+/* An expression cglint cannot name (streams[i], ctx->get()) is still the same expression when
+ * spelled the same way: keep its spelling, if it is short and written in the main file. */
+static struct sir_ref with_text(struct walker *w, CXCursor e, struct sir_ref r)
+{
+	CXSourceRange ext = clang_getCursorExtent(e);
+	CXFile fb, fe;
+	unsigned b, end;
+	clang_getFileLocation(clang_getRangeStart(ext), &fb, NULL, NULL, &b);
+	clang_getFileLocation(clang_getRangeEnd(ext), &fe, NULL, NULL, &end);
+	if (fb && fe && clang_File_isEqual(fb, w->main_file) && clang_File_isEqual(fe, w->main_file) && b < end &&
+	    end <= w->len && end - b <= 80)
+		r.text = arena_strndup(w->a, w->buf + b, end - b);
+	return r;
+}
+
 static struct sir_ref ref_of(struct walker *w, CXCursor e, unsigned depth)
 {
 	struct sir_ref r = {.kind = REF_OTHER, .decl = -1};
@@ -438,6 +456,7 @@ static struct sir_ref ref_of(struct walker *w, CXCursor e, unsigned depth)
 	if (clang_Range_isNull(ext) || offset_of(clang_getRangeStart(ext)) == offset_of(clang_getRangeEnd(ext))) {
 		if (k == CXCursor_UnexposedExpr && kids_of(e).n == 0) {
 			r.kind = REF_NONE;      /* a default argument the call left out */
+			r.decl = -1;
 			return r;
 		}
 	}
@@ -456,6 +475,9 @@ static struct sir_ref ref_of(struct walker *w, CXCursor e, unsigned depth)
 	case CXCursor_CXXNullPtrLiteralExpr:
 	case CXCursor_GNUNullExpr:
 		r.kind = REF_NULL;
+		return r;
+	case CXCursor_StringLiteral:
+		r.text = cxstr(w->a, clang_getCursorSpelling(e));
 		return r;
 	case CXCursor_DeclRefExpr:
 	case CXCursor_MemberRefExpr: {
@@ -498,13 +520,11 @@ static struct sir_ref ref_of(struct walker *w, CXCursor e, unsigned depth)
 			else if (!strcmp(q, "c10::cuda::getStreamFromPool") || !strcmp(q, "at::cuda::getStreamFromPool"))
 				r.kind = REF_POOL;
 			r.text = q;
-		} else if (dk == CXCursor_Constructor) {
-			/* a copy or conversion: CUDAStream(s) */
-			struct kids kk = kids_of(e);
-			if (kk.n == 1)
-				return ref_of(w, kk.v[0], depth + 1);
+		} else if (dk == CXCursor_Constructor && clang_Cursor_getNumArguments(e) >= 1) {
+			/* a copy or conversion, CUDAStream(s), at::Device(at::kCPU): what it was made from */
+			return ref_of(w, clang_Cursor_getArgument(e, 0), depth + 1);
 		}
-		return r;
+		return with_text(w, e, r);
 	}
 	case CXCursor_CStyleCastExpr:
 	case CXCursor_CXXStaticCastExpr:
@@ -515,11 +535,14 @@ static struct sir_ref ref_of(struct walker *w, CXCursor e, unsigned depth)
 			return r;
 		r = ref_of(w, kk.last, depth + 1);
 		/* (cudaStream_t)0x1 and 0x2 are how the headers spell the legacy and per-thread streams */
-		if (r.kind == REF_CONST && r.has_ival && clang_getCursorType(e).kind == CXType_Pointer) {
-			if (r.ival == 1)
+		if (r.kind == REF_CONST && r.has_ival && clang_getCanonicalType(clang_getCursorType(e)).kind == CXType_Pointer) {
+			if (r.ival == 1) {
 				r.kind = REF_LEGACY;
-			else if (r.ival == 2)
+				r.text = "cudaStreamLegacy";
+			} else if (r.ival == 2) {
 				r.kind = REF_PER_THREAD;
+				r.text = "cudaStreamPerThread";
+			}
 		}
 		return r;
 	}
@@ -531,7 +554,7 @@ static struct sir_ref ref_of(struct walker *w, CXCursor e, unsigned depth)
 		return r;
 	}
 	default:
-		return r;
+		return with_text(w, e, r);
 	}
 }
 
@@ -744,6 +767,15 @@ static void on_var_decl(struct walker *w, CXCursor c, const struct ctx *x)
 	e->from_call = clang_getCursorKind(core) == CXCursor_CallExpr;
 }
 
+static bool is_false(CXCursor cond)
+{
+	CXEvalResult ev = clang_Cursor_Evaluate(cond);
+	bool f = ev && clang_EvalResult_getKind(ev) == CXEval_Int && clang_EvalResult_getAsLongLong(ev) == 0;
+	if (ev)
+		clang_EvalResult_dispose(ev);
+	return f;
+}
+
 static void walk(struct walker *w, CXCursor c, struct ctx x)
 {
 	if (++x.depth > MAX_DEPTH)
@@ -770,8 +802,16 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 		}
 		return;
 	}
-	case CXCursor_WhileStmt:
 	case CXCursor_DoStmt:
+		if (is_false(kids_of(c).last)) {
+			x.breakable = new_loop(w, c, x.breakable);  /* do { } while (0): a block, not a loop */
+			break;
+		}
+		x.loop = x.breakable = new_loop(w, c, x.breakable);
+		x.cond = 0;
+		x.loop_control = false;
+		break;
+	case CXCursor_WhileStmt:
 	case CXCursor_CXXForRangeStmt:
 		x.loop = x.breakable = new_loop(w, c, x.breakable);
 		x.cond = 0;
@@ -995,9 +1035,11 @@ static CXTranslationUnit parse(struct arena *a, const char *abspath, const char 
 	return rc == CXError_Success ? tu : NULL;
 }
 
-static struct sir_tu *analyse(struct arena *a, CXTranslationUnit tu, const char *path, bool per_thread)
+static struct sir_tu *analyse(struct arena *a, CXTranslationUnit tu, const char *path, const char *abspath,
+			      const char *buf, size_t len, bool per_thread)
 {
-	struct walker w = {.a = a, .tu = tu, .main_path = path, .fn = -1};
+	struct walker w = {.a = a, .tu = tu, .main_path = path, .fn = -1, .buf = buf, .len = len,
+			   .main_file = clang_getFile(tu, abspath)};
 	w.out = arena_alloc(a, sizeof(*w.out));
 	w.out->path = path;
 	w.out->per_thread_stream = per_thread;
@@ -1032,7 +1074,7 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 		unsigned errors;
 		const char *msg = first_error(a, tu, path, &where, &errors);
 		if (!msg) {
-			*out = analyse(a, tu, path, f.per_thread_stream);
+			*out = analyse(a, tu, path, abspath, buf, len, f.per_thread_stream);
 			clang_disposeTranslationUnit(tu);
 			return 0;
 		}

@@ -455,7 +455,7 @@ static void load_suggest(struct loader *ld, const struct node *n)
 
 static const char *const api_roles[] = {
 	"hazard", "begin", "end", "instantiate", "update", "create", "destroy", "stream-create", "record", "wait",
-	"relax", "relax-guard", "enqueue", "graph-launch", NULL,
+	"relax", "relax-guard", "enqueue", "graph-launch", "use", NULL,
 };
 
 static const char **scalar_list(struct loader *ld, const struct node *n, const char *what, size_t *count)

@@ -103,6 +103,7 @@ enum api_role {
 	API_RELAX_GUARD,        /* an object that makes the thread relaxed while it lives */
 	API_ENQUEUE,            /* work on a stream: 'rule' when that is the legacy stream */
 	API_GRAPH_LAUNCH,
+	API_USE,                /* takes a graph or executable without owning it */
 };
 
 #define PACK_ARG_LAST 99        /* the call's last argument */
