@@ -128,12 +128,15 @@ static struct cflags build_args(struct arena *a, const char *path, const char *b
 		cflags_add(a, &f, "-Wno-unknown-cuda-version");
 	}
 	if (shim) {
-		if (l == LANG_CUDA) {
-			cflags_add(a, &f, "-nocudainc");
-			cflags_add(a, &f, "--cuda-path=/nonexistent");
-		}
 		cflags_add(a, &f, "-isystem");
 		cflags_add(a, &f, FE_CLANG_SHIM_DIR);
+		if (l == LANG_CUDA) {
+			/* as nvcc does: __host__ & co. exist before clang's own <cmath>/<new> wrappers */
+			cflags_add(a, &f, "-nocudainc");
+			cflags_add(a, &f, "--cuda-path=/nonexistent");
+			cflags_add(a, &f, "-include");
+			cflags_add(a, &f, "cuda_runtime.h");
+		}
 	} else {
 		if (l == LANG_CUDA) {
 			cflags_add(a, &f, arena_printf(a, "--cuda-path=%s", o->cuda_path));
@@ -290,9 +293,10 @@ static const char *strip_variant(struct arena *a, const char *name)
 	last = last ? last + 1 : name;
 	if (strncmp(last, "cu", 2) && strncmp(last, "nccl", 4))
 		return name;
+	/* in any order: cuStreamBeginCapture_v2_ptsz */
 	for (size_t k = 0; k < 4; k++)
 		if (has_suffix(name, suffixes[k]))
-			return arena_strndup(a, name, strlen(name) - strlen(suffixes[k]));
+			return strip_variant(a, arena_strndup(a, name, strlen(name) - strlen(suffixes[k])));
 	return name;
 }
 
