@@ -420,9 +420,13 @@ static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *
 
 static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t to);
 
-/* std::cout << a << b is one piece of host work: report a statement once. */
+/* std::cout << a << b is one piece of host work: report a statement once. The failure branch
+ * of an error-check macro (CHECK(x): if (err) { fprintf(...); exit(1); }) is not host work
+ * that replays would miss: it runs only when capturing already failed. */
 static bool host_once(struct walk *w, const struct frame *f, const struct sir_ev *e)
 {
+	if (e->macro && e->cond > 0)
+		return false;
 	if (!f->call && w->host_stmt == e->stmt_begin + 1)
 		return false;
 	if (!f->call)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* cap_graph: graph-API misuse judged over a function's shape (CG404-CG407, CG409); see cap.h. */
+/* cap_graph: graph-API misuse judged over a function's shape (CG404-CG407, CG409, CG410); see cap.h. */
 #include "cap.h"
 
 #include <string.h>
@@ -21,13 +21,14 @@ static bool has_update(const struct cap *c, const struct sir_fn *fn)
 	return false;
 }
 
-/* Does an end of this capture, earlier in a block that holds 'e', close it on e's path? */
-static bool ended_before(const struct cap *c, const struct cap_region *r, const struct sir_ev *e)
+/* Does an end of this capture, earlier in a block that holds the exit fn->ev[x], close it on
+ * the exit's path? Earlier by event order: inside a macro every event has the same offset. */
+static bool ended_before(const struct cap *c, const struct cap_region *r, size_t x)
 {
-	for (size_t j = r->begin + 1; j < r->end; j++) {
+	const struct sir_ev *e = &r->fn->ev[x];
+	for (size_t j = r->begin + 1; j < x; j++) {
 		const struct sir_ev *g = &r->fn->ev[j];
-		const struct pack_api *a = cap_role(c, g, API_END);
-		if (a && g->off < e->off && g->blk_begin <= e->off && e->off <= g->blk_end)
+		if (cap_role(c, g, API_END) && g->blk_begin <= e->off && e->off <= g->blk_end)
 			return true;
 	}
 	return false;
@@ -43,11 +44,14 @@ static const char *exit_words(const struct cap *c, const struct sir_ev *e)
 	return words[e->kind];
 }
 
-/* CG404: an exit from the region that skips its end. */
+/* CG404/CG410: an exit from the region that skips its end; the first of each kind, with a
+ * count of the rest. An exit written through a macro is an error check's failure path
+ * (CHECK(x) returning or throwing): CG410, a warning; any other exit is CG404. */
 static void check_left_open(const struct cap *c, const struct cap_region *r)
 {
-	const struct rule *rule = pack_find(c->pack, "CG404");
 	unsigned begin_off = r->fn->ev[r->begin].off;
+	const struct sir_ev *first[2] = {NULL, NULL};
+	unsigned more[2] = {0, 0};
 	for (size_t j = r->begin + 1; j < r->end; j++) {
 		const struct sir_ev *e = &r->fn->ev[j];
 		if (e->off <= r->from || e->off >= r->to)
@@ -70,10 +74,24 @@ static void check_left_open(const struct cap *c, const struct cap_region *r)
 		default:
 			continue;
 		}
-		if (leaves && !ended_before(c, r, e))
-			cap_report(c, rule, e,
-				   &(struct cap_words){.api = exit_words(c, e), .stream = cap_ref_name(c, &r->stream),
-						       .line = r->fn->ev[r->begin].loc.line});
+		if (leaves && !ended_before(c, r, j)) {
+			int k = e->macro != NULL;
+			if (first[k])
+				more[k]++;
+			else
+				first[k] = e;
+		}
+	}
+	static const char *const ids[] = {"CG404", "CG410"};
+	for (int k = 0; k < 2; k++) {
+		if (!first[k])
+			continue;
+		const char *what = exit_words(c, first[k]);
+		if (more[k])
+			what = arena_printf(c->arena, "%s (and %u more before the end)", what, more[k]);
+		cap_report(c, pack_find(c->pack, ids[k]), first[k],
+			   &(struct cap_words){.api = what, .stream = cap_ref_name(c, &r->stream),
+					       .line = r->fn->ev[r->begin].loc.line});
 	}
 }
 

@@ -317,9 +317,6 @@ static const char *qualified(struct arena *a, CXCursor c)
 		if (sp && *sp)
 			parts[n++] = arena_strdup(a, sp);
 		clang_disposeString(s);
-		if (k == CXCursor_ClassDecl || k == CXCursor_StructDecl || k == CXCursor_ClassTemplate) {
-			/* "Tensor<T>" never: a class's spelling has no arguments */
-		}
 	}
 	struct sbuf sb;
 	sbuf_init(&sb);
@@ -332,8 +329,6 @@ static const char *qualified(struct arena *a, CXCursor c)
 	sbuf_release(&sb);
 	return r;
 }
-
-static CXCursor first_child(CXCursor c);
 
 static int decl_index(struct walker *w, CXCursor d)
 {
