@@ -213,7 +213,7 @@ static enum cap_blocking blocking_of(const struct cap *c, const struct sir_ref *
 /* The stream a begin or end call names: its stream argument, or CUDAGraph's current stream. */
 static struct sir_ref stream_of(const struct pack_api *a, const struct sir_ev *e)
 {
-	if (a->stream < 0)
+	if (!a || a->stream < 0)
 		return (struct sir_ref){.kind = REF_CURRENT, .decl = -1};
 	return cap_arg(e, a->stream);
 }

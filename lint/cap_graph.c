@@ -44,6 +44,21 @@ static const char *exit_words(const struct cap *c, const struct sir_ev *e)
 	return words[e->kind];
 }
 
+/* An exit in the statement right after the begin's, with nothing between (err = Begin(...);
+ * if (err) return err;), is the begin's own failure check: no capture was started. */
+static bool begin_check(const struct cap_region *r, size_t x)
+{
+	const struct sir_ev *e = &r->fn->ev[x], *b = &r->fn->ev[r->begin];
+	/* the begin's result went into a variable: err = cudaStreamBeginCapture(...) */
+	const struct sir_ev *w = r->begin ? &r->fn->ev[r->begin - 1] : NULL;
+	if (!w || w->kind != EV_WRITE || !w->from_call || w->stmt_begin != b->stmt_begin || !e->cond)
+		return false;
+	for (size_t j = r->begin + 1; j < x; j++)
+		if (r->fn->ev[j].off >= r->from && r->fn->ev[j].off < e->stmt_begin)
+			return false;
+	return true;
+}
+
 /* CG404/CG410: an exit from the region that skips its end; the first of each kind, with a
  * count of the rest. An exit written through a macro is an error check's failure path
  * (CHECK(x) returning or throwing): CG410, a warning; any other exit is CG404. */
@@ -74,7 +89,7 @@ static void check_left_open(const struct cap *c, const struct cap_region *r)
 		default:
 			continue;
 		}
-		if (leaves && !ended_before(c, r, j)) {
+		if (leaves && !ended_before(c, r, j) && !begin_check(r, j)) {
 			int k = e->macro != NULL;
 			if (first[k])
 				more[k]++;

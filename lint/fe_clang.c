@@ -122,6 +122,8 @@ static struct cflags build_args(struct arena *a, const char *path, const char *b
 	cflags_add(a, &f, "-x");
 	cflags_add(a, &f, lang_flags[l][0]);
 	cflags_add(a, &f, lang_flags[l][1]);
+	cflags_add(a, &f, "-resource-dir");
+	cflags_add(a, &f, CGLINT_CLANG_RESOURCE_DIR);
 	if (l == LANG_CUDA) {
 		cflags_add(a, &f, "--cuda-host-only");
 		cflags_add(a, &f, "-nocudalib");
@@ -1079,7 +1081,7 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 		}
 		clang_disposeTranslationUnit(tu);
 		const char *more = errors > 1 ? arena_printf(a, " (and %u more errors)", errors - 1) : "";
-		if (shim) {
+		if (shim || where.line) {       /* an error in the file itself: the shim would not help */
 			diag_input(d, "CG911", where, "not analysed: %s%s", msg, more);
 			return -1;
 		}
