@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "strmap.h"
 #include "value.h"
 
 struct arena;
@@ -34,8 +35,7 @@ struct facts {
 	struct arena *arena;
 	struct fact **order;    /* insertion order */
 	size_t n, cap;
-	struct fact **slots;    /* open addressing */
-	size_t n_slots;
+	struct strmap index;    /* key -> position in 'order' */
 	bool closed;            /* defaults assumed: absent keys are null */
 	bool env_closed;        /* the job's environment is known: absent env.* are unset (null) */
 };

@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "mem.h"
 #include "sir.h"
+#include "strmap.h"
 
 struct shim_source {
 	const char *path, *text;
@@ -184,45 +185,16 @@ const char *fe_clang_version(struct arena *a)
 
 /* ---- the walk ----------------------------------------------------------------------------- */
 
-/* String -> index, open addressing; for declarations and functions by USR. */
-struct strmap {
-	const char **keys;
-	int *vals;
-	size_t cap, n;
-};
-
-static size_t hash_str(const char *s)
+/* Room for one more element in an array that lives in the arena (it moves when it grows). */
+static void *grow(struct arena *a, void *arr, size_t n, size_t *cap, size_t size)
 {
-	size_t h = 1469598103934665603u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
-static int *strmap_slot(struct strmap *m, const char *key, bool *fresh)
-{
-	if ((m->n + 1) * 2 > m->cap) {
-		struct strmap g = {mem_alloc((m->cap ? m->cap * 2 : 256) * sizeof(char *)), NULL,
-				   m->cap ? m->cap * 2 : 256, 0};
-		g.vals = mem_alloc(g.cap * sizeof(int));
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->keys[i]) {
-				bool f;
-				*strmap_slot(&g, m->keys[i], &f) = m->vals[i];
-			}
-		free(m->keys);
-		free(m->vals);
-		*m = g;
-	}
-	size_t i = hash_str(key) & (m->cap - 1);
-	while (m->keys[i] && strcmp(m->keys[i], key))
-		i = (i + 1) & (m->cap - 1);
-	*fresh = !m->keys[i];
-	if (*fresh) {
-		m->keys[i] = key;
-		m->n++;
-	}
-	return &m->vals[i];
+	if (n < *cap)
+		return arr;
+	*cap = *cap ? *cap * 2 : 32;
+	void *bigger = arena_alloc(a, *cap * size);
+	if (n)
+		memcpy(bigger, arr, n * size);
+	return bigger;
 }
 
 struct evbuf {
@@ -340,19 +312,15 @@ static int decl_index(struct walker *w, CXCursor d)
 		clang_disposeString(usr);
 		return -1;
 	}
-	bool fresh;
-	int *slot = strmap_slot(&w->decls, arena_strdup(w->a, u), &fresh);
-	clang_disposeString(usr);
-	if (!fresh)
-		return *slot;
-	struct sir_tu *t = w->out;
-	if (t->n_decls == w->cap_decls) {
-		w->cap_decls = w->cap_decls ? w->cap_decls * 2 : 64;
-		struct sir_decl *nd = arena_alloc(w->a, w->cap_decls * sizeof(*nd));
-		if (t->n_decls)
-			memcpy(nd, t->decls, t->n_decls * sizeof(*nd));
-		t->decls = nd;
+	size_t known;
+	if (strmap_get(&w->decls, u, strlen(u), &known)) {
+		clang_disposeString(usr);
+		return (int)known;
 	}
+	struct sir_tu *t = w->out;
+	strmap_put(&w->decls, arena_strdup(w->a, u), strlen(u), t->n_decls);
+	clang_disposeString(usr);
+	t->decls = grow(w->a, t->decls, t->n_decls, &w->cap_decls, sizeof(*t->decls));
 	struct sir_decl *x = &t->decls[t->n_decls];
 	enum CXCursorKind k = clang_getCursorKind(d);
 	CXType ty = clang_getCursorType(d);
@@ -382,7 +350,6 @@ static int decl_index(struct walker *w, CXCursor d)
 					x->param = i;
 		}
 	}
-	*slot = (int)t->n_decls;
 	return (int)t->n_decls++;
 }
 
@@ -668,13 +635,7 @@ static void walk_children(struct walker *w, CXCursor c, struct ctx x)
 static int new_loop(struct walker *w, CXCursor c, int up)
 {
 	struct sir_tu *t = w->out;
-	if (t->n_loops == w->cap_loops) {
-		w->cap_loops = w->cap_loops ? w->cap_loops * 2 : 16;
-		struct sir_loop *nl = arena_alloc(w->a, w->cap_loops * sizeof(*nl));
-		if (t->n_loops)
-			memcpy(nl, t->loops, t->n_loops * sizeof(*nl));
-		t->loops = nl;
-	}
+	t->loops = grow(w->a, t->loops, t->n_loops, &w->cap_loops, sizeof(*t->loops));
 	struct sir_loop *l = &t->loops[t->n_loops];
 	extent_of(c, &l->begin, &l->end);
 	l->up = up;
@@ -898,14 +859,8 @@ static bool is_function(enum CXCursorKind k)
 static void add_function(struct walker *w, CXCursor c)
 {
 	struct sir_tu *t = w->out;
-	if (t->n_fns == w->cap_fns) {
-		w->cap_fns = w->cap_fns ? w->cap_fns * 2 : 32;
-		struct sir_fn *nf = arena_alloc(w->a, w->cap_fns * sizeof(*nf));
-		if (t->n_fns)
-			memcpy(nf, t->fns, t->n_fns * sizeof(*nf));
-		t->fns = nf;
-		w->fn_callees = mem_realloc(w->fn_callees, w->cap_fns * sizeof(*w->fn_callees));
-	}
+	t->fns = grow(w->a, t->fns, t->n_fns, &w->cap_fns, sizeof(*t->fns));
+	w->fn_callees = mem_realloc(w->fn_callees, w->cap_fns * sizeof(*w->fn_callees));
 	w->fn = (int)t->n_fns;
 	struct sir_fn *f = &t->fns[t->n_fns++];
 	CXSourceLocation l = clang_getCursorLocation(c);
@@ -913,8 +868,8 @@ static void add_function(struct walker *w, CXCursor c)
 			     .in_main = clang_Location_isFromMainFile(l) != 0};
 	extent_of(c, &f->begin, &f->end);
 	CXString usr = clang_getCursorUSR(c);
-	bool fresh;
-	*strmap_slot(&w->fns, arena_strdup(w->a, clang_getCString(usr)), &fresh) = w->fn;
+	const char *u = arena_strdup(w->a, clang_getCString(usr));
+	strmap_put(&w->fns, u, strlen(u), (size_t)w->fn);
 	clang_disposeString(usr);
 	w->ev.n = 0;
 	/* parameters first, so they get their positions before the body refers to them */
@@ -965,11 +920,8 @@ static void resolve_callees(struct walker *w)
 			const char *usr = w->fn_callees[f][i];
 			if (!usr)
 				continue;
-			bool fresh;
-			int *slot = strmap_slot(&w->fns, usr, &fresh);
-			if (fresh)
-				*slot = -1;
-			t->fns[f].ev[i].callee = *slot;
+			size_t fn;
+			t->fns[f].ev[i].callee = strmap_get(&w->fns, usr, strlen(usr), &fn) ? (int)fn : -1;
 		}
 }
 
@@ -1049,10 +1001,8 @@ static struct sir_tu *analyse(struct arena *a, CXTranslationUnit tu, const char 
 	free(w.ev.v);
 	free(w.callee_usr);
 	free(w.fn_callees);
-	free(w.decls.keys);
-	free(w.decls.vals);
-	free(w.fns.keys);
-	free(w.fns.vals);
+	strmap_release(&w.decls);
+	strmap_release(&w.fns);
 	return w.out;
 }
 

@@ -14,6 +14,7 @@
 
 #include "diag.h"
 #include "mem.h"
+#include "strmap.h"
 
 enum {
 	SH_MAX_DEPTH = 32,        /* ${X:-${Y:-...}} levels expanded; deeper ones are unresolved */
@@ -100,7 +101,7 @@ struct sh {
 	size_t *lines, nlines;
 	struct sh_v *vars;
 	size_t nvars, capvars;
-	size_t *slots, nslots;    /* hash of vars: index + 1, 0 empty */
+	struct strmap index;      /* name -> position in 'vars' */
 	size_t *exp, nexp, capexp;        /* exported vars in order of first export */
 	/*
 	 * Commands share the env snapshot. While the only change is newly exported variables it
@@ -262,52 +263,23 @@ static char *items_text(struct sh *s, const struct sh_items *it)
 
 /* ---- variables ---- */
 
-static size_t hash(const char *p, size_t n)
-{
-	size_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 16777619u;
-	return h;
-}
-
-static size_t *slot(struct sh *s, const char *name, size_t len)
-{
-	size_t mask = s->nslots - 1;
-	for (size_t i = hash(name, len) & mask;; i = (i + 1) & mask) {
-		size_t k = s->slots[i];
-		if (!k || (s->vars[k - 1].len == len && !memcmp(s->vars[k - 1].name, name, len)))
-			return &s->slots[i];
-	}
-}
-
 static struct sh_v *find(struct sh *s, const char *name, size_t len)
 {
-	if (!s->nslots)
-		return NULL;
-	size_t k = *slot(s, name, len);
-	return k ? &s->vars[k - 1] : NULL;
+	size_t k;
+	return strmap_get(&s->index, name, len, &k) ? &s->vars[k] : NULL;
 }
 
 static size_t var_get(struct sh *s, const char *name, size_t len)
 {
-	if (s->nslots) {
-		size_t k = *slot(s, name, len);
-		if (k)
-			return k - 1;
-	}
-	if (2 * (s->nvars + 1) > s->nslots) {
-		free(s->slots);
-		s->nslots = s->nslots ? s->nslots * 2 : 64;
-		s->slots = mem_alloc(s->nslots * sizeof(*s->slots));
-		for (size_t i = 0; i < s->nvars; i++)
-			*slot(s, s->vars[i].name, s->vars[i].len) = i + 1;
-	}
+	size_t k;
+	if (strmap_get(&s->index, name, len, &k))
+		return k;
 	if (s->nvars == s->capvars) {
 		s->capvars = s->capvars ? s->capvars * 2 : 32;
 		s->vars = mem_realloc(s->vars, s->capvars * sizeof(*s->vars));
 	}
 	s->vars[s->nvars] = (struct sh_v){.name = arena_strndup(s->a, name, len), .len = len};
-	*slot(s, name, len) = s->nvars + 1;
+	strmap_put(&s->index, s->vars[s->nvars].name, len, s->nvars);
 	s->work += 4;
 	return s->nvars++;
 }
@@ -1658,7 +1630,7 @@ int fe_sh_parse(struct arena *a, struct diag_list *d, const char *path, const ch
 	for (size_t i = 0; i < s.nhd; i++)
 		free(s.hd[i].tag);
 	free(s.vars);
-	free(s.slots);
+	strmap_release(&s.index);
 	free(s.exp);
 	free(s.hd);
 	free(s.cmds);

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * strmap: a string -> index hash map (open addressing), for the tables that keep their entries
+ * in an array of their own (facts in insertion order, a script's variables, a source's
+ * declarations) and need to find one by name. Keys are byte ranges, borrowed: they must
+ * outlive the map and not move.
+ */
+#ifndef CGLINT_STRMAP_H
+#define CGLINT_STRMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strmap_slot;
+
+struct strmap {
+	struct strmap_slot *slots;
+	size_t n, cap;
+};
+
+/* The index stored for key[0..len), into *val; false when there is none. */
+bool strmap_get(const struct strmap *m, const char *key, size_t len, size_t *val);
+/* Store (or replace) the index for key[0..len). */
+void strmap_put(struct strmap *m, const char *key, size_t len, size_t val);
+void strmap_release(struct strmap *m);
+
+#endif
