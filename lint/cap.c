@@ -85,37 +85,27 @@ static const char *mode_name(enum cap_mode m)
 	return names[m];
 }
 
+static void put_word(struct sbuf *sb, const char *name, size_t len, const void *ctx)
+{
+	const struct cap_words *w = ctx;
+	static const char *const names[] = {"api", "stream", "event", "var", "effect", "mode", "line"};
+	const char *v[] = {w->api, w->stream, w->event, w->var, w->effect, mode_name(w->mode), NULL};
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (strlen(names[k]) == len && !strncmp(name, names[k], len)) {
+			if (v[k])
+				sbuf_adds(sb, v[k]);
+			else if (!strcmp(names[k], "line"))
+				sbuf_printf(sb, "%u", w->line);
+			return;
+		}
+}
+
 /* The rule's message with its {placeholders} filled in. */
 static const char *fill(const struct cap *c, const char *tmpl, const struct cap_words *w)
 {
 	struct sbuf sb;
 	sbuf_init(&sb);
-	for (const char *p = tmpl; *p;) {
-		const char *close = *p == '{' ? strchr(p, '}') : NULL;
-		if (!close) {
-			sbuf_addc(&sb, *p++);
-			continue;
-		}
-		size_t n = (size_t)(close - p - 1);
-		const char *v = NULL;
-		if (n == 3 && !strncmp(p + 1, "api", 3))
-			v = w->api;
-		else if (n == 6 && !strncmp(p + 1, "stream", 6))
-			v = w->stream;
-		else if (n == 5 && !strncmp(p + 1, "event", 5))
-			v = w->event;
-		else if (n == 3 && !strncmp(p + 1, "var", 3))
-			v = w->var;
-		else if (n == 6 && !strncmp(p + 1, "effect", 6))
-			v = w->effect;
-		else if (n == 4 && !strncmp(p + 1, "mode", 4))
-			v = mode_name(w->mode);
-		if (n == 4 && !strncmp(p + 1, "line", 4))
-			sbuf_printf(&sb, "%u", w->line);
-		else
-			sbuf_adds(&sb, v ? v : "");
-		p = close + 1;
-	}
+	sbuf_template(&sb, tmpl, put_word, w);
 	const char *r = arena_strdup(c->arena, sb.buf);
 	sbuf_release(&sb);
 	return r;

@@ -150,30 +150,33 @@ static struct loc rule_loc(const struct engine *e, const struct rule *r)
 }
 
 /* Expand {key.path}, {value} and {suggestion} in a message or fix template. */
+struct fill {
+	const struct engine *e;
+	const char *value, *suggestion;
+};
+
+static void put_fact(struct sbuf *sb, const char *name, size_t len, const void *ctx)
+{
+	const struct fill *f = ctx;
+	if (len == 5 && !strncmp(name, "value", 5)) {
+		sbuf_adds(sb, f->value ? f->value : "");
+	} else if (len == 10 && !strncmp(name, "suggestion", 10)) {
+		if (f->suggestion)
+			sbuf_printf(sb, "; did you mean '%s'?", f->suggestion);
+	} else {
+		struct value v = facts_value(f->e->facts, arena_strndup(f->e->arena, name, len));
+		value_render(sb, &v, true);
+	}
+}
+
 static const char *interpolate(const struct engine *e, const char *tmpl, const char *value, const char *suggestion)
 {
 	if (!tmpl)
 		return NULL;
 	struct sbuf sb;
 	sbuf_init(&sb);
-	for (const char *p = tmpl; *p;) {
-		const char *close = *p == '{' ? strchr(p, '}') : NULL;
-		if (!close) {
-			sbuf_addc(&sb, *p++);
-			continue;
-		}
-		char *name = arena_strndup(e->arena, p + 1, (size_t)(close - p - 1));
-		p = close + 1;
-		if (!strcmp(name, "value")) {
-			sbuf_adds(&sb, value ? value : "");
-		} else if (!strcmp(name, "suggestion")) {
-			if (suggestion)
-				sbuf_printf(&sb, "; did you mean '%s'?", suggestion);
-		} else {
-			struct value v = facts_value(e->facts, name);
-			value_render(&sb, &v, true);
-		}
-	}
+	struct fill f = {e, value, suggestion};
+	sbuf_template(&sb, tmpl, put_fact, &f);
 	const char *s = arena_strdup(e->diags->arena, sb.buf);
 	sbuf_release(&sb);
 	return s;

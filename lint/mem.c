@@ -183,3 +183,17 @@ void sbuf_printf(struct sbuf *sb, const char *fmt, ...)
 	va_end(ap);
 	sb->len += (size_t)n;
 }
+
+void sbuf_template(struct sbuf *sb, const char *tmpl,
+		   void (*put)(struct sbuf *sb, const char *name, size_t len, const void *ctx), const void *ctx)
+{
+	for (const char *p = tmpl; *p;) {
+		const char *close = *p == '{' ? strchr(p, '}') : NULL;
+		if (!close) {
+			sbuf_addc(sb, *p++);
+			continue;
+		}
+		put(sb, p + 1, (size_t)(close - p - 1), ctx);
+		p = close + 1;
+	}
+}

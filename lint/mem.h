@@ -41,5 +41,8 @@ void sbuf_addn(struct sbuf *sb, const char *s, size_t n);
 void sbuf_adds(struct sbuf *sb, const char *s);
 void sbuf_addc(struct sbuf *sb, char c);
 void sbuf_printf(struct sbuf *sb, const char *fmt, ...) CG_PRINTF(2, 3);
+/* Append 'tmpl' with each {name} replaced by what put() appends for it (rule messages). */
+void sbuf_template(struct sbuf *sb, const char *tmpl,
+		   void (*put)(struct sbuf *sb, const char *name, size_t len, const void *ctx), const void *ctx);
 
 #endif
