@@ -212,10 +212,9 @@ static bool ends(const struct cap *c, const struct sir_ev *b, const struct sir_r
 		 bool any_stream)
 {
 	const struct pack_api *a = cap_role(c, e, API_END);
-	if (!a)
+	/* a CUDAGraph (no stream argument) ends a CUDAGraph, a stream call a stream call */
+	if (!a || (a->stream < 0) != (cap_role(c, b, API_BEGIN)->stream < 0))
 		return false;
-	if ((a->stream < 0) != (bs->kind == REF_CURRENT && b->object.kind != REF_NONE))
-		return false;   /* a CUDAGraph ends a CUDAGraph, a stream call a stream call */
 	if (a->stream < 0)
 		return cap_same(&b->object, &e->object);
 	struct sir_ref es = stream_of(a, e);
@@ -246,6 +245,9 @@ static size_t find_end(const struct cap *c, const struct sir_fn *fn, size_t i, c
 		}
 	return fn->n_ev;
 }
+
+/* The table's name for a kernel launch, whose stream is the launch configuration's. */
+#define LAUNCH_NAME "<<<>>>"
 
 /* ---- walking a region --------------------------------------------------------------------- */
 
@@ -429,12 +431,10 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 	const struct cap *c = w->c;
 	w->seq++;
 	if (e->kind == EV_LAUNCH) {
-		struct sir_ref s = resolve(c, f, e->stream);
-		static const struct pack_api launch = {.effect = "cudaErrorStreamCaptureImplicit (906), the capture is invalidated",
-						       .effect_nonblocking = "accepted but not captured: it runs once now and is missing from every replay"};
-		struct pack_api a = launch;
-		a.rule = pack_find(c->pack, "CG307");
-		on_stream_work(w, f, e, &a, s);
+		size_t n;
+		const struct pack_api *launch = pack_api_find(c->pack, LAUNCH_NAME, &n);
+		if (launch)
+			on_stream_work(w, f, e, launch, resolve(c, f, e->stream));
 		return;
 	}
 	if (e->kind == EV_WRITE) {

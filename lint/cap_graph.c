@@ -138,7 +138,7 @@ static void check_frozen(const struct cap *c, const struct cap_region *r, bool u
 					continue;
 				cap_report(c, rule, l,
 					   &(struct cap_words){.api = arena_printf(c->arena, "the launch of '%s'", l->name),
-							       .stream = c->tu->decls[a->decl].name, .line = wr->loc.line});
+							       .var = c->tu->decls[a->decl].name, .line = wr->loc.line});
 				break;
 			}
 		}
@@ -209,7 +209,7 @@ static void check_leaks(const struct cap *c, const struct sir_fn *fn)
 				continue;
 			const char *destroy = makers[m] == API_INSTANTIATE ? "no cudaGraphExecDestroy" : "no cudaGraphDestroy";
 			cap_report(c, pack_find(c->pack, "CG407"), e,
-				   &(struct cap_words){.api = e->name, .stream = arena_printf(c->arena, "'%s'", d->name),
+				   &(struct cap_words){.api = e->name, .var = arena_printf(c->arena, "'%s'", d->name),
 						       .effect = destroy});
 		}
 	}
