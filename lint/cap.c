@@ -208,12 +208,12 @@ static struct sir_ref stream_of(const struct pack_api *a, const struct sir_ev *e
 	return cap_arg(e, a->stream);
 }
 
-static bool ends(const struct cap *c, const struct sir_ev *b, const struct sir_ref *bs, const struct sir_ev *e,
-		 bool any_stream)
+static bool ends(const struct cap *c, const struct pack_api *ba, const struct sir_ev *b, const struct sir_ref *bs,
+		 const struct sir_ev *e, bool any_stream)
 {
 	const struct pack_api *a = cap_role(c, e, API_END);
 	/* a CUDAGraph (no stream argument) ends a CUDAGraph, a stream call a stream call */
-	if (!a || (a->stream < 0) != (cap_role(c, b, API_BEGIN)->stream < 0))
+	if (!a || (a->stream < 0) != (ba->stream < 0))
 		return false;
 	if (a->stream < 0)
 		return cap_same(&b->object, &e->object);
@@ -223,13 +223,14 @@ static bool ends(const struct cap *c, const struct sir_ev *b, const struct sir_r
 
 /* The end of the capture begun at fn->ev[i]: on its stream, preferring one in the begin's own
  * block; failing that, an end on another stream (CG402). Returns fn->n_ev when there is none. */
-static size_t find_end(const struct cap *c, const struct sir_fn *fn, size_t i, const struct sir_ref *s, bool *other)
+static size_t find_end(const struct cap *c, const struct pack_api *ba, const struct sir_fn *fn, size_t i,
+		       const struct sir_ref *s, bool *other)
 {
 	const struct sir_ev *b = &fn->ev[i];
 	size_t last = fn->n_ev;
 	*other = false;
 	for (size_t j = i + 1; j < fn->n_ev; j++)
-		if (ends(c, b, s, &fn->ev[j], false)) {
+		if (ends(c, ba, b, s, &fn->ev[j], false)) {
 			if (fn->ev[j].blk_begin == b->blk_begin)
 				return j;
 			last = j;
@@ -237,7 +238,7 @@ static size_t find_end(const struct cap *c, const struct sir_fn *fn, size_t i, c
 	if (last < fn->n_ev)
 		return last;
 	for (size_t j = i + 1; j < fn->n_ev; j++)
-		if (ends(c, b, s, &fn->ev[j], true)) {
+		if (ends(c, ba, b, s, &fn->ev[j], true)) {
 			const struct pack_api *a = cap_role(c, &fn->ev[j], API_END);
 			struct sir_ref es = stream_of(a, &fn->ev[j]);
 			*other = known(s) && known(&es);  /* two expressions cglint cannot name may be one stream */
@@ -557,7 +558,7 @@ static void check_function(const struct cap *c, const struct sir_fn *fn)
 			continue;
 		}
 		bool other;
-		size_t j = find_end(c, fn, i, &s, &other);
+		size_t j = find_end(c, a, fn, i, &s, &other);
 		if (j == fn->n_ev)
 			continue;       /* ended elsewhere (a begin/end wrapper pair): not judged */
 		const struct sir_ev *e = &fn->ev[j];
