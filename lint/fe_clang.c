@@ -7,6 +7,7 @@
 #include <clang-c/Index.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,14 @@ static bool has_suffix(const char *s, const char *suf)
 {
 	size_t n = strlen(s), m = strlen(suf);
 	return n > m && !strcmp(s + n - m, suf);
+}
+
+static const char *cxstr(struct arena *a, CXString s)
+{
+	const char *c = clang_getCString(s);
+	const char *r = arena_strdup(a, c ? c : "");
+	clang_disposeString(s);
+	return r;
 }
 
 bool fe_clang_is_source(const char *path)
@@ -84,33 +93,85 @@ static char *find_cdb_dir(const char *path)
 	return NULL;
 }
 
-/* libclang's own reader of compile_commands.json; 'file' as the database spells it. */
-static bool cdb_flags(struct arena *a, struct cflags *f, const char *dbdir, const char *path)
+/* Compile databases by folder, each read once per run; lookups share it across threads. */
+struct fe_clang_cdbs {
+	pthread_mutex_t lock;
+	struct strmap by_dir;           /* folder -> index in dbs */
+	char **dirs;
+	CXCompilationDatabase *dbs;     /* NULL where the folder's database would not load */
+	size_t n, cap;
+};
+
+struct fe_clang_cdbs *fe_clang_cdbs_new(void)
 {
+	struct fe_clang_cdbs *c = mem_alloc(sizeof(*c));
+	pthread_mutex_init(&c->lock, NULL);
+	return c;
+}
+
+void fe_clang_cdbs_free(struct fe_clang_cdbs *c)
+{
+	if (!c)
+		return;
+	for (size_t k = 0; k < c->n; k++) {
+		if (c->dbs[k])
+			clang_CompilationDatabase_dispose(c->dbs[k]);
+		free(c->dirs[k]);
+	}
+	free(c->dirs);
+	free(c->dbs);
+	strmap_release(&c->by_dir);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+/* Called with the lock held. Takes 'dir'. */
+static CXCompilationDatabase cdb_open(struct fe_clang_cdbs *c, char *dir)
+{
+	size_t k;
+	if (strmap_get(&c->by_dir, dir, strlen(dir), &k)) {
+		free(dir);
+		return c->dbs[k];
+	}
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 8;
+		c->dirs = mem_realloc(c->dirs, c->cap * sizeof(*c->dirs));
+		c->dbs = mem_realloc(c->dbs, c->cap * sizeof(*c->dbs));
+	}
 	CXCompilationDatabase_Error err;
-	CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dbdir, &err);
-	if (err != CXCompilationDatabase_NoError || !db)
-		return false;
+	CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &err);
+	if (err != CXCompilationDatabase_NoError && db) {
+		clang_CompilationDatabase_dispose(db);
+		db = NULL;
+	}
+	c->dirs[c->n] = dir;
+	c->dbs[c->n] = db;
+	strmap_put(&c->by_dir, dir, strlen(dir), c->n++);
+	return db;
+}
+
+/* The flags the database in 'dir' gives 'path' (libclang's own reader of
+ * compile_commands.json, the file as the database spells it). Takes 'dir'. */
+static bool cdb_flags(struct arena *a, struct cflags *f, struct fe_clang_cdbs *c, char *dir, const char *path)
+{
 	char abs[PATH_MAX];
-	CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, realpath(path, abs) ? abs : path);
-	bool found = cmds && clang_CompileCommands_getSize(cmds) > 0;
-	if (found) {
+	bool found = false;
+	pthread_mutex_lock(&c->lock);
+	CXCompilationDatabase db = cdb_open(c, dir);
+	CXCompileCommands cmds = db ? clang_CompilationDatabase_getCompileCommands(db, realpath(path, abs) ? abs : path) : NULL;
+	if (cmds && clang_CompileCommands_getSize(cmds) > 0) {
 		CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
 		unsigned n = clang_CompileCommand_getNumArgs(cmd);
 		const char **argv = mem_alloc((n + 1) * sizeof(*argv));
-		for (unsigned i = 0; i < n; i++) {
-			CXString s = clang_CompileCommand_getArg(cmd, i);
-			argv[i] = arena_strdup(a, clang_getCString(s));
-			clang_disposeString(s);
-		}
-		CXString d = clang_CompileCommand_getDirectory(cmd);
-		cflags_from_command(a, f, argv, n, arena_strdup(a, clang_getCString(d)));
-		clang_disposeString(d);
+		for (unsigned i = 0; i < n; i++)
+			argv[i] = cxstr(a, clang_CompileCommand_getArg(cmd, i));
+		cflags_from_command(a, f, argv, n, cxstr(a, clang_CompileCommand_getDirectory(cmd)));
 		free(argv);
+		found = true;
 	}
 	if (cmds)
 		clang_CompileCommands_dispose(cmds);
-	clang_CompilationDatabase_dispose(db);
+	pthread_mutex_unlock(&c->lock);
 	return found;
 }
 
@@ -156,14 +217,11 @@ static struct cflags build_args(struct arena *a, const char *path, const char *b
 		cflags_add(a, &f, FE_CLANG_SHIM_DIR);
 	}
 	char *dbdir = o->cdb_dir ? mem_strdup(o->cdb_dir) : find_cdb_dir(path);
-	if (dbdir) {
-		struct cflags db = {0};
-		if (cdb_flags(a, &db, dbdir, path)) {
-			for (size_t i = 0; i < db.n; i++)
-				cflags_add(a, &f, db.v[i]);
-			f.per_thread_stream = db.per_thread_stream;
-		}
-		free(dbdir);
+	struct cflags db = {0};
+	if (dbdir && cdb_flags(a, &db, o->cdbs, dbdir, path)) {
+		for (size_t i = 0; i < db.n; i++)
+			cflags_add(a, &f, db.v[i]);
+		f.per_thread_stream = db.per_thread_stream;
 	}
 	return f;
 }
@@ -225,14 +283,6 @@ struct ctx {
 	unsigned cond, depth;
 	bool discard, loop_control;
 };
-
-static const char *cxstr(struct arena *a, CXString s)
-{
-	const char *c = clang_getCString(s);
-	const char *r = arena_strdup(a, c ? c : "");
-	clang_disposeString(s);
-	return r;
-}
 
 static unsigned offset_of(CXSourceLocation l)
 {

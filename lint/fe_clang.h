@@ -21,9 +21,15 @@ struct arena;
 struct diag_list;
 struct sir_tu;
 
+/* Compile databases read once per folder for a run, shared by its threads. */
+struct fe_clang_cdbs;
+struct fe_clang_cdbs *fe_clang_cdbs_new(void);
+void fe_clang_cdbs_free(struct fe_clang_cdbs *c);
+
 struct fe_clang_opts {
 	const char *cuda_path;          /* toolkit root; NULL: the shim only */
 	const char *cdb_dir;            /* -p: folder of compile_commands.json; NULL: search upward */
+	struct fe_clang_cdbs *cdbs;     /* where databases are kept; required */
 };
 
 /* Whether a file name is a source cglint scans: .c .cc .cpp .cxx .cu .cuh .h .hpp */

@@ -391,12 +391,14 @@ static const char *find_toolkit(void)
 static int show_clang_args(const struct cli *c)
 {
 	struct arena *a = arena_new();
-	struct fe_clang_opts fo = {.cuda_path = c->lint.sources.cuda_path, .cdb_dir = c->lint.sources.cdb_dir};
+	struct fe_clang_opts fo = {.cuda_path = c->lint.sources.cuda_path, .cdb_dir = c->lint.sources.cdb_dir,
+				   .cdbs = fe_clang_cdbs_new()};
 	for (size_t k = 0; k < c->n_paths; k++) {
 		bool shim;
 		for (const char **v = fe_clang_args(a, c->paths[k], "", 0, &fo, &shim); *v; v++)
 			printf("%s\n", *v);
 	}
+	fe_clang_cdbs_free(fo.cdbs);
 	arena_free(a);
 	return 0;
 }

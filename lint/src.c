@@ -62,6 +62,7 @@ struct pool {
 	const struct pack *pack;
 	const struct diag_filter *filter;
 	const struct src_opts *opts;
+	struct fe_clang_cdbs *cdbs;
 	pthread_mutex_t lock;
 	size_t next;
 };
@@ -78,7 +79,7 @@ static void run_job(struct pool *p, struct src_job *j)
 			return;
 		buf = b;
 	}
-	struct fe_clang_opts fo = {.cuda_path = p->opts->cuda_path, .cdb_dir = p->opts->cdb_dir};
+	struct fe_clang_opts fo = {.cuda_path = p->opts->cuda_path, .cdb_dir = p->opts->cdb_dir, .cdbs = p->cdbs};
 	struct sir_tu *tu;
 	if (fe_clang_parse(j->arena, &j->diags, j->path, buf, len, &fo, &tu) == 0)
 		cap_check(tu, p->pack, &j->diags, j->arena);
@@ -102,7 +103,7 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 {
 	if (!q->n)
 		return 0;
-	struct pool p = {.q = q, .pack = pk, .filter = f, .opts = o};
+	struct pool p = {.q = q, .pack = pk, .filter = f, .opts = o, .cdbs = fe_clang_cdbs_new()};
 	pthread_mutex_init(&p.lock, NULL);
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t jobs = o->jobs ? o->jobs : cpus > 0 ? (size_t)cpus : 1;
@@ -118,6 +119,7 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 		pthread_join(t[k], NULL);
 	free(t);
 	pthread_mutex_destroy(&p.lock);
+	fe_clang_cdbs_free(p.cdbs);
 	for (size_t k = 0; k < q->n; k++)
 		diag_move(out, &q->jobs[k].diags);
 	return q->n;
