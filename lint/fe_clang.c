@@ -438,12 +438,20 @@ static CXCursor first_child(CXCursor c)
 	return k.n ? k.v[0] : clang_getNullCursor();
 }
 
+/* Through the implicit wrappers clang puts around an expression (casts, temporaries, braces
+ * around one initializer) to what was written. */
+static CXCursor unwrap(CXCursor e)
+{
+	while ((clang_getCursorKind(e) == CXCursor_UnexposedExpr || clang_getCursorKind(e) == CXCursor_InitListExpr) &&
+	       kids_of(e).n == 1)
+		e = first_child(e);
+	return e;
+}
+
 /* A call's callee expression, and for a member call the object it is called on. */
 static CXCursor member_base(CXCursor call)
 {
-	CXCursor callee = first_child(call);
-	while (!clang_Cursor_isNull(callee) && clang_getCursorKind(callee) == CXCursor_UnexposedExpr)
-		callee = first_child(callee);
+	CXCursor callee = unwrap(first_child(call));
 	if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
 		return clang_getNullCursor();
 	return first_child(callee);
@@ -740,10 +748,7 @@ static void on_write(struct walker *w, CXCursor c, CXCursor target, CXCursor val
 		e->args = arena_alloc(w->a, sizeof(*e->args));
 		e->args[0] = ref_of(w, value, 0);
 		e->n_args = 1;
-		CXCursor v = value;
-		while (clang_getCursorKind(v) == CXCursor_UnexposedExpr && kids_of(v).n == 1)
-			v = first_child(v);
-		e->from_call = clang_getCursorKind(v) == CXCursor_CallExpr;
+		e->from_call = clang_getCursorKind(unwrap(value)) == CXCursor_CallExpr;
 	}
 }
 
@@ -756,10 +761,7 @@ static void on_var_decl(struct walker *w, CXCursor c, const struct ctx *x)
 	if (!k.n)
 		return;
 	CXCursor init = k.last;
-	CXCursor core = init;
-	while ((clang_getCursorKind(core) == CXCursor_UnexposedExpr || clang_getCursorKind(core) == CXCursor_InitListExpr) &&
-	       kids_of(core).n == 1)
-		core = first_child(core);
+	CXCursor core = unwrap(init);
 	if (clang_getCursorKind(core) == CXCursor_CallExpr &&
 	    clang_getCursorKind(clang_getCursorReferenced(core)) == CXCursor_Constructor) {
 		/* a guard such as CUDAStreamCaptureModeGuard g{mode}: an object, not a write */
