@@ -12,10 +12,12 @@
 #include "diag.h"
 #include "expr.h"
 #include "fe_clang.h"
+#include "gpu.h"
 #include "lint.h"
 #include "mem.h"
 #include "out.h"
 #include "pack.h"
+#include "probe.h"
 #include "target.h"
 
 #ifndef CGLINT_VERSION
@@ -25,7 +27,7 @@
 enum opt_id {
 	O_MCORE = 256, O_BRIDGE, O_GPU, O_ENV, O_ENV_FILE, O_ASSUME, O_FORMAT, O_SELECT, O_IGNORE, O_FAIL_ON,
 	O_RULES, O_CONFIG_FILE, O_STDIN_NAME, O_COLOR, O_VERBOSE, O_EXIT_ZERO, O_HELP, O_VERSION,
-	O_CUDA_PATH, O_CDB, O_JOBS, O_SHOW_ARGS,
+	O_CUDA_PATH, O_CDB, O_JOBS, O_SHOW_ARGS, O_PROBE_BIN, O_FROM, O_ONLY, O_CONFIG, O_TIMEOUT,
 };
 
 static const struct opt {
@@ -37,7 +39,7 @@ static const struct opt {
 } opts[] = {
 	{"mcore", 0, "X.Y", O_MCORE, "target Megatron Core version (default: newest supported)"},
 	{"bridge", 0, "X.Y|none", O_BRIDGE, "target Megatron-Bridge release (default: the one shipping --mcore)"},
-	{"gpu", 0, "ARCH", O_GPU, "GPU the job runs on: sm_90, h100, b200, ... (default unknown)"},
+	{"gpu", 0, "ARCH|auto", O_GPU, "GPU the job runs on: sm_90, h100, b200, ..., or auto (this machine's; default unknown)"},
 	{"env", 'E', "KEY=VALUE", O_ENV, "an environment variable the job runs with (repeatable)"},
 	{"env-file", 0, "FILE", O_ENV_FILE, "environment file of KEY=VALUE lines (repeatable)"},
 	{"config-file", 'c', "FILE", O_CONFIG_FILE, "override YAML layered over every input, as Bridge's --config-file"},
@@ -52,6 +54,11 @@ static const struct opt {
 	{"build-path", 'p', "DIR", O_CDB, "folder holding compile_commands.json (default: searched upward from each source)"},
 	{"jobs", 'j', "N", O_JOBS, "check N sources at once (default: one per CPU)"},
 	{"show-clang-args", 0, NULL, O_SHOW_ARGS, "print the arguments each source would be parsed with, and stop"},
+	{"config", 0, "FILE", O_CONFIG, "probe: lint FILE with this machine's GPU and environment instead (repeatable)"},
+	{"from", 0, "FILE", O_FROM, "probe: judge a recording of cglint-probe's output instead of running it"},
+	{"only", 0, "ROWS", O_ONLY, "probe: run only these rows (comma-separated ids)"},
+	{"timeout", 0, "SECONDS", O_TIMEOUT, "probe: time limit per row (default 30)"},
+	{"probe-bin", 0, "PATH", O_PROBE_BIN, "the probe program (default: $CGLINT_PROBE, else cglint-probe beside cglint)"},
 	{"stdin-filename", 0, "NAME", O_STDIN_NAME, "the name to report for '-' (stdin)"},
 	{"color", 0, "WHEN", O_COLOR, "auto, always or never (auto honours NO_COLOR)"},
 	{"verbose", 'v', NULL, O_VERBOSE, "also print what normalization changed, to stderr"},
@@ -64,6 +71,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: cglint [lint] [OPTIONS] PATH... [KEY=VALUE...]\n"
 	      "       cglint explain RULE | cglint rules [--format json] [--mcore X.Y --bridge X.Y]\n"
+	      "       cglint probe [--format json] [--from FILE] [--only ROWS] | cglint probe --config FILE...\n"
 	      "       cglint --version\n\n"
 	      "Checks Megatron-Bridge / Megatron Core CUDA-graph settings before a job starts.\n"
 	      "PATH is a YAML file, a launch script, a C/C++/CUDA source, a folder (walked for all of\n"
@@ -77,7 +85,8 @@ static void usage(FILE *f)
 		fprintf(f, "  %-30s %s\n", opts[k].shrt ? head : head + 3, opts[k].help);
 	}
 	fputs("\nExit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error or unreadable/unparsable\n"
-	      "input or rule pack, 3 internal error.\n",
+	      "input or rule pack, 3 internal error. cglint probe: 0 every rule doc holds on this GPU, 1 one does\n"
+	      "not, 4 no CUDA device (or no probe in this build).\n",
 	      f);
 }
 
@@ -95,6 +104,7 @@ static int usage_error(const char *fmt, ...)
 
 struct cli {
 	struct lint_opts lint;
+	struct gpu_opts gpu;
 	struct diag_filter filter;
 	const struct out_format *format;
 	enum sev fail_on;
@@ -104,7 +114,10 @@ struct cli {
 	const char **paths;
 	size_t n_paths;
 	bool mcore_given, bridge_given;
-	bool exit_zero, show_args;
+	bool exit_zero, show_args, gpu_auto;
+	const char **configs;           /* probe --config */
+	size_t n_configs;
+	const char *probe_only_opt;     /* the first probe-only option given, for the usage check */
 };
 
 static void push(const char ***arr, size_t *n, const char *s)
@@ -162,7 +175,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				return usage_error("--bridge wants a version like 0.4, or none, not '%s'", optarg);
 			break;
 		case O_GPU:
-			if (target_parse_gpu(optarg, &c->lint.target.gpu_major))
+			c->gpu_auto = !strcmp(optarg, "auto");
+			if (!c->gpu_auto && target_parse_gpu(optarg, &c->lint.target.gpu_major))
 				return usage_error("--gpu wants an architecture like sm_90, h100 or b200, not '%s'", optarg);
 			c->lint.target.gpu = optarg;
 			break;
@@ -204,11 +218,26 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			break;
 		}
 		case O_SHOW_ARGS: c->show_args = true; break;
+		case O_PROBE_BIN: c->gpu.program = optarg; break;
+		case O_FROM: c->gpu.from = optarg; break;
+		case O_ONLY: c->gpu.only = optarg; break;
+		case O_TIMEOUT: {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (*end || n < 1 || n > 3600)
+				return usage_error("--timeout wants seconds from 1 to 3600, not '%s'", optarg);
+			c->gpu.timeout = optarg;
+			break;
+		}
+		case O_CONFIG: push(&c->configs, &c->n_configs, optarg); break;
 		case O_HELP: usage(stdout); return -1;
 		case O_VERSION: printf("cglint %s\n", CGLINT_VERSION); return -1;
 		default:
 			return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
 		}
+		for (size_t k = 0; k < N_OPTS && !c->probe_only_opt; k++)
+			if ((int)opts[k].id == id && !strncmp(opts[k].help, "probe: ", 7))
+				c->probe_only_opt = opts[k].name;
 	}
 	for (int k = optind; k < argc; k++)     /* after '--' */
 		push(&c->paths, &c->n_paths, argv[k]);
@@ -444,6 +473,7 @@ static void cli_release(struct cli *c)
 	free(c->filter.select);
 	free(c->filter.ignore);
 	free(c->rule_files);
+	free(c->configs);
 }
 
 /* Dotlist overrides are positional KEY=VALUE arguments that are not existing files. */
@@ -462,16 +492,49 @@ static void split_dotlists(struct cli *c)
 	free(paths);
 }
 
-static int run(const char *cmd, struct cli *c)
+/*
+ * --gpu auto, and probe --config: the GPU at hand decides. Without one, lint goes on with the
+ * GPU unknown (a pre-commit hook on a laptop), while probe --config stops with status 4.
+ */
+static int detect_gpu(struct cli *c, struct arena *a, bool required)
 {
-	if (!strcmp(cmd, "probe") || !strcmp(cmd, "lsp")) {
+	char why[512] = "";
+	int rc = gpu_detect(c->gpu.program, &c->lint.target, a, why, sizeof(why));
+	if (rc == 0 && c->lint.verbose)
+		fprintf(stderr, "cglint: --gpu auto: %s, %s\n", why, c->lint.target.gpu);
+	if (rc == 0 || !required) {
+		if (rc)
+			fprintf(stderr, "cglint: --gpu auto: %s; GPU-dependent rules treat the GPU as unknown\n", why);
+		return 0;
+	}
+	fprintf(stderr, "cglint probe: %s\n", why);
+	return rc;
+}
+
+static int run(const char *cmd, struct cli *c, struct arena *a)
+{
+	if (!strcmp(cmd, "lsp")) {
 		fprintf(stderr, "cglint: '%s' is not part of this build yet\n", cmd);
 		return 2;
 	}
-	if (!strcmp(cmd, "lint"))
+	bool probe = !strcmp(cmd, "probe");
+	if (c->probe_only_opt && !probe)
+		return usage_error("--%s belongs to 'cglint probe'", c->probe_only_opt);
+	if (probe && c->n_configs) {
+		/* probe --config a.yaml b.sh: lint them for this machine */
+		for (size_t k = 0; k < c->n_configs; k++)
+			push(&c->paths, &c->n_paths, c->configs[k]);
+		c->gpu_auto = true;
+		gpu_environ(&c->lint.env_assigns, &c->lint.n_env_assigns);
+	} else if (probe && (c->n_paths || c->gpu_auto)) {
+		return usage_error("probe takes no paths (lint them with --config FILE) and finds the GPU itself");
+	}
+	if (!strcmp(cmd, "lint") || c->n_configs)
 		split_dotlists(c);
 	int rc = resolve_target(c);
 	if (rc)
+		return rc;
+	if (c->gpu_auto && (rc = detect_gpu(c, a, probe)))
 		return rc;
 	bool tty = isatty(fileno(stdout));
 	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
@@ -486,6 +549,8 @@ static int run(const char *cmd, struct cli *c)
 			rc = c->n_paths == 1 ? cmd_explain(p, c->paths[0]) : usage_error("explain wants one rule id");
 		else if (!strcmp(cmd, "rules"))
 			rc = cmd_rules(p, c);
+		else if (probe && !c->n_configs)
+			rc = gpu_verify(p, &c->gpu);
 		else
 			rc = cmd_lint(p, c, &o);
 	}
@@ -504,10 +569,13 @@ int main(int argc, char **argv)
 			cmd = argv[first++];
 	argv[first - 1] = argv[0];
 	int rc = parse_args(argc - first + 1, argv + first - 1, &c);
-	if (!rc)
-		rc = run(cmd, &c);
-	else if (rc < 0)
+	struct arena *a = arena_new();
+	if (!rc) {
+		c.gpu.json = c.format == &out_json;
+		rc = run(cmd, &c, a);
+	} else if (rc < 0)
 		rc = 0;         /* --help, --version */
 	cli_release(&c);
+	arena_free(a);
 	return rc;
 }

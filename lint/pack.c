@@ -51,6 +51,7 @@ void pack_free(struct pack *p)
 	free(p->flags);
 	free(p->suggest);
 	free(p->apis);
+	free(p->claims);
 	arena_free(p->arena);
 	free(p);
 }
@@ -531,6 +532,124 @@ static void load_api(struct loader *ld, const struct node *n)
 	}
 }
 
+const char *const pack_probe_modes[] = {"global", "thread_local", "relaxed", NULL};
+const char *const pack_probe_streams[] = {"blocking", "nonblocking", NULL};
+const char *const pack_probe_status[] = {"none", "active", "invalidated", "error", NULL};
+const char *const pack_probe_replay[] = {"none", "ok", "missing", "failed", NULL};
+
+int pack_word(const char *const *words, const char *s)
+{
+	for (int k = 0; words[k]; k++)
+		if (!strcmp(words[k], s))
+			return k;
+	return -1;
+}
+
+/* 'mode: relaxed' or 'mode: [global, thread_local]' as a bit set; all when absent. */
+static unsigned word_set(struct loader *ld, const struct node *n, const char *const *words, const char *what)
+{
+	if (!n)
+		return ~0u;
+	size_t count = n->kind == NODE_SEQ ? n->n : 1;
+	unsigned set = 0;
+	for (size_t k = 0; k < count; k++) {
+		const struct node *w = n->kind == NODE_SEQ ? n->items[k] : n;
+		int i = w->kind == NODE_SCALAR ? pack_word(words, w->scalar) : -1;
+		if (i < 0)
+			bad(ld, w, "'%s' is %s", what, what[0] == 'm' ? "global, thread_local or relaxed" : "blocking or nonblocking");
+		else
+			set |= 1u << i;
+	}
+	return set;
+}
+
+/* A result code: a number, or 'error' for any failure. */
+static int expect_code(struct loader *ld, const struct node *map, const char *key)
+{
+	const char *v = scalar(ld, map, key, false);
+	if (!v)
+		return PACK_EXPECT_ANY;
+	if (!strcmp(v, "error"))
+		return PACK_EXPECT_ERROR;
+	char *end;
+	long code = strtol(v, &end, 10);
+	if (*end || end == v || code < 0 || code > 100000) {
+		bad(ld, node_get(map, key), "'%s' is a result code (0, 900, ...) or 'error'", key);
+		return PACK_EXPECT_ANY;
+	}
+	return (int)code;
+}
+
+static int expect_word(struct loader *ld, const struct node *map, const char *key, const char *const *words)
+{
+	const char *v = scalar(ld, map, key, false);
+	int i = v ? pack_word(words, v) : PACK_EXPECT_ANY;
+	if (v && i < 0) {
+		bad(ld, node_get(map, key), "'%s' is not a %s value", v, key);
+		return PACK_EXPECT_ANY;
+	}
+	return i;
+}
+
+static void load_claim(struct loader *ld, const struct node *n)
+{
+	static const char *const keys[] = {"row", "rule", "expect", NULL};
+	static const char *const expect_keys[] = {"mode", "stream", "call", "status", "end", "replay", "at_capture", NULL};
+	static const char *const bools[] = {"false", "true", NULL};
+	int before = ld->errors;
+	only_keys(ld, n, "probe", keys);
+	struct pack_claim c = {.row = scalar(ld, n, "row", true), .loc = n->loc};
+	const char *rule = scalar(ld, n, "rule", true);
+	if (rule && !(c.rule = pack_find(ld->p, rule)))
+		bad(ld, node_get(n, "rule"), "no rule %s", rule);
+	const struct node *ex = node_get(n, "expect");
+	if (ex && ex->kind != NODE_SEQ)
+		bad(ld, ex, "'expect' is a list of expectations");
+	else if (ex) {
+		c.expect = arena_alloc(ld->p->arena, (ex->n ? ex->n : 1) * sizeof(*c.expect));
+		for (size_t k = 0; k < ex->n; k++) {
+			const struct node *e = ex->items[k];
+			if (e->kind != NODE_MAP) {
+				bad(ld, e, "an expectation is a mapping ({call: 900, end: 901})");
+				continue;
+			}
+			only_keys(ld, e, "expect", expect_keys);
+			c.expect[c.n_expect++] = (struct pack_expect){
+				.modes = word_set(ld, node_get(e, "mode"), pack_probe_modes, "mode"),
+				.streams = word_set(ld, node_get(e, "stream"), pack_probe_streams, "stream"),
+				.call = expect_code(ld, e, "call"),
+				.end = expect_code(ld, e, "end"),
+				.status = expect_word(ld, e, "status", pack_probe_status),
+				.replay = expect_word(ld, e, "replay", pack_probe_replay),
+				.at_capture = expect_word(ld, e, "at_capture", bools),
+				.loc = e->loc,
+			};
+		}
+	}
+	if (c.row && pack_claim_find(ld->p, c.row))
+		bad(ld, node_get(n, "row"), "row %s is claimed twice", c.row);
+	if (ld->errors != before)
+		return;
+	GROW(ld->p->claims, ld->p->n_claims, ld->p->cap_claims);
+	ld->p->claims[ld->p->n_claims++] = c;
+}
+
+const struct pack_claim *pack_claim_find(const struct pack *p, const char *row)
+{
+	for (size_t k = 0; k < p->n_claims; k++)
+		if (!strcmp(p->claims[k].row, row))
+			return &p->claims[k];
+	return NULL;
+}
+
+const struct pack_expect *pack_expect_for(const struct pack_claim *c, int mode, int stream)
+{
+	for (size_t k = 0; k < c->n_expect; k++)
+		if ((c->expect[k].modes >> mode & 1) && (c->expect[k].streams >> stream & 1))
+			return &c->expect[k];
+	return NULL;
+}
+
 static int cmp_api(const void *a, const void *b)
 {
 	return strcmp(((const struct pack_api *)a)->name, ((const struct pack_api *)b)->name);
@@ -554,7 +673,7 @@ const struct pack_api *pack_api_find(const struct pack *p, const char *name, siz
 
 int pack_load(struct pack *p, struct diag_list *d, const char *path, const char *text, size_t len)
 {
-	static const char *const keys[] = {"pack", "rules", "normalize", "defaults", "flags", "suggest", "apis", NULL};
+	static const char *const keys[] = {"pack", "rules", "normalize", "defaults", "flags", "suggest", "apis", "probe", NULL};
 	struct node *root;
 	const char *name = arena_strdup(p->arena, path);
 	/* pack strings must outlive the run: parse into the pack's arena */
@@ -572,6 +691,7 @@ int pack_load(struct pack *p, struct diag_list *d, const char *path, const char 
 	each(&ld, root, "flags", load_flag);
 	each(&ld, root, "suggest", load_suggest);
 	each(&ld, root, "apis", load_api);
+	each(&ld, root, "probe", load_claim);
 	if (p->n_apis)
 		qsort(p->apis, p->n_apis, sizeof(*p->apis), cmp_api);
 	return ld.errors ? -1 : 0;

@@ -120,8 +120,42 @@ struct pack_api {
 	int stream, mode, graph, exec, event, flags;
 };
 
+/*
+ * What a rule's doc claims the driver does, for one probe row (rules/capture.yaml 'probe'):
+ * a list of expectations, each for some capture modes and stream kinds; the first that covers
+ * a cell is its claim. A field left out is not claimed.
+ */
+enum { PROBE_MODE_GLOBAL, PROBE_MODE_THREAD_LOCAL, PROBE_MODE_RELAXED, PROBE_N_MODES };
+enum { PROBE_STREAM_BLOCKING, PROBE_STREAM_NONBLOCKING, PROBE_N_STREAMS };
+#define PACK_EXPECT_ANY (-1)            /* field not claimed */
+#define PACK_EXPECT_ERROR (-2)          /* call/end: any non-zero result */
+
+struct pack_expect {
+	unsigned modes, streams;        /* bit sets over PROBE_MODE_* / PROBE_STREAM_* */
+	int call, end;                  /* a result code, PACK_EXPECT_ERROR or _ANY */
+	int status;                     /* index in pack_probe_status, or _ANY */
+	int replay;                     /* index in pack_probe_replay, or _ANY */
+	int at_capture;                 /* 0, 1 or _ANY */
+	struct loc loc;
+};
+
+struct pack_claim {
+	const char *row;                /* the probe's row id: "SYNC-DEV" */
+	const struct rule *rule;
+	struct pack_expect *expect;
+	size_t n_expect;
+	struct loc loc;
+};
+
+extern const char *const pack_probe_modes[];    /* "global", "thread_local", "relaxed" */
+extern const char *const pack_probe_streams[];  /* "blocking", "nonblocking" */
+extern const char *const pack_probe_status[];   /* "none", "active", "invalidated", "error" */
+extern const char *const pack_probe_replay[];   /* "none", "ok", "missing", "failed" */
+
 struct pack {
 	struct arena *arena;
+	struct pack_claim *claims;      /* in pack order */
+	size_t n_claims, cap_claims;
 	struct pack_api *apis;          /* sorted by name once loaded */
 	size_t n_apis, cap_apis;
 	struct rule **rules;
@@ -153,5 +187,11 @@ const char *pack_mirror_for(const struct mirror *m, size_t n, const struct targe
 const char *pack_check_name(enum check_kind k);
 /* The entries for a call name (several roles may share one), or NULL with *n = 0. */
 const struct pack_api *pack_api_find(const struct pack *p, const char *name, size_t *n);
+/* The claim for a probe row, or NULL. */
+const struct pack_claim *pack_claim_find(const struct pack *p, const char *row);
+/* The expectation covering a cell, or NULL when the doc claims nothing there. */
+const struct pack_expect *pack_expect_for(const struct pack_claim *c, int mode, int stream);
+/* A word of a NULL-terminated list: its index, or -1. */
+int pack_word(const char *const *words, const char *s);
 
 #endif

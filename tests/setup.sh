@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs what cglint needs on Debian bookworm (as root, or through sudo), then configures
-# and builds into ./build. Safe to run again: it installs only what is missing.
+# and builds into ./build. Safe to run again: it installs only what is missing. The GPU probe
+# (cglint-probe) is built too where the CUDA toolkit is (nvcc on PATH or in /usr/local/cuda).
 set -eu
 cd "$(dirname "$0")/.."
 
-pkgs="build-essential cmake pkg-config libyaml-dev libjansson-dev libcriterion-dev libclang-19-dev clang-19 yamllint shellcheck"
+pkgs="build-essential cmake pkg-config libyaml-dev libjansson-dev libcriterion-dev libclang-19-dev clang-19 yamllint shellcheck python3 python3-jsonschema"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

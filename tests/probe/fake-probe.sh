@@ -1,0 +1,9 @@
+#!/bin/sh
+# A stand-in for cglint-probe in tests: prints the recording named by $FAKE_PROBE_OUT (only its
+# identity line under --identity) and exits with $FAKE_PROBE_RC (default 0).
+if [ "$1" = "--identity" ]; then
+	grep '"kind": *"identity"' "$FAKE_PROBE_OUT"
+else
+	cat "$FAKE_PROBE_OUT"
+fi
+exit "${FAKE_PROBE_RC:-0}"

@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The probe without a GPU: the rule docs' claims (pack), parsing the program's JSON lines,
+ * judging cells, the CLI against a stand-in program (tests/probe/fake-probe.sh), the JSON
+ * schema, --gpu auto and probe --config. Where the real cglint-probe is built, also that it
+ * runs every claimed row and says "no device" on a machine without one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "diag.h"
+#include "harness.h"
+#include "mem.h"
+#include "pack.h"
+#include "probe.h"
+#include "verify.h"
+
+#define PROBE_DIR CGLINT_FIXTURES "/../tests/probe"
+#define FAKE "--probe-bin " PROBE_DIR "/fake-probe.sh"
+
+static struct pack *load(const char *text, struct diag_list *d, struct arena *a)
+{
+	struct pack *p = pack_new();
+	pack_load_builtin(p);
+	diag_init(d, a, p, NULL);
+	pack_load(p, d, "test.yaml", text, strlen(text));
+	return p;
+}
+
+static bool has_message(const struct diag_list *d, const char *part)
+{
+	for (size_t k = 0; k < d->n; k++)
+		if (strstr(d->items[k].message, part))
+			return true;
+	return false;
+}
+
+Test(claims, malformed_claims_are_pack_errors_at_their_line)
+{
+	struct arena *a = arena_new();
+	struct diag_list d;
+	struct pack *p = load("probe:\n"
+			      "  - row: X-ONE\n"
+			      "    rule: CG301\n"
+			      "    expect:\n"
+			      "      - {mode: globl, call: 900}\n"
+			      "      - {stream: blocking, call: nine, replay: sometimes}\n"
+			      "      - {calls: 900}\n"
+			      "  - row: X-ONE\n"
+			      "    rule: CG999\n",
+			      &d, a);
+	cr_assert(has_message(&d, "'mode' is global, thread_local or relaxed"));
+	cr_assert(has_message(&d, "'call' is a result code"));
+	cr_assert(has_message(&d, "'sometimes' is not a replay value"));
+	cr_assert(has_message(&d, "unknown expect key 'calls'; did you mean 'call'?"));
+	cr_assert(has_message(&d, "no rule CG999"));
+	for (size_t k = 0; k < d.n; k++)
+		cr_assert_str_eq(d.items[k].rule->id, "CG910");
+	cr_assert_eq(d.items[0].loc.line, 5);
+	cr_assert(!pack_claim_find(p, "X-ONE"), "a claim with errors is not loaded");
+	diag_release(&d);
+	pack_free(p);
+	arena_free(a);
+}
+
+Test(claims, the_first_expectation_covering_a_cell_wins)
+{
+	struct arena *a = arena_new();
+	struct diag_list d;
+	struct pack *p = load("probe:\n"
+			      "  - row: X-TWO\n"
+			      "    rule: CG304\n"
+			      "    expect:\n"
+			      "      - {mode: [global, thread_local], call: 900}\n"
+			      "      - {stream: nonblocking, call: 0}\n",
+			      &d, a);
+	cr_assert_eq(d.n, 0);
+	const struct pack_claim *c = pack_claim_find(p, "X-TWO");
+	cr_assert_not_null(c);
+	cr_assert_eq(pack_expect_for(c, PROBE_MODE_GLOBAL, PROBE_STREAM_NONBLOCKING)->call, 900);
+	cr_assert_eq(pack_expect_for(c, PROBE_MODE_RELAXED, PROBE_STREAM_NONBLOCKING)->call, 0);
+	cr_assert_null(pack_expect_for(c, PROBE_MODE_RELAXED, PROBE_STREAM_BLOCKING));
+	diag_release(&d);
+	pack_free(p);
+	arena_free(a);
+}
+
+Test(claims, every_builtin_claim_names_a_capture_rule)
+{
+	struct pack *p = pack_new();
+	pack_load_builtin(p);
+	cr_assert_gt(p->n_claims, 40);
+	for (size_t k = 0; k < p->n_claims; k++) {
+		const char *id = p->claims[k].rule->id;
+		cr_assert(!strncmp(id, "CG3", 3) || !strncmp(id, "CG4", 3), "%s claims for %s", p->claims[k].row, id);
+	}
+	pack_free(p);
+}
+
+#define IDENTITY "{\"kind\":\"identity\",\"device\":\"GPU\",\"cc_major\":9,\"cc_minor\":0,\"sms\":132}\n"
+
+static int parse(struct probe_run *run, const char *text, char *err, size_t n)
+{
+	probe_run_init(run);
+	return probe_parse(run, "rec.jsonl", text, strlen(text), err, n);
+}
+
+Test(parse, a_broken_line_is_reported_with_its_position)
+{
+	struct probe_run run;
+	char err[256];
+	cr_assert_eq(parse(&run, IDENTITY "{\"kind\":\"row\", oops}\n", err, sizeof(err)), 2);
+	cr_assert(strstr(err, "rec.jsonl:2: "), "%s", err);
+	probe_run_free(&run);
+	cr_assert_eq(parse(&run, IDENTITY "{\"kind\":\"row\",\"id\":\"A\",\"mode\":\"sideways\",\"stream\":\"blocking\"}\n", err,
+			   sizeof(err)),
+		     2);
+	cr_assert(strstr(err, "rec.jsonl:2: a row needs"), "%s", err);
+	probe_run_free(&run);
+	cr_assert_eq(parse(&run, "[1, 2]\n", err, sizeof(err)), 2);
+	cr_assert(strstr(err, "one JSON object"), "%s", err);
+	probe_run_free(&run);
+	cr_assert_eq(parse(&run, "\n\n", err, sizeof(err)), 2);
+	cr_assert(strstr(err, "no identity line"), "%s", err);
+	probe_run_free(&run);
+}
+
+Test(parse, no_device_and_unknown_kinds)
+{
+	struct probe_run run;
+	char err[256] = "";
+	cr_assert_eq(parse(&run, "{\"kind\":\"identity\",\"device\":null,\"error\":\"no CUDA device\",\"cuda_rc\":100}\n", err,
+			   sizeof(err)),
+		     PROBE_NO_DEVICE);
+	cr_assert_str_eq(run.id.error, "no CUDA device");
+	cr_assert_eq(run.id.cuda_rc, 100);
+	probe_run_free(&run);
+	cr_assert_eq(parse(&run, IDENTITY "{\"kind\":\"rowdef\",\"id\":\"A\"}\n{\"kind\":\"future\"}\n", err, sizeof(err)), 0);
+	cr_assert_eq(run.n_cells, 0);
+	probe_run_free(&run);
+}
+
+static const char *const claims_pack = "probe:\n"
+				       "  - row: R-CODE\n"
+				       "    rule: CG304\n"
+				       "    expect:\n"
+				       "      - {mode: global, call: 900, status: invalidated, end: 901, replay: none}\n"
+				       "      - {mode: relaxed, call: error}\n"
+				       "  - row: R-NEVER\n"
+				       "    rule: CG301\n"
+				       "    expect:\n"
+				       "      - {call: 900}\n";
+
+static const char *row(struct arena *a, const char *id, const char *mode, int call, const char *status, int end,
+		       const char *replay, const char *exit)
+{
+	return arena_printf(a,
+			    "{\"kind\":\"row\",\"id\":\"%s\",\"mode\":\"%s\",\"stream\":\"blocking\",\"call_rc\":%d,"
+			    "\"status\":\"%s\",\"end_rc\":%d,\"replay\":\"%s\",\"exit\":\"%s\"}\n",
+			    id, mode, call, status, end, replay, exit);
+}
+
+Test(verify, each_claimed_field_is_compared)
+{
+	struct arena *a = arena_new();
+	struct diag_list d;
+	struct pack *p = load(claims_pack, &d, a);
+	cr_assert_eq(d.n, 0);
+	const char *text = arena_printf(a, "%s%s%s%s%s%s", IDENTITY,
+					row(a, "R-CODE", "global", 900, "invalidated", 901, "none", "ok"),      /* match */
+					row(a, "R-CODE", "global", 0, "active", 0, "ok", "ok"),                 /* 4 misses */
+					row(a, "R-CODE", "relaxed", 1, "active", 0, "ok", "ok"),                /* error matches 1 */
+					row(a, "R-CODE", "thread_local", 900, "active", 0, "ok", "ok"),         /* unclaimed */
+					row(a, "R-CODE", "global", 900, "invalidated", 901, "none", "signal 11"));
+	struct probe_run run;
+	char err[256];
+	probe_run_init(&run);
+	cr_assert_eq(probe_parse(&run, "rec", text, strlen(text), err, sizeof(err)), 0, "%s", err);
+	struct verify_report r;
+	size_t bad = verify_run(&r, p, &run);
+	cr_assert_eq(r.n_cells, 5);
+	cr_assert_eq(r.cells[0].verdict, VERDICT_MATCH);
+	cr_assert_eq(r.cells[1].verdict, VERDICT_MISMATCH);
+	cr_assert_eq(r.cells[1].n_miss, 4);
+	cr_assert_str_eq(r.cells[1].miss[0].field, "call");
+	cr_assert_str_eq(r.cells[1].miss[0].expected, "900");
+	cr_assert_str_eq(r.cells[1].miss[0].observed, "0");
+	cr_assert_str_eq(r.cells[1].miss[3].field, "replay");
+	cr_assert_eq(r.cells[2].verdict, VERDICT_MATCH);
+	cr_assert_eq(r.cells[3].verdict, VERDICT_UNCLAIMED);
+	cr_assert_eq(r.cells[4].verdict, VERDICT_MISMATCH);
+	cr_assert_str_eq(r.cells[4].miss[0].field, "exit");
+	/* R-NEVER was claimed and not probed: a failure of a complete run */
+	cr_assert_eq(r.n_not_probed, p->n_claims - 1);
+	cr_assert_eq(bad, 2 + r.n_not_probed);
+	verify_release(&r);
+	run.partial = true;     /* --only: rows left out on purpose */
+	cr_assert_eq(verify_run(&r, p, &run), 2);
+	verify_release(&r);
+	probe_run_free(&run);
+	diag_release(&d);
+	pack_free(p);
+	arena_free(a);
+}
+
+/* ---- the command line, against the stand-in program ---- */
+
+static int probe_cli(const char *recording, const char *rc, const char *args, char **out)
+{
+	setenv("FAKE_PROBE_OUT", recording, 1);
+	setenv("FAKE_PROBE_RC", rc, 1);
+	return harness_run(PROBE_DIR, args, out);
+}
+
+Test(cli, a_table_that_agrees_with_the_docs_exits_0)
+{
+	char *out;
+	cr_assert_eq(probe_cli("match.jsonl", "0", "probe --only SYNC-DEV " FAKE, &out), 0);
+	cr_assert(strstr(out, "NVIDIA H100 80GB HBM3, sm_90 (132 SMs), driver 13.0, runtime 13.0, NCCL 2.28.9"), "%s", out);
+	cr_assert(strstr(out, "SYNC-DEV             CG301  global       blocking    900   invalidated 901   none    -     match"));
+	cr_assert(strstr(out, "NCCL-INIT            CG313  global       blocking    skipped: NCCL not found"));
+	cr_assert(strstr(out, "16 cells: 14 match, 0 mismatch, 1 unclaimed, 1 skipped"), "%s", out);
+	free(out);
+}
+
+Test(cli, a_disagreement_names_the_claim_and_exits_1)
+{
+	char *out;
+	cr_assert_eq(probe_cli("mismatch.jsonl", "0", "probe --only SYNC-DEV " FAKE, &out), 1);
+	cr_assert(strstr(out, ": MEMCPY-SYNC CG303 global nonblocking: call 906 (CG303 claims 0)"), "%s", out);
+	cr_assert(strstr(out, "capture.yaml:"), "the claim's file:line");
+	cr_assert(strstr(out, ": SYNC-DEV CG301 relaxed blocking: exit signal 11 (CG301 claims ok)"), "%s", out);
+	free(out);
+}
+
+Test(cli, a_complete_run_missing_claimed_rows_exits_1)
+{
+	char *out;
+	cr_assert_eq(probe_cli("match.jsonl", "0", "probe " FAKE, &out), 1);
+	cr_assert(strstr(out, "LAUNCH-NULL (CG307) is claimed but the probe has no such row"), "%s", out);
+	free(out);
+}
+
+Test(cli, no_device_exits_4_with_the_reason)
+{
+	char *out;
+	cr_assert_eq(probe_cli("nodevice.jsonl", "4", "probe " FAKE " 2>&1", &out), PROBE_NO_DEVICE);
+	cr_assert_str_eq(out, "cglint probe: no CUDA device (cudaErrorNoDevice)\n");
+	free(out);
+	cr_assert_eq(probe_cli("nodevice.jsonl", "4", "probe --probe-bin /nonexistent/cglint-probe 2>&1", &out), 3);
+	cr_assert(strstr(out, "cannot run /nonexistent/cglint-probe"), "%s", out);
+	free(out);
+	/* the program's own exit status must agree with what it printed */
+	cr_assert_eq(probe_cli("nodevice.jsonl", "0", "probe " FAKE " 2>&1", &out), 3);
+	free(out);
+	cr_assert_eq(probe_cli("match.jsonl", "1", "probe " FAKE " 2>&1", &out), 3);
+	cr_assert(strstr(out, "exited with status 1"), "%s", out);
+	free(out);
+}
+
+Test(cli, recordings_and_usage_errors)
+{
+	char *out;
+	cr_assert_eq(harness_run(PROBE_DIR, "probe --only SYNC-DEV --from match.jsonl", &out), 0);
+	free(out);
+	cr_assert_eq(harness_run(PROBE_DIR, "probe --from fake-probe.sh 2>&1", &out), 2);
+	cr_assert(strstr(out, "cglint probe: fake-probe.sh:1: "), "%s", out);
+	free(out);
+	cr_assert_eq(harness_run(PROBE_DIR, "probe --from missing.jsonl 2>&1", &out), 2);
+	cr_assert(strstr(out, "missing.jsonl: cannot read"), "%s", out);
+	free(out);
+	cr_assert_eq(harness_run(PROBE_DIR, "--only SYNC-DEV match.jsonl 2>&1", &out), 2);
+	cr_assert(strstr(out, "--only belongs to 'cglint probe'"), "%s", out);
+	free(out);
+	cr_assert_eq(harness_run(PROBE_DIR, "probe --timeout 0 2>&1", &out), 2);
+	free(out);
+	cr_assert_eq(harness_run(PROBE_DIR, "probe match.jsonl 2>&1", &out), 2);
+	free(out);
+}
+
+/* Every shape of probe --format json validates against docs/probe.schema.json. */
+Test(cli, json_output_follows_the_schema)
+{
+	static const struct {
+		const char *rec, *rc, *args;
+		int status;
+	} cases[] = {
+		{"match.jsonl", "0", "probe --only SYNC-DEV " FAKE, 0},
+		{"mismatch.jsonl", "0", "probe " FAKE, 1},
+		{"nodevice.jsonl", "4", "probe " FAKE, PROBE_NO_DEVICE},
+		{"nodevice.jsonl", "4", "probe --probe-bin ''", PROBE_NO_DEVICE},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char *out, args[512], cmd[1024];
+		snprintf(args, sizeof(args), "%s --format json > /tmp/cglint-probe-schema-%d.json", cases[k].args, (int)getpid());
+		cr_assert_eq(probe_cli(cases[k].rec, cases[k].rc, args, &out), cases[k].status, "%s", cases[k].args);
+		free(out);
+		snprintf(cmd, sizeof(cmd), "python3 %s/validate.py %s/../../docs/probe.schema.json /tmp/cglint-probe-schema-%d.json",
+			 PROBE_DIR, PROBE_DIR, (int)getpid());
+		cr_assert_eq(system(cmd), 0, "%s does not follow the schema", cases[k].args);
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "/tmp/cglint-probe-schema-%d.json", (int)getpid());
+	remove(path);
+}
+
+Test(cli, json_reports_claims_and_mismatches)
+{
+	char *out;
+	cr_assert_eq(probe_cli("mismatch.jsonl", "0", "probe --only SYNC-DEV --format json " FAKE, &out), 1);
+	json_t *doc = json_loads(out, 0, NULL);
+	free(out);
+	cr_assert_not_null(doc);
+	json_t *rows = json_object_get(doc, "rows");
+	json_t *cell = json_array_get(rows, 13);
+	cr_assert_str_eq(json_string_value(json_object_get(cell, "id")), "MEMCPY-SYNC");
+	cr_assert_str_eq(json_string_value(json_object_get(cell, "verdict")), "mismatch");
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(cell, "claim"), "call")), 0);
+	json_t *m = json_array_get(json_object_get(cell, "mismatches"), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(m, "observed")), "906");
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(doc, "summary"), "mismatch")), 2);
+	json_decref(doc);
+}
+
+/* ---- the GPU at hand decides --gpu auto and probe --config ---- */
+
+static const char *const local_graphs = "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [attn]\n";
+
+Test(gpu, auto_takes_the_compute_capability_of_the_device)
+{
+	char *yaml = harness_write(PROBE_DIR, "auto-gpu.yaml", local_graphs, strlen(local_graphs));
+	json_t *doc;
+	setenv("FAKE_PROBE_OUT", "b200.jsonl", 1);
+	setenv("FAKE_PROBE_RC", "0", 1);
+	harness_run_json(PROBE_DIR, "--mcore 0.17 --gpu auto " FAKE " auto-gpu.yaml", &doc);
+	cr_assert_not_null(doc);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "target"), "gpu")), "sm_100");
+	json_decref(doc);
+	/* no device: a warning, and the GPU stays unknown */
+	char *out;
+	cr_assert_eq(probe_cli("nodevice.jsonl", "4", "--mcore 0.17 --gpu auto " FAKE " auto-gpu.yaml 2>&1 >/dev/null", &out), 0);
+	cr_assert(strstr(out, "cglint: --gpu auto: no CUDA device (cudaErrorNoDevice); GPU-dependent rules treat the GPU as unknown"),
+		  "%s", out);
+	free(out);
+	remove(yaml);
+	free(yaml);
+}
+
+Test(gpu, probe_config_lints_with_this_machine_and_its_environment)
+{
+	char *yaml = harness_write(PROBE_DIR, "config-gpu.yaml", local_graphs, strlen(local_graphs));
+	char *out;
+	setenv("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True", 1);
+	unsetenv("NCCL_GRAPH_REGISTER");
+	/* H100: the local graph manager asserts NCCL_GRAPH_REGISTER=0 before Blackwell */
+	cr_assert_eq(probe_cli("match.jsonl", "0", "probe --mcore 0.17 " FAKE " --config config-gpu.yaml", &out), 1);
+	cr_assert(strstr(out, "CG201"), "%s", out);
+	free(out);
+	/* B200: it does not */
+	cr_assert_eq(probe_cli("b200.jsonl", "0", "probe --mcore 0.17 " FAKE " --config config-gpu.yaml", &out), 0);
+	cr_assert(!strstr(out, "CG201"), "%s", out);
+	free(out);
+	/* -E still wins over the process environment */
+	cr_assert_eq(probe_cli("match.jsonl", "0", "probe --mcore 0.17 -E NCCL_GRAPH_REGISTER=0 " FAKE " --config config-gpu.yaml", &out),
+		     0);
+	free(out);
+	/* plain lint does not read the process environment */
+	cr_assert_eq(harness_run(PROBE_DIR, "--mcore 0.17 --gpu h100 config-gpu.yaml", &out), 0);
+	free(out);
+	/* and without a device probe --config stops */
+	cr_assert_eq(probe_cli("nodevice.jsonl", "4", "probe --mcore 0.17 " FAKE " --config config-gpu.yaml 2>&1", &out),
+		     PROBE_NO_DEVICE);
+	cr_assert(strstr(out, "cglint probe: no CUDA device (cudaErrorNoDevice)"), "%s", out);
+	free(out);
+	unsetenv("PYTORCH_CUDA_ALLOC_CONF");
+	remove(yaml);
+	free(yaml);
+}
+
+/* ---- the real program, where this build has it ---- */
+
+#ifdef CGLINT_PROBE_BIN
+Test(real, the_probe_runs_every_claimed_row)
+{
+	FILE *f = popen(CGLINT_PROBE_BIN " --list", "r");
+	cr_assert_not_null(f);
+	char *out = mem_alloc(1 << 20);
+	size_t n = fread(out, 1, (1 << 20) - 1, f);
+	out[n] = '\0';
+	cr_assert_eq(pclose(f), 0, "cglint-probe --list needs no GPU");
+	struct pack *p = pack_new();
+	pack_load_builtin(p);
+	for (size_t k = 0; k < p->n_claims; k++) {
+		char want[64];
+		snprintf(want, sizeof(want), "\"id\":\"%s\"", p->claims[k].row);
+		cr_assert(strstr(out, want), "claimed row %s is not in cglint-probe --list", p->claims[k].row);
+	}
+	pack_free(p);
+	free(out);
+}
+
+Test(real, without_a_device_the_probe_says_so)
+{
+	char *out;
+	int rc = harness_run(PROBE_DIR, "probe --probe-bin " CGLINT_PROBE_BIN " --only SYNC-DEV 2>&1", &out);
+	if (rc != PROBE_NO_DEVICE)
+		cr_skip_test("this machine has a CUDA device (status %d)", rc);
+	cr_assert(strstr(out, "cglint probe: no CUDA device ("), "%s", out);
+	free(out);
+}
+#endif
