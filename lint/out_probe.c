@@ -66,10 +66,14 @@ static void text_machine(FILE *f, const struct probe_run *run)
 		}
 	}
 	if (run->n_memory) {
-		fprintf(f, "\ngraph memory (free device memory before minus after cudaGraphInstantiate)\n");
+		fprintf(f, "\ngraph memory (free device memory before minus after cudaGraphInstantiate, which moves in 2 MiB steps;\n"
+			   "per executable: averaged over %d more instantiations of the same graph)\n", run->memory[0].copies);
 		for (size_t k = 0; k < run->n_memory; k++) {
-			char b[32];
-			fprintf(f, "  %6d kernels: %s\n", run->memory[k].chain, bytes_str(run->memory[k].graph_bytes, b, sizeof(b)));
+			char b[32], per[32] = "?";
+			if (run->memory[k].bytes_per_exec >= 0)
+				bytes_str(run->memory[k].bytes_per_exec, per, sizeof(per));
+			fprintf(f, "  %6d kernels: first %s, per executable %s\n", run->memory[k].chain,
+				bytes_str(run->memory[k].graph_bytes, b, sizeof(b)), per);
 		}
 	}
 }
@@ -113,10 +117,16 @@ static void print_text(FILE *f, const struct probe_run *run, const struct verify
 		fprintf(f, "\nthe rule docs disagree with this machine:\n");
 	for (size_t k = 0; k < r->n_cells; k++) {
 		const struct verify_cell *v = &r->cells[k];
+		if (!v->n_miss)
+			continue;
+		fprintf(f, "  %s:%u: %s %s %s %s: ", v->expect->loc.path, v->expect->loc.line, v->cell->id, v->claim->rule->id,
+			pack_probe_modes[v->cell->mode], pack_probe_streams[v->cell->stream]);
 		for (size_t i = 0; i < v->n_miss; i++)
-			fprintf(f, "  %s:%u: %s %s %s %s: %s %s (%s claims %s)\n", v->expect->loc.path, v->expect->loc.line,
-				v->cell->id, v->claim->rule->id, pack_probe_modes[v->cell->mode], pack_probe_streams[v->cell->stream],
-				v->miss[i].field, v->miss[i].observed, v->claim->rule->id, v->miss[i].expected);
+			fprintf(f, "%s%s %s", i ? ", " : "", v->miss[i].field, v->miss[i].observed);
+		fprintf(f, " (%s claims ", v->claim->rule->id);
+		for (size_t i = 0; i < v->n_miss; i++)
+			fprintf(f, "%s%s %s", i ? ", " : "", v->miss[i].field, v->miss[i].expected);
+		fprintf(f, ")\n");
 	}
 	for (size_t k = 0; k < r->n_not_probed; k++)
 		fprintf(f, "  %s:%u: %s (%s) is claimed but the probe has no such row\n", r->not_probed[k]->loc.path,
@@ -217,10 +227,13 @@ static void print_json(FILE *f, const struct probe_run *run, const struct verify
 						       "graph_gpu_us", b->graph_gpu_us));
 	}
 	for (size_t k = 0; k < run->n_memory; k++)
-		json_array_append_new(memory, json_pack("{s:i, s:I, s:I, s:I}", "chain", run->memory[k].chain, "free_before",
+		json_array_append_new(memory, json_pack("{s:i, s:I, s:I, s:I, s:i, s:o}", "chain", run->memory[k].chain, "free_before",
 							(json_int_t)run->memory[k].free_before, "free_after",
 							(json_int_t)run->memory[k].free_after, "graph_bytes",
-							(json_int_t)run->memory[k].graph_bytes));
+							(json_int_t)run->memory[k].graph_bytes, "copies", run->memory[k].copies,
+							"bytes_per_exec", run->memory[k].bytes_per_exec >= 0
+										  ? json_integer(run->memory[k].bytes_per_exec)
+										  : json_null()));
 	for (size_t k = 0; k < r->n_cells; k++)
 		json_array_append_new(rows, json_cell(&r->cells[k]));
 	for (size_t k = 0; k < r->n_not_probed; k++)

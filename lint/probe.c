@@ -165,6 +165,9 @@ static int read_line(struct probe_run *run, const char *text, size_t len, unsign
 			.free_before = json_integer_value(json_object_get(o, "free_before")),
 			.free_after = json_integer_value(json_object_get(o, "free_after")),
 			.graph_bytes = json_integer_value(json_object_get(o, "graph_bytes")),
+			.copies = num(o, "copies") == PROBE_NULL ? 0 : num(o, "copies"),
+			.bytes_per_exec = json_is_integer(json_object_get(o, "bytes_per_exec"))
+						  ? json_integer_value(json_object_get(o, "bytes_per_exec")) : -1,
 		};
 	} else if (!strcmp(kind, "row")) {
 		rc = read_cell(run, o, line, err, n_err);

@@ -46,6 +46,8 @@ struct probe_bench {
 struct probe_memory {
 	int chain;
 	long long free_before, free_after, graph_bytes;
+	int copies;                     /* executables instantiated for the average */
+	long long bytes_per_exec;       /* (free before - free after copies+1) / (copies+1); -1 unknown */
 };
 
 #define PROBE_NULL (-1000000)  /* an int field the probe left null */

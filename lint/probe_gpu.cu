@@ -8,6 +8,12 @@
  * Process model: the parent never initialises CUDA (a CUDA context does not survive fork, and a
  * hazard can poison the context). Identity, bench and every row cell run in a child spawned from
  * /proc/self/exe with internal options; the parent re-emits the child's lines in a fixed order.
+ * --jobs N (an addition to the agreed command line, default 1) runs N row cells at once; each is
+ * still its own process and the output order does not change.
+ *
+ * call_err is cudaGetErrorName() for runtime calls, the CUresult name (CUDA_ERROR_...) for the
+ * driver call of MODULE-LOAD, and the ncclResult_t name (ncclXxx) for the NCCL rows. HOST-WORK
+ * makes no CUDA call: its call_rc/call_err are null.
  *
  * Build (no -lcuda: the few driver entry points are fetched at run time so that the binary loads,
  * and reports "no device", on machines without libcuda.so.1):
@@ -165,7 +171,7 @@ enum RowId {
 	R_MEMCPYASYNC_PAGEABLE, R_MALLOC, R_FREE, R_MANAGED, R_MALLOCASYNC, R_RELAX_MALLOC, R_MALLOCHOST,
 	R_HOSTALLOC, R_HOSTREGISTER, R_FREEHOST, R_SETLIMIT, R_POOL_ATTR, R_LAUNCH_NULL,
 	R_MEMCPYASYNC_NULL, R_EVRECORD_NULL, R_LAUNCH_PTDS, R_ADDCALLBACK, R_HOSTFUNC, R_NESTED_BEGIN,
-	R_BEGIN_LEGACY, R_GRAPHLAUNCH, R_MODULE_LOAD, R_NCCL_INIT, R_NCCL_ALLREDUCE, R_FORK_NOJOIN,
+	R_BEGIN_LEGACY, R_GRAPHLAUNCH, R_MODULE_LOAD, R_MODULE_UNLOAD, R_NCCL_INIT, R_NCCL_ALLREDUCE, R_FORK_NOJOIN,
 	R_FORK_JOIN, R_END_ON_FORK, R_WAIT_UNCAPTURED, R_WAIT_EXTERNAL, R_LEFT_OPEN, R_HOST_WORK,
 	R_FROZEN_ARG, R_T_MALLOC, R_T_DEVSYNC, R_T_EVQUERY_OUT, R_T_LAUNCH_NULL, R_T_MEMCPY_SYNC,
 	R_T_END_CAPTURE, R_COUNT
@@ -215,6 +221,7 @@ static const RowDef ROWS[R_COUNT] = {
 	{"BEGIN-LEGACY", "cudaStreamBeginCapture(0 /*legacy*/, mode), no outer capture", EFF_NONE, 0},
 	{"GRAPHLAUNCH", "cudaGraphLaunch(childExec, cap), childExec captured before (flag=42)", EFF_FLAG, 0},
 	{"MODULE-LOAD", "cuModuleLoadData(&mod, tiny PTX)", EFF_NONE, 0},
+	{"MODULE-UNLOAD", "cuModuleUnload(mod) of a module loaded before the capture", EFF_NONE, 0},
 	{"NCCL-INIT", "ncclCommInitAll(&comm, 1, {0})", EFF_NONE, ROW_NCCL},
 	{"NCCL-ALLREDUCE", "ncclAllReduce(flagsrc(=42), flag, 1, ncclInt32, ncclSum, comm, cap)", EFF_FLAG, ROW_NCCL},
 	{"FORK-NOJOIN", "cudaStreamWaitEvent(side, evIn, 0); kernel flag=42 on side; no join", EFF_FLAG, 0},
@@ -318,23 +325,28 @@ static int launch_set(int *p, int v, cudaStream_t s)
 
 /* ---------------------------------------------------------------- identity child */
 
+/* The no-device identity line; rc NUL when no CUDA call produced one (the child died). */
+static int print_nodev(const char *why, int rc)
+{
+	Js j;
+	js_open(&j);
+	js_str(&j, "kind", "identity");
+	js_int(&j, "probe", PROBE_VERSION);
+	js_str(&j, "device", NULL);
+	js_str(&j, "error", why);
+	js_int(&j, "cuda_rc", rc);
+	js_str(&j, "cuda_err", rc == NUL ? NULL : cudaGetErrorName((cudaError_t)rc));
+	js_print(&j);
+	return EXIT_NODEV;
+}
+
 static int child_identity(void)
 {
 	Js j;
 	int n = 0;
 	cudaError_t e = cudaGetDeviceCount(&n);
-	if (e != cudaSuccess || n < 1) {
-		int rc = e != cudaSuccess ? (int)e : (int)cudaErrorNoDevice;
-		js_open(&j);
-		js_str(&j, "kind", "identity");
-		js_int(&j, "probe", PROBE_VERSION);
-		js_str(&j, "device", NULL);
-		js_str(&j, "error", "no CUDA device");
-		js_int(&j, "cuda_rc", rc);
-		js_str(&j, "cuda_err", cudaGetErrorName((cudaError_t)rc));
-		js_print(&j);
-		return EXIT_NODEV;
-	}
+	if (e != cudaSuccess || n < 1)
+		return print_nodev("no CUDA device", e != cudaSuccess ? (int)e : (int)cudaErrorNoDevice);
 	int dev = 0, drv = 0, rt = 0;
 	cudaDeviceProp p;
 	memset(&p, 0, sizeof(p));
@@ -342,18 +354,8 @@ static int child_identity(void)
 	cudaError_t e2 = cudaGetDeviceProperties(&p, dev);
 	cudaError_t e3 = cudaDriverGetVersion(&drv);
 	cudaError_t e4 = cudaRuntimeGetVersion(&rt);
-	if (e1 != cudaSuccess || e2 != cudaSuccess) {
-		cudaError_t bad = e1 != cudaSuccess ? e1 : e2;
-		js_open(&j);
-		js_str(&j, "kind", "identity");
-		js_int(&j, "probe", PROBE_VERSION);
-		js_str(&j, "device", NULL);
-		js_str(&j, "error", "no CUDA device");
-		js_int(&j, "cuda_rc", (int)bad);
-		js_str(&j, "cuda_err", cudaGetErrorName(bad));
-		js_print(&j);
-		return EXIT_NODEV;
-	}
+	if (e1 != cudaSuccess || e2 != cudaSuccess)
+		return print_nodev("no CUDA device", (int)(e1 != cudaSuccess ? e1 : e2));
 	Nccl nc;
 	int nver = NUL;
 	const char *note = nccl_open(&nc);
@@ -391,11 +393,14 @@ static int child_identity(void)
 
 enum { B_WARM = 5, B_REPS = 50, B_N = 4096, B_BLOCK = 256 };
 
+#define MEM_COPIES 64
+
 struct BenchRes {
 	int chain;
 	bool eager_ok, graph_ok, mem_ok;
 	double eh, gh, eg, gg;	      /* host us per kernel, GPU us per iteration */
 	size_t free_before, free_after;
+	size_t free_after_copies;     /* after MEM_COPIES more executables of the same graph */
 	int begin_rc, end_rc, inst_rc, replay_rc;
 	int equal;		      /* -1 unknown */
 };
@@ -487,6 +492,18 @@ static void bench_one(int chain, cudaStream_t s, float *x, const float *x0, floa
 		cudaGraphDestroy(g);
 		return;
 	}
+	/* cudaMemGetInfo moves in 2 MiB steps: one executable may not move it at all, so also
+	   instantiate MEM_COPIES more and divide. */
+	cudaGraphExec_t copies[MEM_COPIES];
+	int made = 0;
+	while (made < MEM_COPIES && cudaGraphInstantiate(&copies[made], g, 0) == cudaSuccess)
+		made++;
+	size_t fc = 0;
+	if (r->mem_ok && made == MEM_COPIES && cudaMemGetInfo(&fc, &tot) == cudaSuccess)
+		r->free_after_copies = fc;
+	for (int k = 0; k < made; k++)
+		cudaGraphExecDestroy(copies[k]);
+	cudaGetLastError();
 	int rc = (int)cudaGraphUpload(ge, s);
 	if (rc == 0)
 		rc = (int)cudaMemcpy(x, x0, bytes, cudaMemcpyHostToDevice);
@@ -572,6 +589,10 @@ static int child_bench(void)
 		js_int(&j, "free_before", m ? (long long)r[i].free_before : NUL);
 		js_int(&j, "free_after", m ? (long long)r[i].free_after : NUL);
 		js_int(&j, "graph_bytes", m ? (long long)r[i].free_before - (long long)r[i].free_after : NUL);
+		bool mc = m && r[i].free_after_copies;
+		js_int(&j, "copies", MEM_COPIES);
+		js_int(&j, "bytes_per_exec",
+		       mc ? ((long long)r[i].free_before - (long long)r[i].free_after_copies) / (MEM_COPIES + 1) : NUL);
 		js_print(&j);
 	}
 	return EXIT_OK;
@@ -729,11 +750,14 @@ static const char *row_setup(Cell *c)
 		break;
 	}
 	case R_MODULE_LOAD:
+	case R_MODULE_UNLOAD:
 		SETUP(cudaGetDriverEntryPointByVersion("cuModuleLoadData", (void **)&c->cu_load, 12000, cudaEnableDefault, &q));
 		SETUP(cudaGetDriverEntryPointByVersion("cuModuleUnload", (void **)&c->cu_unload, 12000, cudaEnableDefault, &q));
 		SETUP(cudaGetDriverEntryPointByVersion("cuGetErrorName", (void **)&c->cu_errname, 12000, cudaEnableDefault, &q));
 		if (!c->cu_load || !c->cu_unload)
 			return "setup: driver entry point cuModuleLoadData/cuModuleUnload not found";
+		if (c->row == R_MODULE_UNLOAD && c->cu_load(&c->mod, TINY_PTX) != 0)
+			return "setup: cuModuleLoadData before the capture failed";
 		break;
 	case R_NCCL_ALLREDUCE: {
 		static const int devs[1] = {0};
@@ -829,6 +853,13 @@ static int hazard(Cell *c)
 	case R_MODULE_LOAD:
 		c->err_kind = ERR_CU;
 		return (int)c->cu_load(&c->mod, TINY_PTX);
+	case R_MODULE_UNLOAD: {
+		c->err_kind = ERR_CU;
+		int r = (int)c->cu_unload(c->mod);
+		if (r == 0)
+			c->mod = NULL;  /* gone: the clean-up must not unload it again */
+		return r;
+	}
 	case R_NCCL_INIT: {
 		static const int devs[1] = {0};
 		c->err_kind = ERR_NCCL;
@@ -920,6 +951,7 @@ static void row_release(Cell *c)
 		if (c->pre) cudaFreeHost(c->pre);
 		break;
 	case R_MODULE_LOAD:
+	case R_MODULE_UNLOAD:
 		if (c->mod) c->cu_unload(c->mod);
 		break;
 	default:
@@ -1399,17 +1431,9 @@ static void done_identity(int, const char *out, const char *exit_s)
 	int n = 0;
 	each_json_line(out, emit_line, &n);
 	if (n == 0) { /* the child died before it could say anything */
-		Js j;
 		char why[128];
 		snprintf(why, sizeof(why), "identity child: %s", exit_s);
-		js_open(&j);
-		js_str(&j, "kind", "identity");
-		js_int(&j, "probe", PROBE_VERSION);
-		js_str(&j, "device", NULL);
-		js_str(&j, "error", why);
-		js_int(&j, "cuda_rc", NUL);
-		js_str(&j, "cuda_err", NULL);
-		js_print(&j);
+		print_nodev(why, NUL);
 		g_nodev = 1;
 	}
 }
@@ -1429,7 +1453,6 @@ static void done_bench(int, const char *out, const char *exit_s)
 }
 
 struct RowFound {
-	const char *want;
 	char *line;
 };
 
@@ -1445,7 +1468,7 @@ static void find_row(const char *line, void *ctx)
 static void done_row(int job, const char *out, const char *exit_s)
 {
 	static const char suffix[] = ",\"exit\":\"ok\"}";
-	RowFound f = {NULL, NULL};
+	RowFound f = {NULL};
 	each_json_line(out, find_row, &f);
 	size_t l = f.line ? strlen(f.line) : 0, sl = sizeof(suffix) - 1;
 	if (f.line && l > sl && !strcmp(f.line + l - sl, suffix)) {

@@ -231,9 +231,9 @@ Test(cli, a_disagreement_names_the_claim_and_exits_1)
 {
 	char *out;
 	cr_assert_eq(probe_cli("mismatch.jsonl", "0", "probe --only SYNC-DEV " FAKE, &out), 1);
-	cr_assert(strstr(out, ": MEMCPY-SYNC CG303 global nonblocking: call 906 (CG303 claims 0)"), "%s", out);
+	cr_assert(strstr(out, ": MEMCPY-SYNC CG303 global nonblocking: call 906 (CG303 claims call 0)"), "%s", out);
 	cr_assert(strstr(out, "capture.yaml:"), "the claim's file:line");
-	cr_assert(strstr(out, ": SYNC-DEV CG301 relaxed blocking: exit signal 11 (CG301 claims ok)"), "%s", out);
+	cr_assert(strstr(out, ": SYNC-DEV CG301 relaxed blocking: exit signal 11 (CG301 claims exit ok)"), "%s", out);
 	free(out);
 }
 
