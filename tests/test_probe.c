@@ -413,3 +413,22 @@ Test(real, without_a_device_the_probe_says_so)
 	free(out);
 }
 #endif
+
+/* ---- the committed H100 recording ---- */
+
+/* The rule docs agree with the real driver, and docs/probe-h100.txt is what cglint makes of it. */
+Test(recording, the_h100_table_agrees_with_the_rule_docs_and_the_doc_is_current)
+{
+	char *out;
+	cr_assert_eq(harness_run(CGLINT_FIXTURES "/..", "probe --from docs/probe-h100.jsonl", &out), 0,
+		     "a rule doc disagrees with the H100 recording");
+	FILE *f = fopen(CGLINT_FIXTURES "/../docs/probe-h100.txt", "rb");
+	cr_assert_not_null(f);
+	char *doc = mem_alloc(1 << 20);
+	size_t n = fread(doc, 1, (1 << 20) - 1, f);
+	fclose(f);
+	doc[n] = '\0';
+	cr_assert_str_eq(out, doc, "docs/probe-h100.txt is stale: regenerate it (docs/probe.md)");
+	free(doc);
+	free(out);
+}
