@@ -57,6 +57,10 @@ int gpu_verify(const struct pack *p, const struct gpu_opts *o)
 			args[n++] = "--timeout";
 			args[n++] = o->timeout;
 		}
+		if (o->jobs) {
+			args[n++] = "--jobs";
+			args[n++] = o->jobs;
+		}
 		args[n] = NULL;
 		if (prog) {
 			rc = probe_exec(&run, prog, args, err, sizeof(err));

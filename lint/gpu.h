@@ -18,6 +18,7 @@ struct gpu_opts {
 	const char *from;               /* --from: a recording of the program's output instead */
 	const char *only;               /* --only ROW,ROW */
 	const char *timeout;            /* --timeout S, per row */
+	const char *jobs;               /* -j N: cells run at once, each still its own process */
 	bool json;
 };
 

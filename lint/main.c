@@ -52,7 +52,7 @@ static const struct opt {
 	{"rules", 0, "FILE", O_RULES, "an extra rule pack (repeatable)"},
 	{"cuda-path", 0, "DIR|auto", O_CUDA_PATH, "parse CUDA sources against this toolkit's headers (auto: $CUDA_PATH, /usr/local/cuda); default: cglint's shim"},
 	{"build-path", 'p', "DIR", O_CDB, "folder holding compile_commands.json (default: searched upward from each source)"},
-	{"jobs", 'j', "N", O_JOBS, "check N sources at once (default: one per CPU)"},
+	{"jobs", 'j', "N", O_JOBS, "check N sources (probe: run N rows) at once (default: one per CPU; probe: 1)"},
 	{"show-clang-args", 0, NULL, O_SHOW_ARGS, "print the arguments each source would be parsed with, and stop"},
 	{"config", 0, "FILE", O_CONFIG, "probe: lint FILE with this machine's GPU and environment instead (repeatable)"},
 	{"from", 0, "FILE", O_FROM, "probe: judge a recording of cglint-probe's output instead of running it"},
@@ -215,6 +215,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			if (*end || n < 1 || n > 256)
 				return usage_error("--jobs wants a number from 1 to 256, not '%s'", optarg);
 			c->lint.sources.jobs = (unsigned)n;
+			c->gpu.jobs = optarg;
 			break;
 		}
 		case O_SHOW_ARGS: c->show_args = true; break;

@@ -256,6 +256,8 @@ int probe_exec(struct probe_run *run, const char *prog, const char *const *args,
 		rc = (snprintf(err, n_err, "%s printed more than %u bytes", prog, PROBE_MAX_OUTPUT), 3);
 	else if (WIFSIGNALED(status))
 		rc = (snprintf(err, n_err, "%s died on signal %d (%s)", prog, WTERMSIG(status), strsignal(WTERMSIG(status))), 3);
+	else if (WEXITSTATUS(status) == 2)     /* it said why on stderr: a usage error, like ours */
+		rc = (snprintf(err, n_err, "%s refused its arguments", prog), 2);
 	else if (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != PROBE_NO_DEVICE)
 		rc = (snprintf(err, n_err, "%s exited with status %d", prog, WEXITSTATUS(status)), 3);
 	else if ((rc = probe_parse(run, prog, out.buf ? out.buf : "", out.len, err, n_err)) == 2)

@@ -91,11 +91,12 @@ const char *probe_program(const char *given);
 
 /*
  * Run 'prog' with 'args' (NULL-terminated, without argv[0]) and parse its output into 'run'.
- * Returns 0; PROBE_NO_DEVICE when it found no CUDA device (run->id.error says why); or 2/3
- * with a message in 'err' (unparsable output 2 for a recording, 3 for the program).
+ * Returns 0; PROBE_NO_DEVICE when it found no CUDA device (run->id.error says why); 2 when it
+ * refused its arguments; 3 when it failed or printed something unparsable (message in 'err').
  */
 int probe_exec(struct probe_run *run, const char *prog, const char *const *args, char *err, size_t n_err);
-/* Parse a recording of the program's output (JSON lines), as probe_exec does. */
+/* Parse a recording of the program's output (JSON lines): 0, PROBE_NO_DEVICE, or 2 with
+ * "name:line: why" in 'err'. */
 int probe_parse(struct probe_run *run, const char *name, const char *text, size_t len, char *err, size_t n_err);
 void probe_run_init(struct probe_run *run);
 void probe_run_free(struct probe_run *run);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
@@ -401,6 +402,22 @@ Test(real, the_probe_runs_every_claimed_row)
 	}
 	pack_free(p);
 	free(out);
+}
+
+Test(real, the_probe_refuses_bad_arguments)
+{
+	char *out;
+	cr_assert_eq(harness_run(PROBE_DIR, "probe --probe-bin " CGLINT_PROBE_BIN " --only NO-SUCH-ROW 2>&1", &out), 2);
+	cr_assert(strstr(out, "cglint-probe: unknown row id 'NO-SUCH-ROW' (see --list)"), "%s", out);
+	free(out);
+	static const char *const bad[] = {"--bogus", "--row SYNC-DEV", "--row SYNC-DEV --mode sideways --stream blocking",
+					  "--timeout 0", "--jobs x"};
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		char cmd[256];
+		snprintf(cmd, sizeof(cmd), CGLINT_PROBE_BIN " %s >/dev/null 2>&1", bad[k]);
+		int st = system(cmd);
+		cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2, "cglint-probe %s: status %d", bad[k], st);
+	}
 }
 
 Test(real, without_a_device_the_probe_says_so)
