@@ -449,3 +449,26 @@ Test(recording, the_h100_table_agrees_with_the_rule_docs_and_the_doc_is_current)
 	free(doc);
 	free(out);
 }
+
+/* A recording is input like any other: garbage, deep nesting and size get a message and 2. */
+Test(recording, hostile_recordings_are_refused_with_a_message)
+{
+	static const struct {
+		const char *make, *says;
+	} cases[] = {
+		{"head -c 65536 /dev/urandom", "hostile.jsonl:"},
+		{"python3 -c \"print('[' * 100000)\"", "hostile.jsonl:1: "},
+		{"python3 -c \"print('{\\\"kind\\\":\\\"identity\\\",\\\"device\\\":\\\"' + 'x' * (17 << 20) + '\\\"}')\"",
+		 "larger than"},
+		{"printf '\\xff\\xfe{\\n'", "hostile.jsonl:1: "},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char cmd[512], *out;
+		snprintf(cmd, sizeof(cmd), "cd %s && %s > hostile.jsonl", PROBE_DIR, cases[k].make);
+		cr_assert_eq(system(cmd), 0, "%s", cases[k].make);
+		cr_assert_eq(harness_run(PROBE_DIR, "probe --from hostile.jsonl 2>&1", &out), 2, "%s", cases[k].make);
+		cr_assert(strstr(out, cases[k].says), "%s: %s", cases[k].make, out);
+		free(out);
+	}
+	remove(PROBE_DIR "/hostile.jsonl");
+}
