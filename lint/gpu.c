@@ -37,7 +37,7 @@ static int read_recording(struct probe_run *run, const char *path, char *err, si
 	return rc;
 }
 
-int gpu_verify(const struct pack *p, const struct gpu_opts *o)
+int gpu_verify(const struct pack *p, const struct gpu_opts *o, bool json)
 {
 	struct probe_run run;
 	char err[512] = "";
@@ -48,6 +48,7 @@ int gpu_verify(const struct pack *p, const struct gpu_opts *o)
 	} else {
 		const char *prog = probe_program(o->program);
 		const char *args[8];
+		char jobs[16];
 		size_t n = 0;
 		if (o->only) {
 			args[n++] = "--only";
@@ -58,8 +59,9 @@ int gpu_verify(const struct pack *p, const struct gpu_opts *o)
 			args[n++] = o->timeout;
 		}
 		if (o->jobs) {
+			snprintf(jobs, sizeof(jobs), "%u", o->jobs);
 			args[n++] = "--jobs";
-			args[n++] = o->jobs;
+			args[n++] = jobs;
 		}
 		args[n] = NULL;
 		if (prog) {
@@ -74,7 +76,7 @@ int gpu_verify(const struct pack *p, const struct gpu_opts *o)
 	if (rc == 0 || (rc == PROBE_NO_DEVICE && !*err)) {
 		struct verify_report r;
 		size_t bad = verify_run(&r, p, &run);
-		out_probe_print(run.id.device || o->json ? stdout : stderr, o->json, &run, &r);
+		out_probe_print(run.id.device || json ? stdout : stderr, json, &run, &r);
 		verify_release(&r);
 		if (rc == 0)
 			rc = bad ? 1 : 0;

@@ -18,8 +18,7 @@ struct gpu_opts {
 	const char *from;               /* --from: a recording of the program's output instead */
 	const char *only;               /* --only ROW,ROW */
 	const char *timeout;            /* --timeout S, per row */
-	const char *jobs;               /* -j N: cells run at once, each still its own process */
-	bool json;
+	unsigned jobs;                  /* -j N: cells run at once, each still its own process; 0 default */
 };
 
 /*
@@ -28,7 +27,7 @@ struct gpu_opts {
  * 2 unreadable --from or usage, 3 the program failed, 4 (PROBE_NO_DEVICE) no CUDA device or
  * no probe in this build.
  */
-int gpu_verify(const struct pack *p, const struct gpu_opts *o);
+int gpu_verify(const struct pack *p, const struct gpu_opts *o, bool json);
 /*
  * The compute capability of the GPU at hand into 't' (gpu "sm_90", gpu_major 9), from the probe
  * program's identity; strings live in 'a'. Returns 0, or PROBE_NO_DEVICE / 3 with the reason in

@@ -214,8 +214,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			long n = strtol(optarg, &end, 10);
 			if (*end || n < 1 || n > 256)
 				return usage_error("--jobs wants a number from 1 to 256, not '%s'", optarg);
-			c->lint.sources.jobs = (unsigned)n;
-			c->gpu.jobs = optarg;
+			c->lint.sources.jobs = c->gpu.jobs = (unsigned)n;
 			break;
 		}
 		case O_SHOW_ARGS: c->show_args = true; break;
@@ -551,7 +550,7 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 		else if (!strcmp(cmd, "rules"))
 			rc = cmd_rules(p, c);
 		else if (probe && !c->n_configs)
-			rc = gpu_verify(p, &c->gpu);
+			rc = gpu_verify(p, &c->gpu, c->format == &out_json);
 		else
 			rc = cmd_lint(p, c, &o);
 	}
@@ -571,10 +570,9 @@ int main(int argc, char **argv)
 	argv[first - 1] = argv[0];
 	int rc = parse_args(argc - first + 1, argv + first - 1, &c);
 	struct arena *a = arena_new();
-	if (!rc) {
-		c.gpu.json = c.format == &out_json;
+	if (!rc)
 		rc = run(cmd, &c, a);
-	} else if (rc < 0)
+	else if (rc < 0)
 		rc = 0;         /* --help, --version */
 	cli_release(&c);
 	arena_free(a);

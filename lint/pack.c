@@ -536,6 +536,7 @@ const char *const pack_probe_modes[] = {"global", "thread_local", "relaxed", NUL
 const char *const pack_probe_streams[] = {"blocking", "nonblocking", NULL};
 const char *const pack_probe_status[] = {"none", "active", "invalidated", "error", NULL};
 const char *const pack_probe_replay[] = {"none", "ok", "missing", "failed", NULL};
+const char *const pack_probe_bools[] = {"false", "true", NULL};
 
 int pack_word(const char *const *words, const char *s)
 {
@@ -555,10 +556,16 @@ static unsigned word_set(struct loader *ld, const struct node *n, const char *co
 	for (size_t k = 0; k < count; k++) {
 		const struct node *w = n->kind == NODE_SEQ ? n->items[k] : n;
 		int i = w->kind == NODE_SCALAR ? pack_word(words, w->scalar) : -1;
-		if (i < 0)
-			bad(ld, w, "'%s' is %s", what, what[0] == 'm' ? "global, thread_local or relaxed" : "blocking or nonblocking");
-		else
+		if (i < 0) {
+			struct sbuf one_of;     /* "global, thread_local or relaxed" */
+			sbuf_init(&one_of);
+			for (size_t j = 0; words[j]; j++)
+				sbuf_printf(&one_of, "%s%s", !j ? "" : words[j + 1] ? ", " : " or ", words[j]);
+			bad(ld, w, "'%s' is %s", what, one_of.buf);
+			sbuf_release(&one_of);
+		} else {
 			set |= 1u << i;
+		}
 	}
 	return set;
 }
@@ -595,7 +602,6 @@ static void load_claim(struct loader *ld, const struct node *n)
 {
 	static const char *const keys[] = {"row", "rule", "expect", NULL};
 	static const char *const expect_keys[] = {"mode", "stream", "call", "status", "end", "replay", "at_capture", NULL};
-	static const char *const bools[] = {"false", "true", NULL};
 	int before = ld->errors;
 	only_keys(ld, n, "probe", keys);
 	struct pack_claim c = {.row = scalar(ld, n, "row", true), .loc = n->loc};
@@ -621,7 +627,7 @@ static void load_claim(struct loader *ld, const struct node *n)
 				.end = expect_code(ld, e, "end"),
 				.status = expect_word(ld, e, "status", pack_probe_status),
 				.replay = expect_word(ld, e, "replay", pack_probe_replay),
-				.at_capture = expect_word(ld, e, "at_capture", bools),
+				.at_capture = expect_word(ld, e, "at_capture", pack_probe_bools),
 				.loc = e->loc,
 			};
 		}

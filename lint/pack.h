@@ -151,6 +151,7 @@ extern const char *const pack_probe_modes[];    /* "global", "thread_local", "re
 extern const char *const pack_probe_streams[];  /* "blocking", "nonblocking" */
 extern const char *const pack_probe_status[];   /* "none", "active", "invalidated", "error" */
 extern const char *const pack_probe_replay[];   /* "none", "ok", "missing", "failed" */
+extern const char *const pack_probe_bools[];    /* "false", "true" */
 
 struct pack {
 	struct arena *arena;

@@ -50,7 +50,6 @@ static void word(struct verify_cell *v, const char *field, const char *const *wo
 
 static void judge(struct verify_cell *v)
 {
-	static const char *const bools[] = {"false", "true"};
 	const struct probe_cell *c = v->cell;
 	const struct pack_expect *e = v->expect;
 	if (c->skipped) {
@@ -68,7 +67,7 @@ static void judge(struct verify_cell *v)
 		word(v, "status", pack_probe_status, e->status, c->status);
 		code(v, "end", e->end, c->end_rc);
 		word(v, "replay", pack_probe_replay, e->replay, c->replay);
-		word(v, "at_capture", bools, e->at_capture, c->at_capture);
+		word(v, "at_capture", pack_probe_bools, e->at_capture, c->at_capture);
 	}
 	v->verdict = v->n_miss ? VERDICT_MISMATCH : VERDICT_MATCH;
 }
