@@ -20,7 +20,7 @@ void diag_release(struct diag_list *l)
 	l->n = l->cap = 0;
 }
 
-static bool matches(const char *pat, const struct rule *r)
+bool diag_matches(const char *pat, const struct rule *r)
 {
 	if (!strcmp(pat, "ALL"))
 		return true;
@@ -32,7 +32,7 @@ static bool matches(const char *pat, const struct rule *r)
 static bool any_match(const char **pats, size_t n, const struct rule *r)
 {
 	for (size_t i = 0; i < n; i++)
-		if (matches(pats[i], r))
+		if (diag_matches(pats[i], r))
 			return true;
 	return false;
 }
@@ -42,7 +42,7 @@ static size_t best_match(const char **pats, size_t n, const struct rule *r)
 {
 	size_t best = 0;
 	for (size_t i = 0; i < n; i++)
-		if (matches(pats[i], r)) {
+		if (diag_matches(pats[i], r)) {
 			size_t len = !strcmp(pats[i], "ALL") ? 0 : strcmp(pats[i], r->name) ? strlen(pats[i]) : 99;
 			if (len + 1 > best)
 				best = len + 1;
@@ -162,4 +162,15 @@ int diag_sev_parse(const char *s, enum sev *out)
 			return 0;
 		}
 	return -1;
+}
+
+size_t diag_filter_out(struct diag_list *l, size_t from, bool (*keep)(struct diag *d, void *ctx), void *ctx)
+{
+	size_t w = from;
+	for (size_t k = from; k < l->n; k++)
+		if (keep(&l->items[k], ctx))
+			l->items[w++] = l->items[k];
+	size_t gone = l->n - w;
+	l->n = w;
+	return gone;
 }

@@ -35,6 +35,8 @@ struct diag {
 	const char *message;
 	const char *fix;        /* may be NULL */
 	const char *mirrors;    /* source line mirrored for the run's target, may be NULL */
+	const char *key;        /* the config key it points at (for fixes), may be NULL */
+	const char *fingerprint; /* 16 hex digits that survive line moves (post.h), NULL before */
 	const struct diag_note *notes;  /* in the list's arena (or one that outlives it) */
 	size_t n_notes;
 };
@@ -60,6 +62,10 @@ void diag_init(struct diag_list *l, struct arena *a, const struct pack *p, const
 void diag_release(struct diag_list *l);
 
 bool diag_selected(const struct diag_filter *f, const struct rule *r);
+/* Whether one pattern (id, id prefix, name or ALL) names the rule. */
+bool diag_matches(const char *pattern, const struct rule *r);
+/* Drop the diagnostics for which keep() is false, keeping order; returns how many went. */
+size_t diag_filter_out(struct diag_list *l, size_t from, bool (*keep)(struct diag *d, void *ctx), void *ctx);
 /* Returns the new diagnostic (to attach notes to), or NULL when selection drops it. */
 struct diag *diag_report(struct diag_list *l, const struct rule *r, struct loc loc, const char *message,
 			 const char *fix, const char *mirrors);

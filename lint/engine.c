@@ -68,6 +68,7 @@ static void apply_defaults(struct engine *e)
 }
 
 struct first_loc {
+	const char *key;                /* the key the position came from */
 	const struct facts *facts;
 	struct loc loc;
 };
@@ -76,8 +77,10 @@ static void take_loc(const char *path, void *ctx)
 {
 	struct first_loc *fl = ctx;
 	const struct fact *f = fl->loc.path ? NULL : facts_get(fl->facts, path);
-	if (f && f->loc.path)
+	if (f && f->loc.path) {
 		fl->loc = f->loc;
+		fl->key = f->key;
+	}
 }
 
 /* Where a computed value comes from: its own position, else the first key its expression reads.
@@ -135,7 +138,7 @@ static void normalize(struct engine *e)
 }
 
 /* Where a rule's diagnostic goes: its 'at' keys, then the keys its condition reads, in order. */
-static struct loc rule_loc(const struct engine *e, const struct rule *r)
+static struct first_loc rule_at(const struct engine *e, const struct rule *r)
 {
 	struct first_loc fl = {.facts = e->facts};
 	struct expr_env env = env_of(e);
@@ -146,7 +149,9 @@ static struct loc rule_loc(const struct engine *e, const struct rule *r)
 		take_loc(r->key, &fl);
 	if (!fl.loc.path && r->when)
 		expr_each_path(r->when, take_loc, &fl);
-	return fl.loc.path ? fl.loc : (struct loc){e->unit_path, 1, 1};
+	if (!fl.loc.path)
+		fl.loc = (struct loc){e->unit_path, 1, 1};
+	return fl;
 }
 
 /* Expand {key.path}, {value} and {suggestion} in a message or fix template. */
@@ -184,10 +189,17 @@ static const char *interpolate(const struct engine *e, const char *tmpl, const c
 
 void engine_report(struct engine *e, const struct rule *r, struct loc loc, const char *value, const char *suggestion)
 {
-	if (!loc.path)
-		loc = rule_loc(e, r);
-	diag_report(e->diags, r, loc, interpolate(e, r->message, value, suggestion),
-		    interpolate(e, r->fix, value, suggestion), pack_mirror_for(r->mirrors, r->n_mirrors, e->target));
+	const char *key = NULL;
+	if (!loc.path) {
+		struct first_loc fl = rule_at(e, r);
+		loc = fl.loc;
+		key = fl.key;
+	}
+	struct diag *d = diag_report(e->diags, r, loc, interpolate(e, r->message, value, suggestion),
+				     interpolate(e, r->fix, value, suggestion),
+				     pack_mirror_for(r->mirrors, r->n_mirrors, e->target));
+	if (d && key)
+		d->key = arena_strdup(e->diags->arena, key);
 }
 
 static void judge(struct engine *e)
@@ -200,7 +212,7 @@ static void judge(struct engine *e)
 		if (r->check != CHECK_NONE)
 			check_fns[r->check](e, r);
 		else if (engine_when(e, r))
-			engine_report(e, r, rule_loc(e, r), NULL, NULL);
+			engine_report(e, r, (struct loc){0}, NULL, NULL);
 	}
 }
 

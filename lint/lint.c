@@ -21,7 +21,9 @@
 #include "mlm.h"
 #include "node.h"
 #include "pack.h"
+#include "proj.h"
 #include "suggest.h"
+#include "text.h"
 
 /* ---- reading ---- */
 
@@ -88,16 +90,20 @@ static struct node *parse_yaml_path(struct lint_run *r, struct arena *a, const c
 	char *buf;
 	size_t len;
 	struct node *root = NULL;
-	if (lint_read_path(&r->diags, a, path, &buf, &len) == 0)
+	if (lint_read_path(&r->diags, a, path, &buf, &len) == 0) {
+		text_put(r->texts, path, buf, len);
 		fe_yaml_parse(a, &r->diags, path, buf, len, &root);
+	}
 	return root;
 }
 
 /* ---- the run ---- */
 
-void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_opts *o, const struct diag_filter *f)
+void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_opts *o, const struct diag_filter *f,
+		   struct proj *proj)
 {
-	*r = (struct lint_run){.pack = p, .opts = o, .arena = arena_new(), .sources = src_queue_new()};
+	*r = (struct lint_run){.pack = p, .opts = o, .arena = arena_new(), .sources = src_queue_new(), .proj = proj,
+			       .texts = text_store_new()};
 	diag_init(&r->diags, r->arena, p, f);
 	r->overlays = mem_alloc((o->n_overlays + 1) * sizeof(*r->overlays));
 	for (size_t k = 0; k < o->n_overlays; k++)
@@ -106,8 +112,10 @@ void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_o
 		const char *path = arena_strdup(r->arena, o->env_files[k]);
 		char *buf;
 		size_t len;
-		if (lint_read_path(&r->diags, r->arena, path, &buf, &len) == 0)
+		if (lint_read_path(&r->diags, r->arena, path, &buf, &len) == 0) {
+			text_put(r->texts, path, buf, len);
 			fe_env_parse(r->arena, &r->diags, path, buf, len, &r->env);
+		}
 	}
 	/* -E settings have no position of their own: diagnostics about them go to the config's key */
 	for (size_t k = 0; k < o->n_env_assigns; k++)
@@ -123,12 +131,15 @@ void lint_run_release(struct lint_run *r)
 	fe_env_release(&r->env);
 	free(r->overlays);
 	src_queue_free(r->sources);
+	proj_free(r->proj);
+	text_store_free(r->texts);
 	arena_free(r->arena);
 }
 
 void lint_finish(struct lint_run *r)
 {
 	r->units += src_run(r->sources, r->pack, r->diags.filter, &r->opts->sources, &r->diags);
+	src_texts(r->sources, r->texts);
 }
 
 /* A key that is not a CUDA-graph key the packs know but is one or two typos from one. */
@@ -195,7 +206,8 @@ static void judge(struct lint_run *r, const char *path, struct facts *t, const s
 }
 
 /* A Bridge config: the file, then --config-file overlays, dotlists, env_vars:, the environment. */
-static void bridge_unit(struct lint_run *r, const char *path, const struct node *root, struct facts *t)
+static void bridge_unit(struct lint_run *r, const char *path, const struct node *root, struct facts *t,
+			const struct target *tg)
 {
 	const struct lint_opts *o = r->opts;
 	bool full_dump = cfg_from_yaml(t, root, "config");
@@ -205,28 +217,28 @@ static void bridge_unit(struct lint_run *r, const char *path, const struct node 
 	for (size_t k = 0; k < o->n_dotlists; k++)
 		cfg_dotlist(t, &r->diags, o->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1}, false);
 	/* the shell wins over env_vars: (Bridge applies them with os.environ.setdefault) */
-	if (o->target.bridge >= TARGET_BRIDGE_ENV_VARS)
+	if (tg->bridge >= TARGET_BRIDGE_ENV_VARS)
 		cfg_env_vars(t);
 	add_outer_env(r, t);
 	t->closed = full_dump || o->assume_defaults;
 	check_key_spelling(r, t);
-	judge(r, path, t, &o->target);
+	judge(r, path, t, tg);
 }
 
 /* Megatron-LM runs Megatron Core without Bridge, whatever --bridge says. */
-static struct target mlm_target(const struct lint_run *r)
+static struct target mlm_target(const struct target *unit)
 {
-	struct target tg = r->opts->target;
+	struct target tg = *unit;
 	tg.bridge = TARGET_NO_BRIDGE;
 	return tg;
 }
 
-static void yaml_unit(struct lint_run *r, const char *path, const struct node *root)
+static void yaml_unit(struct lint_run *r, const char *path, const struct node *root, const struct target *unit)
 {
 	struct arena *a = arena_new();
 	struct facts t;
 	facts_init(&t, a);
-	struct target tg = mlm_target(r);
+	struct target tg = mlm_target(unit);
 	switch (mlm_kind(root)) {
 	case MLM_TEST_CASE:
 		/* the file is the whole command line: flags it does not give take argparse's defaults */
@@ -242,7 +254,7 @@ static void yaml_unit(struct lint_run *r, const char *path, const struct node *r
 		judge(r, path, &t, &tg);
 		break;
 	case MLM_NOT:
-		bridge_unit(r, path, root, &t);
+		bridge_unit(r, path, root, &t, unit);
 		break;
 	}
 	facts_release(&t);
@@ -250,7 +262,7 @@ static void yaml_unit(struct lint_run *r, const char *path, const struct node *r
 }
 
 /* Each training command of a launch script is a unit: the script's environment, then its flags. */
-static void script_units(struct lint_run *r, const char *path, const char *buf, size_t len)
+static void script_units(struct lint_run *r, const char *path, const char *buf, size_t len, const struct target *unit)
 {
 	struct arena *a = arena_new();
 	struct sh_script sh;
@@ -269,7 +281,7 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 		struct arena *ua = arena_new();
 		struct facts t;
 		facts_init(&t, ua);
-		struct target tg = prog == ARGS_MEGATRON_LM ? mlm_target(r) : r->opts->target;
+		struct target tg = prog == ARGS_MEGATRON_LM ? mlm_target(unit) : *unit;
 		add_outer_env(r, &t);   /* the script's exports override what it inherits */
 		for (size_t k = 0; k < cmd->n_env; k++)
 			cfg_env(&t, cmd->env[k].name, cmd->env[k].value, cmd->env[k].loc, "script");
@@ -318,34 +330,60 @@ static bool is_script(const char *path, const char *buf, size_t len)
 	return false;
 }
 
+struct target lint_target_for(struct lint_run *r, const char *path)
+{
+	const struct lint_opts *o = r->opts;
+	struct proj_settings s;
+	if (!r->proj || !proj_settings(r->proj, path, &s) || (!s.mcore && !s.bridge && !s.gpu))
+		return o->target;
+	struct target t = {
+		.mcore = o->mcore_given ? o->target.mcore : s.mcore,
+		.bridge = o->bridge_given ? o->target.bridge : s.bridge,
+		.gpu = o->target.gpu ? o->target.gpu : s.gpu,
+		.gpu_major = o->target.gpu ? o->target.gpu_major : s.gpu_major,
+	};
+	char why[256];
+	/* a config's versions were checked when it was read */
+	return target_resolve(&t, why, sizeof(why)) ? o->target : t;
+}
+
 void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len)
 {
 	if (fe_clang_is_source(path)) {
 		src_add(r->sources, path, buf, len);
 		return;
 	}
+	text_put(r->texts, path, buf, len);
+	struct target tg = lint_target_for(r, path);
 	if (is_script(path, buf, len)) {
-		script_units(r, path, buf, len);
+		script_units(r, path, buf, len, &tg);
 		return;
 	}
 	struct arena *a = arena_new();
 	struct node *root = NULL;
 	if (fe_yaml_parse_dups(a, &r->diags, path, buf, len, mlm_text_is_test_case(buf, len) ? "CG909" : "CG902",
 			       &root) == 0)
-		yaml_unit(r, path, root);
+		yaml_unit(r, path, root, &tg);
 	arena_free(a);
 }
 
+/* The text stays in the run's arena: suppressions, fingerprints and fixes read it again. */
 static void lint_file(struct lint_run *r, const char *path, int fd)
 {
-	struct arena *a = arena_new();
 	char *buf;
 	size_t len;
-	int rc = fd >= 0 ? read_input(&r->diags, a, path, fd, &buf, &len)
-			 : lint_read_path(&r->diags, a, path, &buf, &len);
+	int rc = fd >= 0 ? read_input(&r->diags, r->arena, path, fd, &buf, &len)
+			 : lint_read_path(&r->diags, r->arena, path, &buf, &len);
 	if (rc == 0)
 		lint_buffer(r, path, buf, len);
-	arena_free(a);
+}
+
+static bool excluded(struct lint_run *r, const char *path)
+{
+	if (!r->proj || !proj_excluded(r->proj, path))
+		return false;
+	r->excluded++;
+	return true;
 }
 
 static bool is_yaml_name(const char *name)
@@ -372,6 +410,8 @@ static void walk(struct lint_run *r, const char *path, const struct dir_chain *u
 			   errno == ELOOP ? "symbolic link loop" : strerror(errno));
 		return;
 	}
+	if (excluded(r, path))
+		return;         /* explicit files too: pre-commit passes every staged file */
 	if (!S_ISDIR(st.st_mode)) {
 		if (fe_clang_is_source(path) && S_ISREG(st.st_mode))
 			src_add(r->sources, path, NULL, 0);     /* read by its worker */
@@ -413,6 +453,9 @@ static void walk(struct lint_run *r, const char *path, const struct dir_chain *u
 		struct stat cst;
 		if (stat(child, &cst) < 0 || S_ISDIR(cst.st_mode))
 			walk(r, child, &here, depth + 1);     /* errors are reported there */
+		else if (!(fe_clang_is_source(names[k]) || is_yaml_name(names[k]) || is_script_name(names[k])) ||
+			 excluded(r, child))
+			;
 		else if (fe_clang_is_source(names[k]))
 			src_add(r->sources, child, NULL, 0);
 		else if (is_yaml_name(names[k]) || is_script_name(names[k]))
@@ -426,7 +469,8 @@ void lint_path(struct lint_run *r, const char *path)
 {
 	if (!strcmp(path, "-")) {
 		const char *name = r->opts->stdin_name ? r->opts->stdin_name : "<stdin>";
-		lint_file(r, arena_strdup(r->arena, name), 0);
+		if (!(r->opts->stdin_name && excluded(r, name)))
+			lint_file(r, arena_strdup(r->arena, name), 0);
 		return;
 	}
 	walk(r, arena_strdup(r->arena, path), NULL, 0);

@@ -19,12 +19,15 @@
 struct arena;
 struct node;
 struct pack;
+struct proj;
+struct text_store;
 
 #define LINT_MAX_FILE_BYTES (8u << 20)  /* larger inputs are refused (CG903) */
 #define LINT_MAX_WALK_DEPTH 64
 
 struct lint_opts {
-	struct target target;
+	struct target target;           /* resolved; a .cglint.yaml target overrides what was not given */
+	bool mcore_given, bridge_given; /* on the command line */
 	bool assume_defaults;
 	bool verbose;                   /* print normalization notes */
 	const char **overlays;          /* --config-file, in order */
@@ -49,10 +52,15 @@ struct lint_run {
 	struct env_list env;            /* --env-file then -E, in order */
 	size_t units;
 	struct src_queue *sources;      /* C/C++/CUDA files, checked by lint_finish */
+	struct proj *proj;              /* .cglint.yaml resolver, or NULL (--isolated); the run frees it */
+	struct text_store *texts;       /* every input read, by path (texts in the run's arena) */
+	size_t excluded;                /* inputs a config's exclude: skipped */
 };
 
-/* Reads overlays and environment files once; their problems are reported like any input's. */
-void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_opts *o, const struct diag_filter *f);
+/* Reads overlays and environment files once; their problems are reported like any input's.
+ * 'proj' may be NULL; the run takes it. */
+void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_opts *o, const struct diag_filter *f,
+		   struct proj *proj);
 void lint_run_release(struct lint_run *r);
 /*
  * Read a regular file of at most LINT_MAX_FILE_BYTES into 'a' (NUL-terminated). Returns 0, or -1
@@ -64,7 +72,9 @@ int lint_read_path(struct diag_list *d, struct arena *a, const char *path, char 
 void lint_path(struct lint_run *r, const char *path);
 void lint_finish(struct lint_run *r);
 /* Lint text already in memory as if read from 'path' (its name decides script or YAML);
- * 'path' must outlive the run. */
+ * 'path' and 'buf' must outlive the run. */
 void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len);
+/* The target an input is judged against: the command line's, with a config's where not given. */
+struct target lint_target_for(struct lint_run *r, const char *path);
 
 #endif

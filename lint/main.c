@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* main: the command line. Options are one table that also prints --help. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,10 @@
 #include "out.h"
 #include "pack.h"
 #include "probe.h"
+#include "session.h"
+#include "fix.h"
+#include "baseline.h"
+#include "text.h"
 #include "target.h"
 
 #ifndef CGLINT_VERSION
@@ -28,6 +33,7 @@ enum opt_id {
 	O_MCORE = 256, O_BRIDGE, O_GPU, O_ENV, O_ENV_FILE, O_ASSUME, O_FORMAT, O_SELECT, O_IGNORE, O_FAIL_ON,
 	O_RULES, O_CONFIG_FILE, O_STDIN_NAME, O_COLOR, O_VERBOSE, O_EXIT_ZERO, O_HELP, O_VERSION,
 	O_CUDA_PATH, O_CDB, O_JOBS, O_SHOW_ARGS, O_PROBE_BIN, O_FROM, O_ONLY, O_CONFIG, O_TIMEOUT,
+	O_OUTPUT, O_FIX, O_DIFF, O_BASELINE, O_WRITE_BASELINE, O_NO_INLINE, O_ISOLATED,
 };
 
 static const struct opt {
@@ -44,12 +50,19 @@ static const struct opt {
 	{"env-file", 0, "FILE", O_ENV_FILE, "environment file of KEY=VALUE lines (repeatable)"},
 	{"config-file", 'c', "FILE", O_CONFIG_FILE, "override YAML layered over every input, as Bridge's --config-file"},
 	{"assume-defaults", 0, NULL, O_ASSUME, "keys no input sets take the target's defaults"},
-	{"format", 'f', "FMT", O_FORMAT, "output format: text or json (default text)"},
+	{"format", 'f', "FMT", O_FORMAT, "output format on stdout: text, json, sarif or github (default text)"},
+	{"output", 'o', "FMT=PATH", O_OUTPUT, "also write the findings in format FMT to PATH (repeatable)"},
 	{"select", 0, "RULES", O_SELECT, "only these rules: ids, id prefixes or names, comma-separated"},
 	{"ignore", 0, "RULES", O_IGNORE, "skip these rules"},
 	{"fail-on", 0, "SEV", O_FAIL_ON, "exit 1 on findings at or above: error, warning or note (default error)"},
 	{"exit-zero", 0, NULL, O_EXIT_ZERO, "exit 0 even with findings (2 and 3 still report broken input)"},
 	{"rules", 0, "FILE", O_RULES, "an extra rule pack (repeatable)"},
+	{"isolated", 0, NULL, O_ISOLATED, "ignore .cglint.yaml files"},
+	{"no-inline-suppressions", 0, NULL, O_NO_INLINE, "report what '# cglint: disable=' comments hide (audits)"},
+	{"baseline", 0, "FILE", O_BASELINE, "leave out the findings recorded in FILE"},
+	{"write-baseline", 0, NULL, O_WRITE_BASELINE, "record every current finding in the --baseline FILE, and exit 0"},
+	{"fix", 0, NULL, O_FIX, "apply the mechanical fixes to the files, then report what is left"},
+	{"diff", 0, NULL, O_DIFF, "print the mechanical fixes as a unified diff instead (exit 1 if there is one)"},
 	{"cuda-path", 0, "DIR|auto", O_CUDA_PATH, "parse CUDA sources against this toolkit's headers (auto: $CUDA_PATH, /usr/local/cuda); default: cglint's shim"},
 	{"build-path", 'p', "DIR", O_CDB, "folder holding compile_commands.json (default: searched upward from each source)"},
 	{"jobs", 'j', "N", O_JOBS, "check N sources (probe: run N rows) at once (default: one per CPU; probe: 1)"},
@@ -102,19 +115,24 @@ static int usage_error(const char *fmt, ...)
 	return 2;
 }
 
-struct cli {
-	struct lint_opts lint;
-	struct gpu_opts gpu;
-	struct diag_filter filter;
+/* --output FORMAT=PATH */
+struct output {
 	const struct out_format *format;
+	const char *path;
+};
+
+struct cli {
+	struct session_opts s;
+	struct gpu_opts gpu;
+	const struct out_format *format;
+	struct output *outputs;
+	size_t n_outputs;
 	enum sev fail_on;
 	int color;                      /* -1 auto, 0 never, 1 always */
-	const char **rule_files;
-	size_t n_rule_files;
 	const char **paths;
 	size_t n_paths;
-	bool mcore_given, bridge_given;
 	bool exit_zero, show_args, gpu_auto;
+	bool fix, diff, write_baseline;
 	const char **configs;           /* probe --config */
 	size_t n_configs;
 	const char *probe_only_opt;     /* the first probe-only option given, for the usage check */
@@ -163,58 +181,78 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		switch (id) {
 		case 1: push(&c->paths, &c->n_paths, optarg); break;
 		case O_MCORE:
-			if (target_parse_version(optarg, &c->lint.target.mcore))
+			if (target_parse_version(optarg, &c->s.lint.target.mcore))
 				return usage_error("--mcore wants a version like 0.17, not '%s'", optarg);
-			c->mcore_given = true;
+			c->s.mcore_given = true;
 			break;
 		case O_BRIDGE:
-			c->bridge_given = true;
+			c->s.bridge_given = true;
 			if (!strcmp(optarg, "none"))
-				c->lint.target.bridge = TARGET_NO_BRIDGE;
-			else if (target_parse_version(optarg, &c->lint.target.bridge))
+				c->s.lint.target.bridge = TARGET_NO_BRIDGE;
+			else if (target_parse_version(optarg, &c->s.lint.target.bridge))
 				return usage_error("--bridge wants a version like 0.4, or none, not '%s'", optarg);
 			break;
 		case O_GPU:
 			c->gpu_auto = !strcmp(optarg, "auto");
-			if (!c->gpu_auto && target_parse_gpu(optarg, &c->lint.target.gpu_major))
+			if (!c->gpu_auto && target_parse_gpu(optarg, &c->s.lint.target.gpu_major))
 				return usage_error("--gpu wants an architecture like sm_90, h100 or b200, not '%s'", optarg);
-			c->lint.target.gpu = optarg;
+			c->s.lint.target.gpu = optarg;
 			break;
 		case O_ENV:
 			if (!strchr(optarg, '=') || optarg[0] == '=')
 				return usage_error("-E wants KEY=VALUE, not '%s'", optarg);
-			push(&c->lint.env_assigns, &c->lint.n_env_assigns, optarg);
+			push(&c->s.lint.env_assigns, &c->s.lint.n_env_assigns, optarg);
 			break;
-		case O_ENV_FILE: push(&c->lint.env_files, &c->lint.n_env_files, optarg); break;
-		case O_CONFIG_FILE: push(&c->lint.overlays, &c->lint.n_overlays, optarg); break;
-		case O_ASSUME: c->lint.assume_defaults = true; break;
+		case O_ENV_FILE: push(&c->s.lint.env_files, &c->s.lint.n_env_files, optarg); break;
+		case O_CONFIG_FILE: push(&c->s.lint.overlays, &c->s.lint.n_overlays, optarg); break;
+		case O_ASSUME: c->s.lint.assume_defaults = true; break;
 		case O_FORMAT:
 			if (!(c->format = out_find(optarg)))
 				return usage_error("--format is one of %s, not '%s'", out_names(), optarg);
 			break;
-		case O_SELECT: push_list(&c->filter.select, &c->filter.n_select, optarg); break;
-		case O_IGNORE: push_list(&c->filter.ignore, &c->filter.n_ignore, optarg); break;
+		case O_OUTPUT: {
+			char *eq = strchr(optarg, '=');
+			const struct out_format *f = NULL;
+			if (eq) {
+				*eq = '\0';
+				f = out_find(optarg);
+			}
+			if (!f || !eq[1])
+				return usage_error("--output wants FORMAT=PATH with FORMAT one of %s, not '%s'", out_names(),
+						   optarg);
+			c->outputs = mem_realloc(c->outputs, (c->n_outputs + 1) * sizeof(*c->outputs));
+			c->outputs[c->n_outputs++] = (struct output){f, eq + 1};
+			break;
+		}
+		case O_FIX: c->fix = true; break;
+		case O_DIFF: c->diff = true; break;
+		case O_BASELINE: c->s.baseline = optarg; break;
+		case O_WRITE_BASELINE: c->write_baseline = true; break;
+		case O_NO_INLINE: c->s.no_inline = true; break;
+		case O_ISOLATED: c->s.isolated = true; break;
+		case O_SELECT: push_list(&c->s.filter.select, &c->s.filter.n_select, optarg); break;
+		case O_IGNORE: push_list(&c->s.filter.ignore, &c->s.filter.n_ignore, optarg); break;
 		case O_FAIL_ON:
 			if (diag_sev_parse(optarg, &c->fail_on))
 				return usage_error("--fail-on is error, warning or note, not '%s'", optarg);
 			break;
-		case O_RULES: push(&c->rule_files, &c->n_rule_files, optarg); break;
-		case O_STDIN_NAME: c->lint.stdin_name = optarg; break;
+		case O_RULES: push(&c->s.rule_files, &c->s.n_rule_files, optarg); break;
+		case O_STDIN_NAME: c->s.lint.stdin_name = optarg; break;
 		case O_COLOR:
 			c->color = !strcmp(optarg, "always") ? 1 : !strcmp(optarg, "never") ? 0 : -1;
 			if (c->color == -1 && strcmp(optarg, "auto"))
 				return usage_error("--color is auto, always or never, not '%s'", optarg);
 			break;
-		case O_VERBOSE: c->lint.verbose = true; break;
+		case O_VERBOSE: c->s.lint.verbose = true; break;
 		case O_EXIT_ZERO: c->exit_zero = true; break;
-		case O_CUDA_PATH: c->lint.sources.cuda_path = optarg; break;
-		case O_CDB: c->lint.sources.cdb_dir = optarg; break;
+		case O_CUDA_PATH: c->s.lint.sources.cuda_path = optarg; break;
+		case O_CDB: c->s.lint.sources.cdb_dir = optarg; break;
 		case O_JOBS: {
 			char *end;
 			long n = strtol(optarg, &end, 10);
 			if (*end || n < 1 || n > 256)
 				return usage_error("--jobs wants a number from 1 to 256, not '%s'", optarg);
-			c->lint.sources.jobs = c->gpu.jobs = (unsigned)n;
+			c->s.lint.sources.jobs = c->gpu.jobs = (unsigned)n;
 			break;
 		}
 		case O_SHOW_ARGS: c->show_args = true; break;
@@ -242,65 +280,6 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	for (int k = optind; k < argc; k++)     /* after '--' */
 		push(&c->paths, &c->n_paths, argv[k]);
 	return 0;
-}
-
-/* Fill in the target's defaults and refuse versions this build has no rules for. */
-static int resolve_target(struct cli *c)
-{
-	struct target *t = &c->lint.target;
-	char list[128], v[16];
-	if (c->bridge_given && t->bridge != TARGET_NO_BRIDGE) {
-		bool ok = false;
-		for (const int *s = target_bridge_supported; *s; s++)
-			ok |= *s == t->bridge;
-		if (!ok)
-			return usage_error("Megatron-Bridge %s is not supported yet (supported: %s, none)",
-					   target_version_str(t->bridge, v),
-					   target_supported_list(target_bridge_supported, list, sizeof(list)));
-	}
-	if (!c->mcore_given) {
-		if (c->bridge_given && t->bridge != TARGET_NO_BRIDGE) {
-			t->mcore = target_bridge_mcore(t->bridge);
-		} else {
-			size_t n = 0;
-			while (target_mcore_supported[n + 1])
-				n++;
-			t->mcore = target_mcore_supported[n];
-		}
-	}
-	if (!c->bridge_given)
-		t->bridge = target_default_bridge(t->mcore);
-	bool ok = false;
-	for (const int *s = target_mcore_supported; *s; s++)
-		ok |= *s == t->mcore;
-	if (!ok)
-		return usage_error("Megatron Core %s is not supported yet (supported: %s)", target_version_str(t->mcore, v),
-				   target_supported_list(target_mcore_supported, list, sizeof(list)));
-	return 0;
-}
-
-/* Load the built-in packs and any --rules files; a bad pack is exit status 2. */
-static int load_packs(struct pack *p, const struct cli *c, struct out_ctx *o)
-{
-	pack_load_builtin(p);
-	if (!c->n_rule_files)
-		return 0;
-	struct arena *a = arena_new();
-	struct diag_list d;
-	diag_init(&d, a, p, NULL);
-	for (size_t k = 0; k < c->n_rule_files; k++) {
-		char *text;
-		size_t len;
-		if (lint_read_path(&d, a, c->rule_files[k], &text, &len) == 0)
-			pack_load(p, &d, c->rule_files[k], text, len);
-	}
-	/* pack problems are diagnostics like any input's, in the format asked for */
-	int rc = d.n ? 2 : 0;
-	if (rc)
-		out_print(c->format, o, &d);
-	diag_release(&d);
-	arena_free(a);
-	return rc;
 }
 
 /* A range is shown as the supported releases it covers: "mcore 0.16, 0.17". */
@@ -376,7 +355,7 @@ static int cmd_explain(const struct pack *p, const char *id)
 
 static int cmd_rules(const struct pack *p, const struct cli *c)
 {
-	const struct target *t = &c->lint.target;
+	const struct target *t = &c->s.lint.target;
 	bool json = c->format == &out_json;
 	json_t *arr = json ? json_array() : NULL;
 	const struct rule **sorted = mem_alloc((p->n_rules + 1) * sizeof(*sorted));
@@ -384,7 +363,7 @@ static int cmd_rules(const struct pack *p, const struct cli *c)
 	qsort(sorted, p->n_rules, sizeof(*sorted), cmp_rule_id);
 	for (size_t k = 0; k < p->n_rules; k++) {
 		const struct rule *r = sorted[k];
-		if (!pack_applies(&r->mcore, &r->bridge, t) || !diag_selected(&c->filter, r))
+		if (!pack_applies(&r->mcore, &r->bridge, t) || !diag_selected(&c->s.filter, r))
 			continue;
 		const char *mirror = pack_mirror_for(r->mirrors, r->n_mirrors, t);
 		if (json)
@@ -420,7 +399,7 @@ static const char *find_toolkit(void)
 static int show_clang_args(const struct cli *c)
 {
 	struct arena *a = arena_new();
-	struct fe_clang_opts fo = {.cuda_path = c->lint.sources.cuda_path, .cdb_dir = c->lint.sources.cdb_dir,
+	struct fe_clang_opts fo = {.cuda_path = c->s.lint.sources.cuda_path, .cdb_dir = c->s.lint.sources.cdb_dir,
 				   .cdbs = fe_clang_cdbs_new()};
 	for (size_t k = 0; k < c->n_paths; k++) {
 		bool shim;
@@ -432,47 +411,143 @@ static int show_clang_args(const struct cli *c)
 	return 0;
 }
 
-static int cmd_lint(const struct pack *p, struct cli *c, struct out_ctx *o)
+/* Print every output: --format on stdout, then each --output file. */
+static int print_outputs(const struct cli *c, struct out_ctx *o, const struct diag_list *l)
 {
-	struct lint_run run;
+	out_print(c->format, o, l);
+	for (size_t k = 0; k < c->n_outputs; k++) {
+		FILE *f = fopen(c->outputs[k].path, "w");
+		if (!f) {
+			fprintf(stderr, "cglint: --output %s: %s\n", c->outputs[k].path, strerror(errno));
+			return 2;
+		}
+		struct out_ctx fo = {.f = f, .target = o->target};
+		out_print(c->outputs[k].format, &fo, l);
+		if (fclose(f)) {
+			fprintf(stderr, "cglint: --output %s: %s\n", c->outputs[k].path, strerror(errno));
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * --fix and --diff: the mechanical edits, per file, from the texts the run read. Returns how
+ * many findings the edits fix; a file that cannot be written is status 2.
+ */
+static int apply_fixes(const struct cli *c, struct session_result *res, size_t *fixed)
+{
+	struct lint_run *r = &res->run;
+	const char *stdin_name = r->opts->stdin_name ? r->opts->stdin_name : "<stdin>";
+	bool from_stdin = false;
+	for (size_t k = 0; k < c->n_paths; k++)
+		from_stdin |= !strcmp(c->paths[k], "-");
+	int rc = 0;
+	*fixed = 0;
+	struct arena *a = arena_new();
+	for (size_t t = 0; t < text_count(res->texts); t++) {
+		const char *buf;
+		size_t len;
+		const char *path = text_at(res->texts, t, &buf, &len);
+		if (from_stdin && !strcmp(path, stdin_name))
+			continue;       /* no file to change */
+		struct fix_edit *edits = NULL;
+		size_t n = 0;
+		for (size_t k = 0; k < r->diags.n; k++) {
+			const struct diag *d = &r->diags.items[k];
+			struct fix_edit e;
+			if (!d->loc.path || strcmp(d->loc.path, path) || !fix_for(a, d, buf, len, &e))
+				continue;
+			edits = mem_realloc(edits, (n + 1) * sizeof(*edits));
+			edits[n++] = e;
+		}
+		if (!n)
+			continue;
+		size_t new_len;
+		char *fixed_text = fix_apply(a, buf, len, edits, n, &new_len);
+		free(edits);
+		*fixed += n;
+		if (c->diff)
+			fix_diff(stdout, path, buf, len, fixed_text, new_len);
+		else if (fix_write(path, fixed_text, new_len)) {
+			fprintf(stderr, "cglint: --fix: cannot write %s: %s\n", path, strerror(errno));
+			rc = 2;
+		}
+	}
+	arena_free(a);
+	return rc;
+}
+
+static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
+{
 	if (!c->n_paths)
 		return usage_error("nothing to lint: give a file, a folder or '-'");
-	const char *cp = c->lint.sources.cuda_path;
-	if (cp && !strcmp(cp, "auto"))
-		c->lint.sources.cuda_path = find_toolkit();
-	else if (cp && access(cp, R_OK) != 0)
-		return usage_error("--cuda-path %s: no such folder", cp);
 	if (c->show_args)
 		return show_clang_args(c);
-	lint_run_init(&run, p, &c->lint, &c->filter);
-	for (size_t k = 0; k < c->n_paths; k++)
-		lint_path(&run, c->paths[k]);
-	lint_finish(&run);
-	diag_sort(&run.diags);
-	out_print(c->format, o, &run.diags);
-	for (size_t k = 0; k < run.notes.n; k++)
-		fprintf(stderr, "%s:%u:%u: normalized: %s\n", run.notes.items[k].loc.path, run.notes.items[k].loc.line,
-			run.notes.items[k].loc.col, run.notes.items[k].text);
-	if (c->format == &out_text && run.diags.n)
-		fprintf(stderr, "cglint: %zu error(s), %zu warning(s), %zu note(s) in %zu input(s)\n",
-			diag_count_at_least(&run.diags, SEV_ERROR),
-			diag_count_at_least(&run.diags, SEV_WARNING) - diag_count_at_least(&run.diags, SEV_ERROR),
-			run.diags.n - diag_count_at_least(&run.diags, SEV_WARNING), run.units);
-	int rc = run.diags.input_error ? 2 : diag_count_at_least(&run.diags, c->fail_on) && !c->exit_zero ? 1 : 0;
-	lint_run_release(&run);
+	struct session_result res;
+	session_lint(s, c->paths, c->n_paths, &res);
+	if (c->write_baseline) {
+		int rc = 0;
+		if (res.run.diags.input_error) {
+			fputs("cglint: an input could not be read or parsed; no baseline written\n", stderr);
+			rc = 2;
+		} else if (baseline_write(c->s.baseline, &res.run.diags)) {
+			fprintf(stderr, "cglint: cannot write %s: %s\n", c->s.baseline, strerror(errno));
+			rc = 2;
+		} else {
+			fprintf(stderr, "cglint: wrote %zu finding(s) to %s\n", res.run.diags.n, c->s.baseline);
+		}
+		session_result_release(&res);
+		return rc;
+	}
+	if (c->fix || c->diff) {
+		size_t fixed;
+		int rc = apply_fixes(c, &res, &fixed);
+		if (c->diff || rc) {
+			session_result_release(&res);
+			return rc ? rc : fixed ? 1 : 0;
+		}
+		fprintf(stderr, "cglint: fixed %zu finding(s)\n", fixed);
+		if (fixed) {            /* report what is left in the files as they are now */
+			session_result_release(&res);
+			session_lint(s, c->paths, c->n_paths, &res);
+		}
+	}
+	const struct diag_list *l = &res.run.diags;
+	int rc = print_outputs(c, o, l);
+	for (size_t k = 0; k < res.run.notes.n; k++)
+		fprintf(stderr, "%s:%u:%u: normalized: %s\n", res.run.notes.items[k].loc.path, res.run.notes.items[k].loc.line,
+			res.run.notes.items[k].loc.col, res.run.notes.items[k].text);
+	if (c->format == &out_text && (l->n || res.suppressed || res.baselined || res.excluded)) {
+		fprintf(stderr, "cglint: %zu error(s), %zu warning(s), %zu note(s) in %zu input(s)",
+			diag_count_at_least(l, SEV_ERROR),
+			diag_count_at_least(l, SEV_WARNING) - diag_count_at_least(l, SEV_ERROR),
+			l->n - diag_count_at_least(l, SEV_WARNING), res.run.units);
+		if (res.suppressed)
+			fprintf(stderr, "; %zu suppressed inline", res.suppressed);
+		if (res.baselined)
+			fprintf(stderr, "; %zu in the baseline", res.baselined);
+		if (res.excluded)
+			fprintf(stderr, "; %zu excluded by .cglint.yaml", res.excluded);
+		fputc('\n', stderr);
+	}
+	if (!rc)
+		rc = l->input_error ? 2 : diag_count_at_least(l, c->fail_on) && !c->exit_zero ? 1 : 0;
+	session_result_release(&res);
 	return rc;
 }
 
 static void cli_release(struct cli *c)
 {
 	free(c->paths);
-	free(c->lint.dotlists);
-	free(c->lint.env_assigns);
-	free(c->lint.env_files);
-	free(c->lint.overlays);
-	free(c->filter.select);
-	free(c->filter.ignore);
-	free(c->rule_files);
+	free(c->s.lint.dotlists);
+	free(c->s.lint.env_assigns);
+	free(c->s.lint.env_files);
+	free(c->s.lint.overlays);
+	free(c->s.filter.select);
+	free(c->s.filter.ignore);
+	free(c->s.rule_files);
+	free(c->outputs);
 	free(c->configs);
 }
 
@@ -487,7 +562,7 @@ static void split_dotlists(struct cli *c)
 		if (!cfg_is_dotlist(paths[k]) || access(paths[k], F_OK) == 0)
 			push(&c->paths, &c->n_paths, paths[k]);
 		else
-			push(&c->lint.dotlists, &c->lint.n_dotlists, paths[k]);
+			push(&c->s.lint.dotlists, &c->s.lint.n_dotlists, paths[k]);
 	}
 	free(paths);
 }
@@ -499,9 +574,9 @@ static void split_dotlists(struct cli *c)
 static int detect_gpu(struct cli *c, struct arena *a, bool required)
 {
 	char why[512] = "";
-	int rc = gpu_detect(c->gpu.program, &c->lint.target, a, why, sizeof(why));
-	if (rc == 0 && c->lint.verbose)
-		fprintf(stderr, "cglint: --gpu auto: %s, %s\n", why, c->lint.target.gpu);
+	int rc = gpu_detect(c->gpu.program, &c->s.lint.target, a, why, sizeof(why));
+	if (rc == 0 && c->s.lint.verbose)
+		fprintf(stderr, "cglint: --gpu auto: %s, %s\n", why, c->s.lint.target.gpu);
 	if (rc == 0 || !required) {
 		if (rc)
 			fprintf(stderr, "cglint: --gpu auto: %s; GPU-dependent rules treat the GPU as unknown\n", why);
@@ -511,6 +586,20 @@ static int detect_gpu(struct cli *c, struct arena *a, bool required)
 	return rc;
 }
 
+/* Option combinations that make no sense are usage errors, before any work. */
+static int check_combinations(const char *cmd, const struct cli *c, bool probe)
+{
+	if (c->probe_only_opt && !probe)
+		return usage_error("--%s belongs to 'cglint probe'", c->probe_only_opt);
+	if (c->write_baseline && !c->s.baseline)
+		return usage_error("--write-baseline writes the file --baseline names: give --baseline FILE");
+	if (c->fix && c->diff)
+		return usage_error("--fix and --diff exclude each other: --diff shows what --fix would do");
+	if ((c->fix || c->diff || c->write_baseline) && strcmp(cmd, "lint"))
+		return usage_error("--fix, --diff and --write-baseline belong to 'cglint lint'");
+	return 0;
+}
+
 static int run(const char *cmd, struct cli *c, struct arena *a)
 {
 	if (!strcmp(cmd, "lsp")) {
@@ -518,43 +607,58 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 		return 2;
 	}
 	bool probe = !strcmp(cmd, "probe");
-	if (c->probe_only_opt && !probe)
-		return usage_error("--%s belongs to 'cglint probe'", c->probe_only_opt);
+	int rc = check_combinations(cmd, c, probe);
+	if (rc)
+		return rc;
 	if (probe && c->n_configs) {
 		/* probe --config a.yaml b.sh: lint them for this machine */
 		for (size_t k = 0; k < c->n_configs; k++)
 			push(&c->paths, &c->n_paths, c->configs[k]);
 		c->gpu_auto = true;
-		gpu_environ(&c->lint.env_assigns, &c->lint.n_env_assigns);
+		gpu_environ(&c->s.lint.env_assigns, &c->s.lint.n_env_assigns);
 	} else if (probe && (c->n_paths || c->gpu_auto)) {
 		return usage_error("probe takes no paths (lint them with --config FILE) and finds the GPU itself");
 	}
 	if (!strcmp(cmd, "lint") || c->n_configs)
 		split_dotlists(c);
-	int rc = resolve_target(c);
-	if (rc)
-		return rc;
+	const char *cp = c->s.lint.sources.cuda_path;
+	if (cp && !strcmp(cp, "auto"))
+		c->s.lint.sources.cuda_path = find_toolkit();
+	else if (cp && access(cp, R_OK) != 0)
+		return usage_error("--cuda-path %s: no such folder", cp);
 	if (c->gpu_auto && (rc = detect_gpu(c, a, probe)))
 		return rc;
 	bool tty = isatty(fileno(stdout));
 	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+	struct session_opts so = c->s;
+	if (c->write_baseline)
+		so.baseline = NULL;     /* it is written, not read */
+	struct diag_list problems;
+	struct session *s = session_new(&so, a, &problems);
+	if (!s)
+		return 2;
 	struct out_ctx o = {
 		.f = stdout,
 		.color = c->color == 1 || (c->color == -1 && tty && !(nc && *nc) && !(term && !strcmp(term, "dumb"))),
-		.target = &c->lint.target,
+		.target = session_target(s),
 	};
-	struct pack *p = pack_new();
-	if ((rc = load_packs(p, c, &o)) == 0) {
-		if (!strcmp(cmd, "explain"))
-			rc = c->n_paths == 1 ? cmd_explain(p, c->paths[0]) : usage_error("explain wants one rule id");
-		else if (!strcmp(cmd, "rules"))
-			rc = cmd_rules(p, c);
-		else if (probe && !c->n_configs)
-			rc = gpu_verify(p, &c->gpu, c->format == &out_json);
-		else
-			rc = cmd_lint(p, c, &o);
+	c->s.lint.target = *session_target(s);
+	const struct pack *p = session_pack(s);
+	if (problems.n) {
+		/* pack and baseline problems are diagnostics like any input's, in the format asked for */
+		out_print(c->format, &o, &problems);
+		rc = 2;
+	} else if (!strcmp(cmd, "explain")) {
+		rc = c->n_paths == 1 ? cmd_explain(p, c->paths[0]) : usage_error("explain wants one rule id");
+	} else if (!strcmp(cmd, "rules")) {
+		rc = cmd_rules(p, c);
+	} else if (probe && !c->n_configs) {
+		rc = gpu_verify(p, &c->gpu, c->format == &out_json);
+	} else {
+		rc = cmd_lint(s, c, &o);
 	}
-	pack_free(p);
+	diag_release(&problems);
+	session_free(s);
 	return rc;
 }
 

@@ -27,10 +27,25 @@ struct out_format {
 	void (*end)(struct out_ctx *o, const struct diag_list *l);
 };
 
-extern const struct out_format out_text, out_json;
+extern const struct out_format out_text, out_json, out_sarif, out_github;
 
 const struct out_format *out_find(const char *name);
-const char *out_names(void);     /* "text|json" for usage messages */
+const char *out_names(void);     /* "text|json|sarif|github" for usage messages */
 void out_print(const struct out_format *fmt, struct out_ctx *o, const struct diag_list *l);
+
+/*
+ * The project root: the nearest folder upward from the current directory that holds .git (a
+ * folder, or a file in a worktree or submodule), else the current directory. Absolute, without
+ * a trailing '/' (except for "/" itself); found once per process and kept.
+ */
+const char *out_root(void);
+/*
+ * 'path' relative to out_root(), '/'-separated, without "./", written into 'buf'. Returns 'path'
+ * itself -- the same pointer -- when it cannot be made relative: a name in angle brackets
+ * ("<stdin>", "<command line>"), NULL, a path outside the root, the root itself, or a result
+ * longer than 'size'. A path is judged as written first (so a symbolic link inside the project
+ * keeps its own name), then resolved with realpath() when it exists.
+ */
+const char *out_relpath(char *buf, size_t size, const char *path);
 
 #endif

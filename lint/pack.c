@@ -215,7 +215,7 @@ static bool valid_id(const char *id)
 static void load_rule(struct loader *ld, const struct node *n)
 {
 	static const char *const keys[] = {"id", "name", "severity", "mcore", "bridge", "when", "check", "key",
-					   "values", "at", "message", "fix", "mirrors", "doc", NULL};
+					   "values", "at", "message", "fix", "autofix", "mirrors", "doc", NULL};
 	if (n->kind != NODE_MAP) {
 		bad(ld, n, "a rule is a mapping");
 		return;
@@ -250,6 +250,23 @@ static void load_rule(struct loader *ld, const struct node *n)
 			bad(ld, node_get(n, "id"), "rule id '%s' is defined twice for the same targets", r->id);
 	}
 	mirrors(ld, n, &r->mirrors, &r->n_mirrors);
+	/* autofix: {KEY: VALUE}: the text a key at the diagnostic takes (fix.h) */
+	const struct node *af = node_get(n, "autofix");
+	if (af && af->kind != NODE_MAP) {
+		bad(ld, af, "autofix maps keys to the value they take, e.g. {rng.te_rng_tracker: \"true\"}");
+	} else if (af) {
+		r->autofix_keys = arena_alloc(ld->p->arena, (af->n + 1) * sizeof(*r->autofix_keys));
+		r->autofix_values = arena_alloc(ld->p->arena, (af->n + 1) * sizeof(*r->autofix_values));
+		for (size_t k = 0; k < af->n; k++) {
+			const struct node *key = af->items[2 * k], *val = af->items[2 * k + 1];
+			if (val->kind != NODE_SCALAR || !val->scalar || !*val->scalar) {
+				bad(ld, val, "autofix value for %s must be the text to write", key->scalar ? key->scalar : "?");
+				continue;
+			}
+			r->autofix_keys[r->n_autofix] = key->scalar;
+			r->autofix_values[r->n_autofix++] = val->scalar;
+		}
+	}
 
 	const struct node *when = node_get(n, "when");
 	const char *check = scalar(ld, n, "check", false);

@@ -48,6 +48,9 @@ struct rule {
 	struct expr **at_when;          /* per 'at' key: only when this holds (NULL: always) */
 	size_t n_at;
 	const char *message, *fix, *doc;
+	const char **autofix_keys;      /* a mechanical fix: key at the diagnostic -> the text it takes */
+	const char **autofix_values;
+	size_t n_autofix;
 	struct mirror *mirrors;
 	size_t n_mirrors;
 	struct loc defined;

@@ -12,11 +12,13 @@
 #include "fe_clang.h"
 #include "lint.h"
 #include "mem.h"
+#include "text.h"
 
 struct src_job {
 	const char *path;
 	char *buf;                      /* NULL: read from path */
 	size_t len;
+	const char *text;               /* what was checked, NULL if unreadable */
 	struct arena *arena;
 	struct diag_list diags;
 };
@@ -79,6 +81,8 @@ static void run_job(struct pool *p, struct src_job *j)
 			return;
 		buf = b;
 	}
+	j->text = buf;
+	j->len = len;
 	struct fe_clang_opts fo = {.cuda_path = p->opts->cuda_path, .cdb_dir = p->opts->cdb_dir, .cdbs = p->cdbs};
 	struct sir_tu *tu;
 	if (fe_clang_parse(j->arena, &j->diags, j->path, buf, len, &fo, &tu) == 0)
@@ -123,4 +127,11 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 	for (size_t k = 0; k < q->n; k++)
 		diag_move(out, &q->jobs[k].diags);
 	return q->n;
+}
+
+void src_texts(const struct src_queue *q, struct text_store *s)
+{
+	for (size_t k = 0; k < q->n; k++)
+		if (q->jobs[k].text)
+			text_put(s, q->jobs[k].path, q->jobs[k].text, q->jobs[k].len);
 }

@@ -29,6 +29,9 @@ void src_queue_free(struct src_queue *q);
 /* Queue a file by path ('buf' NULL), or text already read ('buf' is copied). 'path' must
  * outlive the queue. */
 void src_add(struct src_queue *q, const char *path, const char *buf, size_t len);
+struct text_store;
+/* Record every checked file's text (valid until the queue is freed). */
+void src_texts(const struct src_queue *q, struct text_store *s);
 /* Returns the number of files checked. */
 size_t src_run(struct src_queue *q, const struct pack *p, const struct diag_filter *f, const struct src_opts *o,
 	       struct diag_list *out);

@@ -201,3 +201,39 @@ int target_parse_gpu(const char *s, int *major)
 	*major = (int)(v / 10);
 	return 0;
 }
+
+static bool supported(const int *vs, int v)
+{
+	for (; *vs; vs++)
+		if (*vs == v)
+			return true;
+	return false;
+}
+
+int target_resolve(struct target *t, char *why, unsigned size)
+{
+	char list[128], v[16];
+	if (t->bridge && t->bridge != TARGET_NO_BRIDGE && !supported(target_bridge_supported, t->bridge)) {
+		snprintf(why, size, "Megatron-Bridge %s is not supported yet (supported: %s, none)",
+			 target_version_str(t->bridge, v), target_supported_list(target_bridge_supported, list, sizeof(list)));
+		return -1;
+	}
+	if (!t->mcore) {
+		if (t->bridge && t->bridge != TARGET_NO_BRIDGE) {
+			t->mcore = target_bridge_mcore(t->bridge);
+		} else {
+			size_t n = 0;
+			while (target_mcore_supported[n + 1])
+				n++;
+			t->mcore = target_mcore_supported[n];
+		}
+	}
+	if (!t->bridge)
+		t->bridge = target_default_bridge(t->mcore);
+	if (!supported(target_mcore_supported, t->mcore)) {
+		snprintf(why, size, "Megatron Core %s is not supported yet (supported: %s)", target_version_str(t->mcore, v),
+			 target_supported_list(target_mcore_supported, list, sizeof(list)));
+		return -1;
+	}
+	return 0;
+}

@@ -40,6 +40,12 @@ int target_bridge_mcore(int bridge);            /* MCore shipped by a Bridge rel
 int target_default_bridge(int mcore);           /* Bridge shipping an MCore, or TARGET_NO_BRIDGE */
 const char *target_version_str(int v, char buf[16]);
 const char *target_supported_list(const int *vs, char *buf, unsigned size);
+/*
+ * Fill in what was not given (mcore 0 or bridge 0): a Bridge release implies the MCore it ships,
+ * an MCore the Bridge shipping it, nothing the newest. -1 with a message in 'why' when a
+ * version has no rules in this build.
+ */
+int target_resolve(struct target *t, char *why, unsigned size);
 /* The supported releases 'r' holds, "0.16, 0.17" (a Bridge range may add "none"); "" if none. */
 const char *target_range_list(const struct vrange *r, bool is_bridge, char *buf, unsigned size);
 

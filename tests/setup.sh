@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-pkgs="build-essential cmake pkg-config libyaml-dev libjansson-dev libcriterion-dev libclang-19-dev clang-19 yamllint shellcheck python3 python3-jsonschema"
+pkgs="build-essential cmake pkg-config git libyaml-dev libjansson-dev libxxhash-dev libcriterion-dev libclang-19-dev clang-19 yamllint shellcheck python3 python3-jsonschema python3-yaml pre-commit neovim nodejs npm"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
 			struct lint_opts o = {.target = targets[k], .assume_defaults = (k + n) % 2 == 0};
 			struct lint_run r;
-			lint_run_init(&r, p, &o, NULL);
+			lint_run_init(&r, p, &o, NULL, NULL);
 			lint_buffer(&r, names[n], (const char *)data, size);
 			lint_run_release(&r);
 		}

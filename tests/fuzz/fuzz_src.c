@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	struct lint_opts o = {.target = {.mcore = 190, .bridge = 60}, .sources = {.jobs = 1}};
 	struct lint_run r;
-	lint_run_init(&r, p, &o, NULL);
+	lint_run_init(&r, p, &o, NULL, NULL);
 	lint_buffer(&r, "fuzz.cu", (const char *)data, size);
 	lint_finish(&r);
 	lint_run_release(&r);

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * text: the text of every input a run read, by path, for the stages that look at it again after
+ * the checks (inline suppressions, fingerprints, fixes, SARIF regions, the language server).
+ * Paths and texts are borrowed: they must outlive the store.
+ */
+#ifndef CGLINT_TEXT_H
+#define CGLINT_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct text_store;
+
+struct text_store *text_store_new(void);
+void text_store_free(struct text_store *s);
+/* Record the text of 'path'; the first record of a path wins. */
+void text_put(struct text_store *s, const char *path, const char *buf, size_t len);
+bool text_get(const struct text_store *s, const char *path, const char **buf, size_t *len);
+size_t text_count(const struct text_store *s);
+/* The k-th recorded path, in recording order, with its text. */
+const char *text_at(const struct text_store *s, size_t k, const char **buf, size_t *len);
+
+/* The bytes of 1-based 'line' without its line end (\n or \r\n); NULL past the end. */
+const char *text_line(const char *buf, size_t len, unsigned line, size_t *n);
+
+#endif
