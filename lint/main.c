@@ -322,6 +322,8 @@ static void explain_one(const struct pack *p, const struct rule *r)
 	printf("\nmessage: %s\n", r->message);
 	if (r->fix)
 		printf("fix: %s\n", r->fix);
+	for (size_t k = 0; k < r->n_autofix; k++)
+		printf("autofix (--fix): %s: %s\n", r->autofix_keys[k], r->autofix_values[k]);
 	if (r->when_src)
 		printf("condition: %s\n", r->when_src);
 	if (r->check == CHECK_UNKNOWN_VALUES)

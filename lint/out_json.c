@@ -32,6 +32,8 @@ static void json_diag(struct out_ctx *o, const struct diag *d)
 						  (int)(d->loc.line ? d->loc.line : 1), "column",
 						  (int)(d->loc.col ? d->loc.col : 1), "message", str_or_null(d->message),
 						  "fix", str_or_null(d->fix), "mirrors", str_or_null(d->mirrors));
+	if (d->fingerprint)
+		json_object_set_new(j, "fingerprint", json_string(d->fingerprint));
 	if (d->n_notes) {
 		json_t *notes = json_array();
 		for (size_t k = 0; k < d->n_notes; k++)

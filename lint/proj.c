@@ -21,8 +21,8 @@
 
 const char *const proj_keys[] = {"inherit", "target", "select", "ignore", "severity", "rules", "exclude",
 				 "per-path", NULL};
-static const char *const target_keys[] = {"mcore", "bridge", "gpu", NULL};
-static const char *const part_keys[] = {"paths", "target", "select", "ignore", "severity", NULL};
+const char *const proj_target_keys[] = {"mcore", "bridge", "gpu", NULL};
+const char *const proj_part_keys[] = {"paths", "target", "select", "ignore", "severity", NULL};
 
 /* A config's top level, or one per-path entry. */
 struct part {
@@ -280,7 +280,7 @@ static const char **rule_patterns(struct reader *rd, const struct node *n, const
 
 static void read_target(struct reader *rd, const struct node *n, struct part *pt)
 {
-	if (!n || !check_keys(rd, n, target_keys, "target"))
+	if (!n || !check_keys(rd, n, proj_target_keys, "target"))
 		return;
 	const struct node *m = node_get(n, "mcore"), *b = node_get(n, "bridge"), *g = node_get(n, "gpu");
 	if (m && (m->kind != NODE_SCALAR || target_parse_version(m->scalar, &pt->mcore)))
@@ -392,7 +392,7 @@ static struct cfg *read_cfg(struct proj *pj, const char *path, const char *dir)
 		c->per = arena_alloc(pj->a, (per->n + 1) * sizeof(*c->per));
 		for (size_t k = 0; k < per->n; k++) {
 			const struct node *e = per->items[k];
-			if (!check_keys(&rd, e, part_keys, "a per-path entry"))
+			if (!check_keys(&rd, e, proj_part_keys, "a per-path entry"))
 				continue;
 			struct part *pt = &c->per[c->n_per++];
 			pt->globs = strings(&rd, node_get(e, "paths"), "paths", &pt->n_globs);

@@ -44,7 +44,8 @@ bool proj_settings(struct proj *pj, const char *path, struct proj_settings *out)
 bool proj_excluded(struct proj *pj, const char *path);
 /* Whether rule r may report in 'path': a rule from a config's pack only under that config. */
 bool proj_rule_applies(struct proj *pj, const struct rule *r, const char *path);
-/* The keys a config file may have, for did-you-mean and the schema test (NULL-terminated). */
-extern const char *const proj_keys[];
+/* The keys a config file, its target: and a per-path entry may have (NULL-terminated); the
+ * schema, docs/cglint-config.schema.json, is tested against them. */
+extern const char *const proj_keys[], *const proj_target_keys[], *const proj_part_keys[];
 
 #endif

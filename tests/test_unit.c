@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* unit: the expression language, values, facts and layers, normalization, targets, YAML. */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <string.h>
 
 #include "cfg.h"
@@ -11,6 +12,8 @@
 #include "fe_yaml.h"
 #include "mem.h"
 #include "node.h"
+#include "proj.h"
+#include "text.h"
 #include "pack.h"
 #include "suggest.h"
 #include "target.h"
@@ -299,4 +302,44 @@ Test(expr, pylist_evaluates_layer_freq_expressions)
 	cr_expect_eq(eval("pylist(b) == [1, 0, 1, 0]"), TRI_TRUE);
 	cr_expect_eq(eval("pylist(c) == 'range(3)'"), TRI_TRUE, "unknown forms stay as they are");
 	cr_expect_eq(eval("type(pylist(d)) == 'string'"), TRI_TRUE, "huge expansions are refused");
+}
+
+/* The schema that ships for editors must accept exactly the keys cglint accepts. */
+static void expect_same_keys(json_t *props, const char *const *keys, const char *where)
+{
+	size_t n = 0;
+	for (; keys[n]; n++)
+		cr_expect_not_null(json_object_get(props, keys[n]), "%s: '%s' is not in the schema", where, keys[n]);
+	cr_expect_eq(json_object_size(props), n, "%s: the schema has %zu keys, cglint %zu", where,
+		     json_object_size(props), n);
+}
+
+Test(proj, schema_matches_the_keys_cglint_reads)
+{
+	json_error_t err;
+	json_t *s = json_load_file(CGLINT_FIXTURES "/../docs/cglint-config.schema.json", 0, &err);
+	cr_assert_not_null(s, "schema: %s at %d", err.text, err.line);
+	expect_same_keys(json_object_get(s, "properties"), proj_keys, "top level");
+	json_t *defs = json_object_get(s, "$defs");
+	expect_same_keys(json_object_get(json_object_get(defs, "target"), "properties"), proj_target_keys, "target");
+	json_t *per = json_object_get(json_object_get(json_object_get(s, "properties"), "per-path"), "items");
+	expect_same_keys(json_object_get(per, "properties"), proj_part_keys, "per-path");
+	json_decref(s);
+}
+
+Test(text, lines)
+{
+	const char buf[] = "a\r\nbb\n\nccc";
+	size_t n;
+	const char *l = text_line(buf, sizeof(buf) - 1, 1, &n);
+	cr_expect(l == buf && n == 1, "CR LF is not part of the line");
+	l = text_line(buf, sizeof(buf) - 1, 2, &n);
+	cr_expect(l && n == 2 && !strncmp(l, "bb", 2));
+	l = text_line(buf, sizeof(buf) - 1, 3, &n);
+	cr_expect(l && n == 0);
+	l = text_line(buf, sizeof(buf) - 1, 4, &n);
+	cr_expect(l && n == 3 && !strncmp(l, "ccc", 3), "the last line needs no line end");
+	cr_expect_null(text_line(buf, sizeof(buf) - 1, 5, &n));
+	cr_expect_null(text_line(buf, sizeof(buf) - 1, 0, &n), "line 0 is the whole file, not a line");
+	cr_expect_null(text_line("x\n", 2, 2, &n), "a final newline starts no line");
 }
