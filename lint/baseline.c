@@ -39,18 +39,31 @@ static char *folder_of(const char *path)
 	return real;
 }
 
-/* A finding's path relative to the baseline's folder; as written when that is not possible. */
+/* A finding's path relative to the baseline's folder ("../x.yaml" when beside it); as written
+ * when it does not resolve. */
 static char *relative(const char *root, const char *path)
 {
 	char *real = realpath(path, NULL);
-	size_t n = root ? strlen(root) : 0;
-	if (real && root && !strncmp(real, root, n) && (real[n] == '/' || (n == 1 && root[0] == '/'))) {
-		char *rel = mem_strdup(real + (n == 1 ? 1 : n + 1));
-		free(real);
-		return rel;
-	}
+	if (!real || !root)
+		return free(real), mem_strdup(path);
+	/* the longest common folder, then one ".." per folder of root below it */
+	size_t common = 0;
+	for (size_t k = 0; root[k] && root[k] == real[k]; k++)
+		if (root[k] == '/')
+			common = k;
+	size_t rn = strlen(root);
+	if (!strncmp(real, root, rn) && (real[rn] == '/' || rn == 1))
+		common = rn == 1 ? 0 : rn;
+	struct sbuf sb;
+	sbuf_init(&sb);
+	for (size_t k = common; rn > 1 && k < rn; k++)
+		if (root[k] == '/')
+			sbuf_adds(&sb, "../");
+	sbuf_adds(&sb, real + common + (real[common] == '/'));
+	char *rel = mem_strdup(sb.buf);
+	sbuf_release(&sb);
 	free(real);
-	return mem_strdup(path);
+	return rel;
 }
 
 static char *key_of(const char *path, const char *rule, const char *fp)
@@ -150,7 +163,8 @@ static bool keep(struct diag *d, void *ctx)
 size_t baseline_apply(const struct baseline *b, struct diag_list *l)
 {
 	struct apply_ctx c = {b, mem_alloc((b->n + 1) * sizeof(size_t))};
-	memcpy(c.left, b->left, b->n * sizeof(size_t));
+	if (b->n)
+		memcpy(c.left, b->left, b->n * sizeof(size_t));
 	size_t gone = diag_filter_out(l, 0, keep, &c);
 	free(c.left);
 	return gone;

@@ -745,6 +745,26 @@ const struct rule *pack_find(const struct pack *p, const char *id_or_name)
 	return NULL;
 }
 
+const char *pack_closest_rule(const struct pack *p, const char *word)
+{
+	const char **cands = mem_alloc((2 * p->n_rules + 1) * sizeof(*cands));
+	for (size_t k = 0; k < p->n_rules; k++) {
+		cands[2 * k] = p->rules[k]->id;
+		cands[2 * k + 1] = p->rules[k]->name;
+	}
+	const char *best = suggest_closest(word, cands, 2 * p->n_rules);
+	free(cands);
+	return best;
+}
+
+bool pack_has_rules_from(const struct pack *p, const char *path)
+{
+	for (size_t k = 0; k < p->n_rules; k++)
+		if (p->rules[k]->defined.path && !strcmp(p->rules[k]->defined.path, path))
+			return true;
+	return false;
+}
+
 bool pack_applies(const struct vrange *mcore, const struct vrange *bridge, const struct target *t)
 {
 	return target_in_range(mcore, t->mcore, false) && target_in_range(bridge, t->bridge, true);

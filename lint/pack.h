@@ -186,6 +186,10 @@ int pack_load(struct pack *p, struct diag_list *d, const char *path, const char 
 void pack_load_builtin(struct pack *p);
 
 const struct rule *pack_find(const struct pack *p, const char *id_or_name);
+/* The rule id or name closest to a misspelt one, or NULL (did-you-mean). */
+const char *pack_closest_rule(const struct pack *p, const char *word);
+/* Whether rules were loaded from the pack file 'path' already. */
+bool pack_has_rules_from(const struct pack *p, const char *path);
 bool pack_applies(const struct vrange *mcore, const struct vrange *bridge, const struct target *t);
 const char *pack_mirror_for(const struct mirror *m, size_t n, const struct target *t);
 const char *pack_check_name(enum check_kind k);

@@ -26,7 +26,9 @@
 static bool config_keep(struct diag *d, void *ctx)
 {
 	struct proj *pj = ctx;
-	if (!d->loc.path)
+	/* an input that cannot be read fails the run: hiding why would leave a bare status 2,
+	 * and a config's own mistakes would otherwise be filtered by that config */
+	if (!d->loc.path || (d->rule->sev == SEV_ERROR && !strncmp(d->rule->id, "CG9", 3)))
 		return true;
 	if (!proj_rule_applies(pj, d->rule, d->loc.path))
 		return false;
@@ -79,14 +81,13 @@ static bool supp_keep(struct diag *d, void *ctx)
 	return true;
 }
 
-static const char *closest_rule(const struct pack *p, const char *word)
+/* Ids are matched regardless of case, as supp_keep() matches them. */
+static const struct rule *find_rule(const struct pack *p, const char *written)
 {
-	const char **ids = mem_alloc((p->n_rules + 1) * sizeof(*ids));
 	for (size_t k = 0; k < p->n_rules; k++)
-		ids[k] = p->rules[k]->id;
-	const char *best = suggest_closest(word, ids, p->n_rules);
-	free(ids);
-	return best;
+		if (names(written, p->rules[k]))
+			return p->rules[k];
+	return NULL;
 }
 
 /* Directives that are malformed, name no rule, or covered nothing are findings themselves. */
@@ -100,9 +101,9 @@ static void report_unused(struct lint_run *r, const struct supp_file *f)
 			continue;
 		}
 		for (size_t i = 0; i < s->n_rules; i++) {
-			const struct rule *rule = pack_find(p, s->rules[i]);
-			if (!rule && strcasecmp(s->rules[i], "all")) {
-				const char *best = closest_rule(p, s->rules[i]);
+			const struct rule *rule = find_rule(p, s->rules[i]);
+			if (!rule) {
+				const char *best = pack_closest_rule(p, s->rules[i]);
 				diag_input(&r->diags, "CG914", s->at, "no rule '%s' to disable%s%s%s", s->rules[i],
 					   best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
 			} else if (!s->used[i]) {

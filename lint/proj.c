@@ -54,8 +54,8 @@ struct proj {
 	struct strmap dirs;             /* folder -> index into cfg_of (SIZE_MAX: none) */
 	const struct cfg **cfg_of;
 	size_t n_dirs;
-	struct strmap pack_cfg;         /* a config's pack path -> index into packs_dir */
-	const char **packs_dir;
+	const char **pack_paths;        /* a config's pack, resolved, and the folder it applies in */
+	const char **pack_dirs;
 	size_t n_packs;
 	struct strmap settings;         /* input path -> index into cache */
 	struct proj_settings *cache;
@@ -76,10 +76,10 @@ void proj_free(struct proj *pj)
 	if (!pj)
 		return;
 	strmap_release(&pj->dirs);
-	strmap_release(&pj->pack_cfg);
 	strmap_release(&pj->settings);
 	free(pj->cfg_of);
-	free(pj->packs_dir);
+	free(pj->pack_paths);
+	free(pj->pack_dirs);
 	free(pj->cache);
 }
 
@@ -266,13 +266,9 @@ static const char **rule_patterns(struct reader *rd, const struct node *n, const
 		for (size_t i = 0; i < p->n_rules && !hit; i++)
 			hit = diag_matches(pats[k], p->rules[i]);
 		if (!hit) {
-			const char **ids = mem_alloc((p->n_rules + 1) * sizeof(*ids));
-			for (size_t i = 0; i < p->n_rules; i++)
-				ids[i] = p->rules[i]->id;
-			const char *best = suggest_closest(pats[k], ids, p->n_rules);
+			const char *best = pack_closest_rule(p, pats[k]);
 			bad(rd, n->kind == NODE_SEQ ? n->items[k] : n, "no rule matches '%s' in %s%s%s%s", pats[k], what,
 			    best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
-			free(ids);
 		}
 	}
 	return pats;
@@ -316,7 +312,8 @@ static void read_part(struct reader *rd, const struct node *n, struct part *pt)
 	pt->sev_ids = arena_alloc(rd->pj->a, (sev->n + 1) * sizeof(*pt->sev_ids));
 	pt->sevs = arena_alloc(rd->pj->a, (sev->n + 1) * sizeof(*pt->sevs));
 	const char **off = arena_alloc(rd->pj->a, (pt->n_ignore + sev->n + 1) * sizeof(*off));
-	memcpy(off, pt->ignore, pt->n_ignore * sizeof(*off));
+	if (pt->n_ignore)
+		memcpy(off, pt->ignore, pt->n_ignore * sizeof(*off));
 	pt->ignore = off;
 	for (size_t k = 0; k < sev->n; k++) {
 		const struct node *key = sev->items[2 * k], *val = sev->items[2 * k + 1];
@@ -342,22 +339,24 @@ static void load_packs(struct reader *rd, struct cfg *c, const struct node *n)
 	const char **files = strings(rd, n, "rules", &count);
 	for (size_t k = 0; k < count; k++) {
 		const char *p = files[k][0] == '/' ? files[k] : arena_printf(rd->pj->a, "%s/%s", c->dir, files[k]);
-		char *real = resolve(rd->pj->a, p);
-		size_t idx;
-		if (real && strmap_get(&rd->pj->pack_cfg, real, strlen(real), &idx))
-			continue;       /* two configs naming one pack load it once, for the first */
-		char *text;
-		size_t len;
-		size_t before = rd->pj->problems->n;
-		if (lint_read_path(rd->pj->problems, rd->pj->a, real ? real : p, &text, &len) == 0)
-			pack_load(rd->pj->pack, rd->pj->problems, real ? real : p, text, len);
-		rd->bad |= rd->pj->problems->n > before;
-		if (!real)
-			continue;
 		struct proj *pj = rd->pj;
-		pj->packs_dir = mem_realloc(pj->packs_dir, (pj->n_packs + 1) * sizeof(*pj->packs_dir));
-		pj->packs_dir[pj->n_packs] = c->dir;
-		strmap_put(&pj->pack_cfg, real, strlen(real), pj->n_packs++);
+		const char *real = resolve(pj->a, p);
+		if (!real)
+			real = p;
+		/* a pack is loaded once per session (a --fix re-run or the language server lints
+		 * again); two configs naming it share it, each for its own folder */
+		if (!pack_has_rules_from(pj->pack, real)) {
+			char *text;
+			size_t len;
+			size_t before = pj->problems->n;
+			if (lint_read_path(pj->problems, pj->a, real, &text, &len) == 0)
+				pack_load(pj->pack, pj->problems, real, text, len);
+			rd->bad |= pj->problems->n > before;
+		}
+		pj->pack_paths = mem_realloc(pj->pack_paths, (pj->n_packs + 1) * sizeof(*pj->pack_paths));
+		pj->pack_dirs = mem_realloc(pj->pack_dirs, (pj->n_packs + 1) * sizeof(*pj->pack_dirs));
+		pj->pack_paths[pj->n_packs] = real;
+		pj->pack_dirs[pj->n_packs++] = c->dir;
 	}
 }
 
@@ -454,7 +453,8 @@ static void push_all(struct arena *a, const char ***arr, size_t *n, const char *
 	if (!m)
 		return;
 	const char **out = arena_alloc(a, (*n + m) * sizeof(*out));
-	memcpy(out, *arr, *n * sizeof(*out));
+	if (*n)
+		memcpy(out, *arr, *n * sizeof(*out));
 	memcpy(out + *n, add, m * sizeof(*out));
 	*arr = out;
 	*n += m;
@@ -479,7 +479,8 @@ static void apply(struct arena *a, const struct part *pt, struct proj_settings *
 		size_t n = s->n_sevs;
 		push_all(a, &s->sev_ids, &n, pt->sev_ids, pt->n_sevs);
 		enum sev *sevs = arena_alloc(a, n * sizeof(*sevs));
-		memcpy(sevs, s->sevs, s->n_sevs * sizeof(*sevs));
+		if (s->n_sevs)
+			memcpy(sevs, s->sevs, s->n_sevs * sizeof(*sevs));
 		memcpy(sevs + s->n_sevs, pt->sevs, pt->n_sevs * sizeof(*sevs));
 		s->sevs = sevs;
 		s->n_sevs = n;
@@ -532,9 +533,18 @@ bool proj_excluded(struct proj *pj, const char *path)
 
 bool proj_rule_applies(struct proj *pj, const struct rule *r, const char *path)
 {
-	size_t k;
-	if (!pj->n_packs || !r->defined.path || !strmap_get(&pj->pack_cfg, r->defined.path, strlen(r->defined.path), &k))
+	if (!pj->n_packs || !r->defined.path)
 		return true;
-	const char *real = resolve(pj->a, path);
-	return real && inside(pj->packs_dir[k], real);
+	bool from_config = false;
+	const char *real = NULL;
+	for (size_t k = 0; k < pj->n_packs; k++) {
+		if (strcmp(pj->pack_paths[k], r->defined.path))
+			continue;
+		from_config = true;
+		if (!real && !(real = resolve(pj->a, path)))
+			return false;
+		if (inside(pj->pack_dirs[k], real))
+			return true;
+	}
+	return !from_config;
 }

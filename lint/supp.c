@@ -27,6 +27,8 @@ static const char *comment_start(const char *p, const char *end, bool c_syntax)
 		if (quote) {
 			if (*s == '\\' && quote == '"' && s + 1 < end)
 				s++;
+			else if (*s == '\'' && quote == '\'' && !c_syntax && s + 1 < end && s[1] == '\'')
+				s++;    /* YAML's '' inside single quotes */
 			else if (*s == quote)
 				quote = 0;
 			continue;
@@ -62,6 +64,37 @@ static bool comment_only(const char *p, const char *end, bool c_syntax)
 	if (c_syntax)
 		return *p == '*' || (end - p >= 2 && p[0] == '/' && (p[1] == '/' || p[1] == '*'));
 	return *p == '#';
+}
+
+static bool is_yaml(const char *path)
+{
+	size_t n = strlen(path);
+	return (n > 5 && !strcmp(path + n - 5, ".yaml")) || (n > 4 && !strcmp(path + n - 4, ".yml"));
+}
+
+/*
+ * Track YAML block scalars ('key: |', '- >-'): their lines are text, where '# cglint:' is not a
+ * comment. Returns whether this line is inside one; a line ending in an indicator opens one.
+ */
+static bool in_block_scalar(const char *p, const char *le, long *block)
+{
+	long indent = 0;
+	while (p + indent < le && p[indent] == ' ')
+		indent++;
+	if (*block >= 0) {
+		if (blank(p, le) || indent > *block)
+			return true;
+		*block = -1;
+	}
+	const char *c = comment_start(p, le, false);
+	const char *e = c ? c - 1 : le;
+	while (e > p && isspace((unsigned char)e[-1]))
+		e--;
+	while (e > p && (isdigit((unsigned char)e[-1]) || e[-1] == '-' || e[-1] == '+'))
+		e--;
+	if (e > p && (e[-1] == '|' || e[-1] == '>') && (e - 1 == p + indent || e[-2] == ' '))
+		*block = indent;
+	return false;
 }
 
 static bool is_rule_char(char c)
@@ -163,9 +196,15 @@ size_t supp_scan(struct arena *a, const char *path, const char *buf, size_t len,
 		return 0;
 	}
 	unsigned line = 1;
+	bool yaml = is_yaml(path);
+	long block = -1;        /* inside a YAML block scalar: the indent of the key that opened it */
 	for (const char *p = buf; p < end; line++) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		const char *le = eol ? eol : end;
+		if (yaml && in_block_scalar(p, le, &block)) {
+			p = eol ? eol + 1 : end;
+			continue;       /* text, not a comment */
+		}
 		const char *c = memmem(p, (size_t)(le - p), tag, sizeof(tag) - 1) ? comment_start(p, le, c_syntax) : NULL;
 		if (c) {
 			const char *d = c;
@@ -177,8 +216,13 @@ size_t supp_scan(struct arena *a, const char *path, const char *buf, size_t len,
 				*s = (struct supp){.at = {path, line, (unsigned)(d - p) + 1}};
 				parse_directive(a, d + sizeof(tag) - 1, le, c_syntax, s);
 				s->line = line;
-				/* a directive alone on its line covers the next line of code */
+				/* a directive alone on its line covers the next line of code; a block
+				 * comment with code after it is not alone */
 				bool alone = blank(p, c - (c_syntax ? 2 : 1));
+				if (alone && c_syntax && c[-1] == '*') {
+					const char *close = memmem(c, (size_t)(le - c), "*/", 2);
+					alone = !close || blank(close + 2, le);
+				}
 				if (s->scope == SUPP_NEXT || (s->scope == SUPP_LINE && alone)) {
 					s->scope = SUPP_NEXT;
 					s->line = 0;
@@ -196,8 +240,9 @@ size_t supp_scan(struct arena *a, const char *path, const char *buf, size_t len,
 		}
 		p = eol ? eol + 1 : end;
 	}
-	*out = arena_alloc(a, n * sizeof(**out));
-	memcpy(*out, items, n * sizeof(*items));
+	*out = arena_alloc(a, (n + 1) * sizeof(**out));
+	if (n)
+		memcpy(*out, items, n * sizeof(*items));
 	free(items);
 	return n;
 }
