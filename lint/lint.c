@@ -310,8 +310,7 @@ static bool is_script_name(const char *name)
 	       has_suffix(name, ".slurm");
 }
 
-/* A script by its name, or by a #! line naming a shell. */
-static bool is_script(const char *path, const char *buf, size_t len)
+bool lint_is_script(const char *path, const char *buf, size_t len)
 {
 	if (is_script_name(path))
 		return true;
@@ -355,7 +354,7 @@ void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t l
 	}
 	text_put(r->texts, path, buf, len);
 	struct target tg = lint_target_for(r, path);
-	if (is_script(path, buf, len)) {
+	if (lint_is_script(path, buf, len)) {
 		script_units(r, path, buf, len, &tg);
 		return;
 	}

@@ -74,6 +74,8 @@ void lint_finish(struct lint_run *r);
 /* Lint text already in memory as if read from 'path' (its name decides script or YAML);
  * 'path' and 'buf' must outlive the run. */
 void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len);
+/* A launch script by its name (.sh, .bash, .sbatch, .slurm) or by a #! line naming a shell. */
+bool lint_is_script(const char *path, const char *buf, size_t len);
 /* The target an input is judged against: the command line's, with a config's where not given. */
 struct target lint_target_for(struct lint_run *r, const char *path);
 

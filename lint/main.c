@@ -15,6 +15,7 @@
 #include "fe_clang.h"
 #include "gpu.h"
 #include "lint.h"
+#include "lsp.h"
 #include "mem.h"
 #include "out.h"
 #include "pack.h"
@@ -423,7 +424,7 @@ static int print_outputs(const struct cli *c, struct out_ctx *o, const struct di
 			fprintf(stderr, "cglint: --output %s: %s\n", c->outputs[k].path, strerror(errno));
 			return 2;
 		}
-		struct out_ctx fo = {.f = f, .target = o->target};
+		struct out_ctx fo = {.f = f, .target = o->target, .texts = o->texts};
 		out_print(c->outputs[k].format, &fo, l);
 		if (fclose(f)) {
 			fprintf(stderr, "cglint: --output %s: %s\n", c->outputs[k].path, strerror(errno));
@@ -516,6 +517,7 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 		}
 	}
 	const struct diag_list *l = &res.run.diags;
+	o->texts = res.texts;
 	int rc = print_outputs(c, o, l);
 	for (size_t k = 0; k < res.run.notes.n; k++)
 		fprintf(stderr, "%s:%u:%u: normalized: %s\n", res.run.notes.items[k].loc.path, res.run.notes.items[k].loc.line,
@@ -604,10 +606,6 @@ static int check_combinations(const char *cmd, const struct cli *c, bool probe)
 
 static int run(const char *cmd, struct cli *c, struct arena *a)
 {
-	if (!strcmp(cmd, "lsp")) {
-		fprintf(stderr, "cglint: '%s' is not part of this build yet\n", cmd);
-		return 2;
-	}
 	bool probe = !strcmp(cmd, "probe");
 	int rc = check_combinations(cmd, c, probe);
 	if (rc)
@@ -621,7 +619,7 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 	} else if (probe && (c->n_paths || c->gpu_auto)) {
 		return usage_error("probe takes no paths (lint them with --config FILE) and finds the GPU itself");
 	}
-	if (!strcmp(cmd, "lint") || c->n_configs)
+	if (!strcmp(cmd, "lint") || !strcmp(cmd, "lsp") || c->n_configs)
 		split_dotlists(c);
 	const char *cp = c->s.lint.sources.cuda_path;
 	if (cp && !strcmp(cp, "auto"))
@@ -630,6 +628,11 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 		return usage_error("--cuda-path %s: no such folder", cp);
 	if (c->gpu_auto && (rc = detect_gpu(c, a, probe)))
 		return rc;
+	if (!strcmp(cmd, "lsp")) {
+		if (c->n_paths)
+			return usage_error("lsp takes no paths: the editor sends the documents");
+		return lsp_main(&c->s, stdin, stdout);  /* nothing may read stdin before this */
+	}
 	bool tty = isatty(fileno(stdout));
 	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
 	struct session_opts so = c->s;

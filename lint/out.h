@@ -12,11 +12,13 @@
 struct diag;
 struct diag_list;
 struct target;
+struct text_store;
 
 struct out_ctx {
 	FILE *f;
 	bool color;
 	const struct target *target;
+	const struct text_store *texts; /* the inputs' texts, for formats that look again; may be NULL */
 	void *state;            /* the format's own */
 };
 
@@ -47,5 +49,7 @@ const char *out_root(void);
  * keeps its own name), then resolved with realpath() when it exists.
  */
 const char *out_relpath(char *buf, size_t size, const char *path);
+/* A malloc'd copy of 's' in which bytes that are not UTF-8 became U+FFFD (JSON needs UTF-8). */
+char *out_utf8(const char *s);
 
 #endif

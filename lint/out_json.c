@@ -2,6 +2,8 @@
 /* out_json: the JSON v1 document of DESIGN.md, through jansson. */
 #include "out.h"
 
+#include <stdlib.h>
+
 #include <jansson.h>
 
 #include "diag.h"
@@ -19,9 +21,15 @@ static void json_begin(struct out_ctx *o)
 	o->state = json_array();
 }
 
+/* Config values may hold any bytes; jansson takes only UTF-8 (out_utf8 repairs the rest). */
 static json_t *str_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	if (!s)
+		return json_null();
+	char *fixed = out_utf8(s);
+	json_t *j = json_string(fixed);
+	free(fixed);
+	return j;
 }
 
 static void json_diag(struct out_ctx *o, const struct diag *d)
@@ -37,10 +45,10 @@ static void json_diag(struct out_ctx *o, const struct diag *d)
 	if (d->n_notes) {
 		json_t *notes = json_array();
 		for (size_t k = 0; k < d->n_notes; k++)
-			json_array_append_new(notes, json_pack("{s:o, s:i, s:i, s:s}", "path",
+			json_array_append_new(notes, json_pack("{s:o, s:i, s:i, s:o}", "path",
 							       str_or_null(d->notes[k].loc.path), "line",
 							       (int)d->notes[k].loc.line, "column",
-							       (int)d->notes[k].loc.col, "message", d->notes[k].message));
+							       (int)d->notes[k].loc.col, "message", str_or_null(d->notes[k].message)));
 		json_object_set_new(j, "notes", notes);
 	}
 	json_array_append_new(o->state, j);

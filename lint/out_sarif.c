@@ -2,8 +2,8 @@
 /*
  * out_sarif: one SARIF 2.1.0 log for GitHub code scanning (linter-ecosystem.md §2.1): every rule
  * of the pack as a descriptor, every diagnostic as a result. Paths are relative to the project
- * root (uriBaseId %SRCROOT%); columns count Unicode code points. Where the file can be read
- * again, a region ends where the word at its start ends.
+ * root (uriBaseId %SRCROOT%); columns count Unicode code points. Where the file's text is at hand
+ * (the run's text store, else the file read again), a region ends where the word at its start ends.
  */
 #define _XOPEN_SOURCE 700   /* realpath */
 #include "out.h"
@@ -18,6 +18,7 @@
 
 #include "diag.h"
 #include "pack.h"
+#include "text.h"
 
 #define SARIF_TEXT_MAX 1024             /* GitHub's bound on rule descriptions, in bytes here */
 #define SARIF_READ_MAX (8u << 20)       /* no input cglint lints is larger (LINT_MAX_FILE_BYTES) */
@@ -27,57 +28,23 @@ static const char *const level[] = {"note", "warning", "error"};
 
 struct sarif {
 	json_t *results;
-	char *path;                     /* the file read last, for regions; its text or NULL */
-	char *text;
+	const struct text_store *texts;
+	char *path;                     /* the file whose text is at hand, for regions */
+	const char *text;               /* NULL when it could not be read */
 	size_t len;
+	char *owned;                    /* the text when read here rather than found in 'texts' */
 	unsigned at_line;               /* where the last line looked up starts, to go on from */
 	size_t at_off;
 };
 
 /* ---- strings ---- */
 
-/* The length of the UTF-8 sequence at s (as strict as jansson: no overlongs, no surrogates), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	if (s[0] < 0x80)
-		return 1;
-	size_t k = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
-	if (!k || k > n)
-		return 0;
-	for (size_t i = 1; i < k; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) ||
-	    (s[0] == 0xF4 && s[1] >= 0x90))
-		return 0;
-	return k;
-}
-
 /* A JSON string; bytes that are not UTF-8 (a config may hold any) become U+FFFD. */
 static json_t *jstr(const char *s)
 {
-	if (!s)
-		s = "";
-	json_t *j = json_string(s);
-	if (j)
-		return j;
-	size_t n = strlen(s);
-	char *buf = malloc(3 * n + 1), *w = buf;
-	for (size_t i = 0; i < n;) {
-		size_t k = utf8_seq((const unsigned char *)s + i, n - i);
-		if (k) {
-			memcpy(w, s + i, k);
-			w += k;
-			i += k;
-		} else {
-			memcpy(w, "\xEF\xBF\xBD", 3);
-			w += 3;
-			i++;
-		}
-	}
-	*w = '\0';
-	j = json_string(buf);
-	free(buf);
+	char *fixed = out_utf8(s ? s : "");
+	json_t *j = json_string(fixed);
+	free(fixed);
 	return j;
 }
 
@@ -165,17 +132,19 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-/* Line 'line' of 'path' (without its line end), or NULL. Diagnostics come sorted, so the file
- * read last is kept and lines are looked up from the last one found. */
+/* Line 'line' of 'path' (without its line end), or NULL. Diagnostics come sorted, so the last
+ * file's text is kept and lines are looked up from the last one found. */
 static const char *file_line(struct sarif *s, const char *path, unsigned line, size_t *n)
 {
-	if (!path || path[0] == '<')
+	if (!path)
 		return NULL;
 	if (!s->path || strcmp(s->path, path)) {
 		free(s->path);
-		free(s->text);
+		free(s->owned);
 		s->path = strdup(path);
-		s->text = read_file(path, &s->len);
+		s->owned = NULL;
+		if (!text_get(s->texts, path, &s->text, &s->len))
+			s->text = s->owned = path[0] == '<' ? NULL : read_file(path, &s->len);
 		s->at_line = 1;
 		s->at_off = 0;
 	}
@@ -271,17 +240,15 @@ static json_t *artifact(const char *path)
 		uri = uri_encode("", rel, "");
 		j = json_pack("{s:o, s:s}", "uri", jstr(uri), "uriBaseId", "%SRCROOT%");
 	} else {
-		char *real = name[0] == '/' ? NULL : realpath(name, NULL);
+		/* outside the project: absolute; a file gone since it was read keeps its dot segments */
+		char cwd[PATH_MAX], *real = name[0] == '/' ? NULL : realpath(name, NULL);
+		char *abs = malloc(strlen(name) + sizeof(cwd) + 2);
 		if (name[0] == '/' || real)
-			uri = uri_encode("file://", real ? real : name, "");
-		else {
-			/* gone since it was read: relative to the current directory, dot segments and all */
-			char cwd[PATH_MAX];
-			char *joined = malloc(strlen(name) + sizeof(cwd) + 2);
-			sprintf(joined, "%s/%s", getcwd(cwd, sizeof(cwd)) ? cwd : "", name);
-			uri = uri_encode("file://", joined, "");
-			free(joined);
-		}
+			strcpy(abs, real ? real : name);
+		else
+			sprintf(abs, "%s/%s", getcwd(cwd, sizeof(cwd)) ? cwd : "", name);
+		uri = uri_encode("file://", abs, "");
+		free(abs);
 		free(real);
 		j = json_pack("{s:o}", "uri", jstr(uri));
 	}
@@ -406,6 +373,7 @@ static void sarif_begin(struct out_ctx *o)
 {
 	struct sarif *s = calloc(1, sizeof(*s));
 	s->results = json_array();
+	s->texts = o->texts;
 	o->state = s;
 }
 
@@ -469,7 +437,7 @@ static void sarif_end(struct out_ctx *o, const struct diag_list *l)
 	fputc('\n', o->f);
 	json_decref(doc);
 	free(s->path);
-	free(s->text);
+	free(s->owned);
 	free(s);
 	o->state = NULL;
 }

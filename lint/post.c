@@ -159,6 +159,36 @@ static void add_normalized(struct sbuf *sb, const char *s, size_t n)
 	sbuf_addc(sb, '\0');
 }
 
+/* The diagnostics are sorted: walk each file's lines forward instead of from its start each time. */
+struct cursor {
+	const char *path, *buf, *at;    /* 'at': the start of line 'line' */
+	size_t len;
+	unsigned line;
+};
+
+static const char *line_of(struct lint_run *r, struct cursor *c, const struct diag *d, size_t *n)
+{
+	if (!d->loc.line || !d->loc.path)
+		return NULL;
+	if (!c->path || strcmp(c->path, d->loc.path) || d->loc.line < c->line) {
+		*c = (struct cursor){.path = d->loc.path};
+		if (!text_get(r->texts, d->loc.path, &c->buf, &c->len)) {
+			c->buf = NULL;
+			return NULL;
+		}
+		c->at = c->buf;
+		c->line = 1;
+	}
+	if (!c->buf)
+		return NULL;
+	const char *l = text_line(c->at, c->len - (size_t)(c->at - c->buf), d->loc.line - c->line + 1, n);
+	if (l) {
+		c->at = l;
+		c->line = d->loc.line;
+	}
+	return l;
+}
+
 /*
  * A fingerprint hashes the rule, the message and the text of the finding's line (not the line
  * number), plus how many identical ones came before it in the file, so moving code keeps it.
@@ -169,16 +199,15 @@ static void fingerprint(struct lint_run *r)
 	size_t *counts = mem_alloc((r->diags.n + 1) * sizeof(*counts));
 	struct sbuf sb;
 	sbuf_init(&sb);
+	struct cursor cur = {0};
 	for (size_t k = 0; k < r->diags.n; k++) {
 		struct diag *d = &r->diags.items[k];
+		size_t n = 0;
 		sb.len = 0;
 		sbuf_adds(&sb, d->rule->id);
 		sbuf_addc(&sb, '\0');
 		add_normalized(&sb, d->message ? d->message : "", d->message ? strlen(d->message) : 0);
-		const char *buf, *line = NULL;
-		size_t len, n = 0;
-		if (d->loc.line && text_get(r->texts, d->loc.path, &buf, &len))
-			line = text_line(buf, len, d->loc.line, &n);
+		const char *line = line_of(r, &cur, d, &n);
 		add_normalized(&sb, line ? line : "", n);
 		XXH64_hash_t h = XXH3_64bits(sb.buf, sb.len);
 		/* the n-th identical finding of a file */

@@ -61,9 +61,13 @@ static bool comment_only(const char *p, const char *end, bool c_syntax)
 		p++;
 	if (p == end)
 		return true;
-	if (c_syntax)
-		return *p == '*' || (end - p >= 2 && p[0] == '/' && (p[1] == '/' || p[1] == '*'));
-	return *p == '#';
+	if (!c_syntax)
+		return *p == '#';
+	if (end - p >= 2 && p[0] == '/' && p[1] == '*') {
+		const char *close = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
+		return !close || blank(close + 2, end);
+	}
+	return *p == '*' || (end - p >= 2 && p[0] == '/' && p[1] == '/');
 }
 
 static bool is_yaml(const char *path)

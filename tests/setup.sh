@@ -6,7 +6,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-pkgs="build-essential cmake pkg-config git libyaml-dev libjansson-dev libxxhash-dev libcriterion-dev libclang-19-dev clang-19 yamllint shellcheck python3 python3-jsonschema python3-yaml pre-commit neovim nodejs npm"
+pkgs="build-essential cmake pkg-config git libyaml-dev libjansson-dev libxxhash-dev libcriterion-dev libclang-19-dev clang-19 yamllint shellcheck python3 python3-jsonschema python3-yaml pre-commit neovim"
+# npm installs the SARIF validator; NodeSource's nodejs brings its own npm, Debian's npm would pull Debian's nodejs
+command -v npm >/dev/null || pkgs="$pkgs npm"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -20,6 +22,7 @@ if [ -n "$missing" ]; then
   $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
+bash tests/sarif/install-multitool.sh >/dev/null
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$(nproc)" >/dev/null
 echo "cglint built: ./build/cglint"

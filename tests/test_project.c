@@ -438,7 +438,7 @@ Test(project, config_error_in_json)
  * select pattern is misspelt, so nothing is selected, the CG915 saying so is dropped too, and
  * cglint exits 2 having printed nothing at all.
  */
-Test(project, bug_config_select_typo_hides_its_own_error)
+Test(project, config_select_typo_hides_its_own_error)
 {
 	put(".cglint.yaml", "select: [te-rng-tracker-requird]\n");
 	put("t.yaml", recipe);
@@ -605,7 +605,7 @@ Test(project, config_pack_applies_only_under_its_config)
  * read first, so the other folder silently loses the rules; which one depends on the order of
  * the files on the command line.
  */
-Test(project, bug_pack_shared_by_two_configs)
+Test(project, pack_shared_by_two_configs)
 {
 	put("shared/policy.yaml", team_pack);
 	put("a/.cglint.yaml", "rules: [../shared/policy.yaml]\n");
@@ -624,7 +624,7 @@ Test(project, bug_pack_shared_by_two_configs)
  * and loads their rule packs a second time into the session's pack, so every pack rule is
  * "defined twice" (CG910) and the run ends with status 2 after a successful fix.
  */
-Test(project, bug_fix_under_a_config_pack_reloads_the_pack)
+Test(project, fix_under_a_config_pack_reloads_the_pack)
 {
 	put("team/.policy.yaml", team_pack);
 	put("team/.cglint.yaml", "rules: [.policy.yaml]\n");
@@ -777,7 +777,7 @@ Test(project, malformed_suppressions)
 }
 
 /* BUG: a misspelt rule name gets no did-you-mean (only ids are candidates). */
-Test(project, bug_misspelt_rule_name_gets_no_suggestion)
+Test(project, misspelt_rule_name_gets_no_suggestion)
 {
 	put("n.yaml", "model:\n  a: 1  # cglint: disable=te-rng-tracker-requird\n");
 	expect_lint("", "--isolated n.yaml", 0,
@@ -789,7 +789,7 @@ Test(project, bug_misspelt_rule_name_gets_no_suggestion)
  * BUG: a lower-case id both suppresses the finding (ids compare case-insensitively there) and
  * is reported as naming no rule (CG914). It must be one or the other.
  */
-Test(project, bug_lower_case_id_suppresses_and_is_unknown)
+Test(project, lower_case_id_suppresses_and_is_unknown)
 {
 	put("c.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  use_te_rng_tracker: false\n"
 		      "rng:\n  te_rng_tracker: false  # cglint: disable=cg101\n");
@@ -805,7 +805,7 @@ Test(project, bug_lower_case_id_suppresses_and_is_unknown)
  * BUG: a block comment that opens a line of code is taken for a comment alone on its line, so
  * it covers the NEXT line: here line 6 stays reported and line 7's finding is hidden.
  */
-Test(project, bug_leading_block_comment_covers_its_own_line)
+Test(project, leading_block_comment_covers_its_own_line)
 {
 	char text[1024];
 	snprintf(text, sizeof(text), "%s"
@@ -818,14 +818,14 @@ Test(project, bug_leading_block_comment_covers_its_own_line)
 }
 
 /* BUG: YAML's '' inside a single-quoted string ends the string for the comment scanner. */
-Test(project, bug_doubled_quote_in_single_quoted_yaml)
+Test(project, doubled_quote_in_single_quoted_yaml)
 {
 	put("q.yaml", "model:\n  cuda_graph_impl: none\n  note: 'it''s # cglint: disable=CG101'\n");
 	expect_lint("", "--isolated q.yaml", 0, "");
 }
 
 /* BUG: a '# cglint:' line inside a YAML block scalar is text, not a comment. */
-Test(project, bug_directive_text_in_a_block_scalar)
+Test(project, directive_text_in_a_block_scalar)
 {
 	put("b.yaml", "description: |\n  Run with:\n  # cglint: disable=CG101\nmodel:\n  cuda_graph_impl: none\n");
 	expect_lint("", "--isolated b.yaml", 0, "");
@@ -940,7 +940,7 @@ Test(project, baseline_entry_matches_one_finding)
  * the cwd, "other/x.yaml"), not relative to the baseline's folder ("../other/x.yaml"), so it
  * matches only when cglint runs from the same cwd again.
  */
-Test(project, bug_baseline_path_outside_its_folder)
+Test(project, baseline_path_outside_its_folder)
 {
 	put("other/x.yaml", rng_off);
 	put("r/.keep", "");
