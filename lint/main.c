@@ -86,6 +86,7 @@ static void usage(FILE *f)
 	fputs("usage: cglint [lint] [OPTIONS] PATH... [KEY=VALUE...]\n"
 	      "       cglint explain RULE | cglint rules [--format json] [--mcore X.Y --bridge X.Y]\n"
 	      "       cglint probe [--format json] [--from FILE] [--only ROWS] | cglint probe --config FILE...\n"
+	      "       cglint lsp [OPTIONS]   (a language server on stdin/stdout)\n"
 	      "       cglint --version\n\n"
 	      "Checks Megatron-Bridge / Megatron Core CUDA-graph settings before a job starts.\n"
 	      "PATH is a YAML file, a launch script, a C/C++/CUDA source, a folder (walked for all of\n"
@@ -99,8 +100,9 @@ static void usage(FILE *f)
 		fprintf(f, "  %-30s %s\n", opts[k].shrt ? head : head + 3, opts[k].help);
 	}
 	fputs("\nExit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error or unreadable/unparsable\n"
-	      "input or rule pack, 3 internal error. cglint probe: 0 every rule doc holds on this GPU, 1 one does\n"
-	      "not, 4 no CUDA device (or no probe in this build).\n",
+	      "input, rule pack, .cglint.yaml or baseline, 3 internal error. --diff: 1 when it prints a change.\n"
+	      "cglint probe: 0 every rule doc holds on this GPU, 1 one does not, 4 no CUDA device (or no probe\n"
+	      "in this build). cglint lsp: 0 after a shutdown request, 1 otherwise.\n",
 	      f);
 }
 
