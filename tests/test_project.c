@@ -5,7 +5,7 @@
  * and fingerprints; --fix and --diff; --output. Every test builds its own tree in a temporary
  * folder whose root holds an empty .cglint.yaml, so a config above /tmp cannot leak in.
  *
- * Tests named bug_* pin down defects found while writing this suite; they fail until fixed.
+ * Several tests pin down defects found while writing this suite (now fixed in lint/).
  */
 #define _GNU_SOURCE /* asprintf */
 #include <criterion/criterion.h>
