@@ -17,17 +17,6 @@
 #include "supp.h"
 #include "text.h"
 
-/* Byte offset of 1-based code-point column 'col' in a line. */
-static size_t col_offset(const char *line, size_t n, unsigned col)
-{
-	size_t k = 0;
-	for (unsigned c = 1; c < col && k < n; c++)
-		do
-			k++;
-		while (k < n && ((unsigned char)line[k] & 0xC0) == 0x80);
-	return k;
-}
-
 /* The value token after "leaf:" (YAML) or "leaf=" (environment, shell) at 'p'. */
 static bool value_span(const char *line, size_t n, size_t at, const char *leaf, size_t *vs, size_t *ve)
 {
@@ -92,7 +81,7 @@ bool fix_for(struct arena *a, const struct diag *d, const char *buf, size_t len,
 	const char *leaf = strrchr(d->key, '.');
 	leaf = leaf ? leaf + 1 : d->key;
 	size_t vs, ve;
-	if (!value_span(line, n, col_offset(line, n, d->loc.col), leaf, &vs, &ve))
+	if (!value_span(line, n, text_cp_offset(line, n, d->loc.col ? d->loc.col - 1 : 0), leaf, &vs, &ve))
 		return false;
 	if (ve - vs == strlen(value) && !strncmp(line + vs, value, ve - vs))
 		return false;
@@ -144,18 +133,7 @@ bool fix_suppress(struct arena *a, const struct diag *d, const char *buf, size_t
 			return true;
 		}
 	/* a line with a comment of its own gets the directive on a line above, indented alike */
-	bool has_comment = false;
-	char quote = 0;
-	for (size_t k = 0; k < n && !has_comment; k++) {
-		if (quote)
-			quote = line[k] == quote ? 0 : quote;
-		else if (line[k] == '"' || (line[k] == '\'' && c_syntax))
-			quote = line[k];
-		else
-			has_comment = c_syntax ? (line[k] == '/' && k + 1 < n && (line[k + 1] == '/' || line[k + 1] == '*'))
-					       : (line[k] == '#' && (k == 0 || line[k - 1] == ' ' || line[k - 1] == '\t'));
-	}
-	if (has_comment) {
+	if (supp_comment_start(line, line + n, c_syntax)) {
 		size_t ind = 0;
 		while (ind < n && (line[ind] == ' ' || line[ind] == '\t'))
 			ind++;

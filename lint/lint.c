@@ -450,14 +450,13 @@ static void walk(struct lint_run *r, const char *path, const struct dir_chain *u
 		const char *child = arena_printf(r->arena, "%s%s%s", path,
 						 path[strlen(path) - 1] == '/' ? "" : "/", names[k]);
 		struct stat cst;
+		bool source = fe_clang_is_source(names[k]);
+		bool config = is_yaml_name(names[k]) || is_script_name(names[k]);
 		if (stat(child, &cst) < 0 || S_ISDIR(cst.st_mode))
 			walk(r, child, &here, depth + 1);     /* errors are reported there */
-		else if (!(fe_clang_is_source(names[k]) || is_yaml_name(names[k]) || is_script_name(names[k])) ||
-			 excluded(r, child))
-			;
-		else if (fe_clang_is_source(names[k]))
+		else if (source && !excluded(r, child))
 			src_add(r->sources, child, NULL, 0);
-		else if (is_yaml_name(names[k]) || is_script_name(names[k]))
+		else if (config && !excluded(r, child))
 			lint_file(r, child, -1);
 		free(names[k]);
 	}

@@ -186,10 +186,10 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		case O_MCORE:
 			if (target_parse_version(optarg, &c->s.lint.target.mcore))
 				return usage_error("--mcore wants a version like 0.17, not '%s'", optarg);
-			c->s.mcore_given = true;
+			c->s.lint.mcore_given = true;
 			break;
 		case O_BRIDGE:
-			c->s.bridge_given = true;
+			c->s.lint.bridge_given = true;
 			if (!strcmp(optarg, "none"))
 				c->s.lint.target.bridge = TARGET_NO_BRIDGE;
 			else if (target_parse_version(optarg, &c->s.lint.target.bridge))

@@ -187,16 +187,6 @@ static size_t word_end(const char *t, size_t n, size_t start)
 	return k;
 }
 
-/* The byte offset of code point 'cp' (0-based) in a line, or n past its end. */
-static size_t byte_of(const char *t, size_t n, unsigned cp)
-{
-	size_t i = 0;
-	for (; i < n && cp; cp--)
-		for (i++; i < n && ((unsigned char)t[i] & 0xC0) == 0x80; i++)
-			;
-	return i;
-}
-
 static bool has_suffix(const char *s, const char *suf)
 {
 	size_t n = strlen(s), m = strlen(suf);
@@ -212,7 +202,7 @@ static json_t *region(struct sarif *s, struct loc loc)
 	const char *t = loc.line ? file_line(s, loc.path, line, &n) : NULL;
 	if (t) {
 		bool yaml = has_suffix(loc.path, ".yaml") || has_suffix(loc.path, ".yml");
-		size_t start = yaml ? byte_of(t, n, col - 1) : col - 1;
+		size_t start = yaml ? text_cp_offset(t, n, col - 1) : col - 1;
 		if (start < n) {
 			col = codepoints(t, start) + 1;
 			size_t stop = word_end(t, n, start);

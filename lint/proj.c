@@ -153,37 +153,23 @@ static bool match_segs(const char *pat, const char *path)
 }
 
 /*
- * gitignore-like: a pattern with no '/' matches a file or folder name at any depth; one with a
- * '/' is anchored at the config's folder. A pattern that matches a folder matches what it holds.
+ * gitignore-like: a pattern with no '/' (or only a trailing one) matches a file or folder name
+ * at any depth, as if written "**\/name"; one with a '/' is anchored at the config's folder.
+ * A pattern that matches a folder matches what it holds (match_segs).
  */
 static bool glob_match(const char *pat, const char *rel)
 {
 	if (*pat == '/')
 		return match_segs(pat + 1, rel);
-	if (!strchr(pat, '/') || (strchr(pat, '/') == pat + strlen(pat) - 1)) {
-		char one[NAME_MAX + 1];
-		size_t n = strcspn(pat, "/");
-		if (n > NAME_MAX)
-			return false;
-		memcpy(one, pat, n);
-		one[n] = '\0';
-		for (const char *p = rel; *p;) {
-			const char *s = strchr(p, '/');
-			size_t sn = s ? (size_t)(s - p) : strlen(p);
-			char seg[NAME_MAX + 1];
-			if (sn <= NAME_MAX) {
-				memcpy(seg, p, sn);
-				seg[sn] = '\0';
-				if (!fnmatch(one, seg, FNM_PERIOD))
-					return true;
-			}
-			if (!s)
-				break;
-			p = s + 1;
-		}
+	size_t n = strcspn(pat, "/");
+	if (pat[n] && pat[n + 1])
+		return match_segs(pat, rel);
+	char any[NAME_MAX + 4] = "**/";
+	if (n > NAME_MAX)
 		return false;
-	}
-	return match_segs(pat, rel);
+	memcpy(any + 3, pat, n);
+	any[n + 3] = '\0';
+	return match_segs(any, rel);
 }
 
 static bool any_glob(const char *const *globs, size_t n, const char *rel)

@@ -26,17 +26,15 @@ struct session *session_new(const struct session_opts *o, struct arena *a, struc
 	s->o = *o;
 	char why[256];
 	struct target *t = &s->o.lint.target;
-	if (!o->mcore_given)
+	if (!o->lint.mcore_given)
 		t->mcore = 0;
-	if (!o->bridge_given)
+	if (!o->lint.bridge_given)
 		t->bridge = 0;
 	if (target_resolve(t, why, sizeof(why))) {
 		fprintf(stderr, "cglint: %s\n(try 'cglint --help')\n", why);
 		free(s);
 		return NULL;
 	}
-	s->o.lint.mcore_given = o->mcore_given;
-	s->o.lint.bridge_given = o->bridge_given;
 	s->arena = arena_new();
 	s->pack = pack_new();
 	pack_load_builtin(s->pack);

@@ -22,8 +22,7 @@ struct proj;
 struct text_store;
 
 struct session_opts {
-	struct lint_opts lint;          /* target as given; fields not given are 0 */
-	bool mcore_given, bridge_given, gpu_given;
+	struct lint_opts lint;          /* target as given (lint.mcore_given, lint.bridge_given) */
 	struct diag_filter filter;      /* --select / --ignore */
 	const char **rule_files;        /* --rules */
 	size_t n_rule_files;

@@ -20,7 +20,7 @@ bool supp_c_syntax(const char *path)
  * are followed so that a '#' inside a string is not a comment; '#' must start a word, as in
  * YAML and the shell.
  */
-static const char *comment_start(const char *p, const char *end, bool c_syntax)
+const char *supp_comment_start(const char *p, const char *end, bool c_syntax)
 {
 	char quote = 0;
 	for (const char *s = p; s < end; s++) {
@@ -90,7 +90,7 @@ static bool in_block_scalar(const char *p, const char *le, long *block)
 			return true;
 		*block = -1;
 	}
-	const char *c = comment_start(p, le, false);
+	const char *c = supp_comment_start(p, le, false);
 	const char *e = c ? c - 1 : le;
 	while (e > p && isspace((unsigned char)e[-1]))
 		e--;
@@ -209,7 +209,7 @@ size_t supp_scan(struct arena *a, const char *path, const char *buf, size_t len,
 			p = eol ? eol + 1 : end;
 			continue;       /* text, not a comment */
 		}
-		const char *c = memmem(p, (size_t)(le - p), tag, sizeof(tag) - 1) ? comment_start(p, le, c_syntax) : NULL;
+		const char *c = memmem(p, (size_t)(le - p), tag, sizeof(tag) - 1) ? supp_comment_start(p, le, c_syntax) : NULL;
 		if (c) {
 			const char *d = c;
 			while (d < le && (*d == ' ' || *d == '\t' || *d == '#' || *d == '*' || *d == '/'))

@@ -35,6 +35,9 @@ struct supp {
 
 /* True when the path's comments are C-style (fe_clang's sources); '#' otherwise. */
 bool supp_c_syntax(const char *path);
+/* Where a line's comment starts (just after '#', '//' or slash-star), quotes followed; NULL
+ * when the line has none. */
+const char *supp_comment_start(const char *line, const char *end, bool c_syntax);
 /* Find the directives of one text; arrays in 'a'. Returns how many. */
 size_t supp_scan(struct arena *a, const char *path, const char *buf, size_t len, struct supp **out);
 /* The text to append to a line to suppress 'rule' there: "  # cglint: disable=CG101". */

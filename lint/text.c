@@ -66,6 +66,15 @@ const char *text_at(const struct text_store *s, size_t k, const char **buf, size
 	return s->items[k].path;
 }
 
+size_t text_cp_offset(const char *line, size_t n, unsigned cp)
+{
+	size_t i = 0;
+	for (; i < n && cp; cp--)
+		for (i++; i < n && ((unsigned char)line[i] & 0xC0) == 0x80; i++)
+			;
+	return i;
+}
+
 const char *text_line(const char *buf, size_t len, unsigned line, size_t *n)
 {
 	if (!line)

@@ -24,4 +24,7 @@ const char *text_at(const struct text_store *s, size_t k, const char **buf, size
 /* The bytes of 1-based 'line' without its line end (\n or \r\n); NULL past the end. */
 const char *text_line(const char *buf, size_t len, unsigned line, size_t *n);
 
+/* The byte offset of code point 'cp' (0-based) in a line of n bytes, or n past its end. */
+size_t text_cp_offset(const char *line, size_t n, unsigned cp);
+
 #endif
