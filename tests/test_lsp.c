@@ -25,8 +25,8 @@
 #include <jansson.h>
 
 #include "harness.h"
-#include "lsp_pos.h"
-#include "lsp_uri.h"
+#include "lsp/lsp_pos.h"
+#include "lsp/lsp_uri.h"
 
 #define WAIT_MS 60000
 #define ANY_VERSION (-1)

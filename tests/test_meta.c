@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "pack.h"
+#include "config/pack.h"
 
 struct found {
 	const char *id;

@@ -14,13 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "base/diag.h"
 #include "harness.h"
-#include "mem.h"
-#include "out.h"
-#include "pack.h"
-#include "target.h"
-#include "text.h"
+#include "base/mem.h"
+#include "report/out.h"
+#include "config/pack.h"
+#include "config/target.h"
+#include "input/text.h"
 
 static char base[] = "/tmp/cglint-out-XXXXXX";     /* holds the project and what lies outside it */
 static char dir[64];            /* the project: base/proj, with .git and examples/ */

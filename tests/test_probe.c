@@ -13,12 +13,12 @@
 
 #include <criterion/criterion.h>
 
-#include "diag.h"
+#include "base/diag.h"
 #include "harness.h"
-#include "mem.h"
-#include "pack.h"
-#include "probe.h"
-#include "verify.h"
+#include "base/mem.h"
+#include "config/pack.h"
+#include "probe/probe.h"
+#include "probe/verify.h"
 
 #define PROBE_DIR CGLINT_FIXTURES "/../tests/probe"
 #define FAKE "--probe-bin " PROBE_DIR "/fake-probe.sh"

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "fe_sh.h"
-#include "mem.h"
-#include "pack.h"
+#include "base/diag.h"
+#include "front/fe_sh.h"
+#include "base/mem.h"
+#include "config/pack.h"
 
 static struct arena *a;
 static struct pack *p;

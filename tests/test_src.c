@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cflags.h"
+#include "source/cflags.h"
 #include "harness.h"
-#include "mem.h"
+#include "base/mem.h"
 
 static char dir[] = "/tmp/cglint-src-XXXXXX";
 

@@ -4,19 +4,19 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "cfg.h"
-#include "diag.h"
-#include "engine.h"
-#include "expr.h"
-#include "fact.h"
-#include "fe_yaml.h"
-#include "mem.h"
-#include "node.h"
-#include "proj.h"
-#include "text.h"
-#include "pack.h"
-#include "suggest.h"
-#include "target.h"
+#include "front/cfg.h"
+#include "base/diag.h"
+#include "config/engine.h"
+#include "config/expr.h"
+#include "config/fact.h"
+#include "input/fe_yaml.h"
+#include "base/mem.h"
+#include "input/node.h"
+#include "config/proj.h"
+#include "input/text.h"
+#include "config/pack.h"
+#include "base/suggest.h"
+#include "config/target.h"
 
 static struct arena *a;
 static struct facts t;

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diag: the one funnel. Every check, front-end and input problem reports through
+ * diag_report()/diag_input(); selection (--select/--ignore) happens here and nowhere else.
+ * Checks decide, the funnel records, output formats print.
+ *
+ * The list owns its diagnostics; their strings live in the list's arena. Rules are borrowed
+ * from the pack, which must outlive the list.
+ */
+#ifndef CGLINT_DIAG_H
+#define CGLINT_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/loc.h"
+#include "base/mem.h"
+
+struct arena;
+struct pack;
+struct rule;
+
+enum sev { SEV_NOTE, SEV_WARNING, SEV_ERROR };
+
+/* A secondary position: a call chain step, where a capture began. */
+struct diag_note {
+	struct loc loc;
+	const char *message;
+};
+
+struct diag {
+	const struct rule *rule;
+	enum sev sev;
+	struct loc loc;
+	const char *message;
+	const char *fix;        /* may be NULL */
+	const char *mirrors;    /* source line mirrored for the run's target, may be NULL */
+	const char *key;        /* the config key it points at (for fixes), may be NULL */
+	const char *fingerprint; /* 16 hex digits that survive line moves (post.h), NULL before */
+	const struct diag_note *notes;  /* in the list's arena (or one that outlives it) */
+	size_t n_notes;
+};
+
+/* Rule-id patterns: an exact id ("CG104"), a prefix ("CG1", "CG10"), a name, or "ALL". */
+struct diag_filter {
+	const char **select;
+	size_t n_select;
+	const char **ignore;
+	size_t n_ignore;
+};
+
+struct diag_list {
+	struct arena *arena;
+	const struct pack *pack;
+	const struct diag_filter *filter;
+	struct diag *items;
+	size_t n, cap;
+	bool input_error;       /* an input could not be read or parsed: exit status 2 */
+};
+
+void diag_init(struct diag_list *l, struct arena *a, const struct pack *p, const struct diag_filter *f);
+void diag_release(struct diag_list *l);
+
+bool diag_selected(const struct diag_filter *f, const struct rule *r);
+/* Whether one pattern (id, id prefix, name or ALL) names the rule. */
+bool diag_matches(const char *pattern, const struct rule *r);
+/* Drop the diagnostics for which keep() is false, keeping order; returns how many went. */
+size_t diag_filter_out(struct diag_list *l, size_t from, bool (*keep)(struct diag *d, void *ctx), void *ctx);
+/* Returns the new diagnostic (to attach notes to), or NULL when selection drops it. */
+struct diag *diag_report(struct diag_list *l, const struct rule *r, struct loc loc, const char *message,
+			 const char *fix, const char *mirrors);
+/* Move src's diagnostics to the end of dst (strings stay where they are). */
+void diag_move(struct diag_list *dst, struct diag_list *src);
+/* An input problem by id (CG9xx); the rule must exist in the pack. */
+void diag_input(struct diag_list *l, const char *id, struct loc loc, const char *fmt, ...) CG_PRINTF(4, 5);
+void diag_sort(struct diag_list *l);
+size_t diag_count_at_least(const struct diag_list *l, enum sev s);
+
+const char *diag_sev_name(enum sev s);
+int diag_sev_parse(const char *s, enum sev *out);
+
+#endif

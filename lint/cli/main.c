@@ -1,0 +1,691 @@
+/* SPDX-License-Identifier: MIT */
+/* main: the command line. Options are one table that also prints --help. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "front/cfg.h"
+#include "base/diag.h"
+#include "config/expr.h"
+#include "source/fe_clang.h"
+#include "probe/gpu.h"
+#include "run/lint.h"
+#include "lsp/lsp.h"
+#include "base/mem.h"
+#include "report/out.h"
+#include "config/pack.h"
+#include "probe/probe.h"
+#include "run/session.h"
+#include "report/fix.h"
+#include "report/baseline.h"
+#include "input/text.h"
+#include "config/target.h"
+
+#ifndef CGLINT_VERSION
+#define CGLINT_VERSION "0.0.0"
+#endif
+
+enum opt_id {
+	O_MCORE = 256, O_BRIDGE, O_GPU, O_ENV, O_ENV_FILE, O_ASSUME, O_FORMAT, O_SELECT, O_IGNORE, O_FAIL_ON,
+	O_RULES, O_CONFIG_FILE, O_STDIN_NAME, O_COLOR, O_VERBOSE, O_EXIT_ZERO, O_HELP, O_VERSION,
+	O_CUDA_PATH, O_CDB, O_JOBS, O_SHOW_ARGS, O_PROBE_BIN, O_FROM, O_ONLY, O_CONFIG, O_TIMEOUT,
+	O_OUTPUT, O_FIX, O_DIFF, O_BASELINE, O_WRITE_BASELINE, O_NO_INLINE, O_ISOLATED,
+};
+
+static const struct opt {
+	const char *name;
+	int shrt;
+	const char *arg;
+	enum opt_id id;
+	const char *help;
+} opts[] = {
+	{"mcore", 0, "X.Y", O_MCORE, "target Megatron Core version (default: newest supported)"},
+	{"bridge", 0, "X.Y|none", O_BRIDGE, "target Megatron-Bridge release (default: the one shipping --mcore)"},
+	{"gpu", 0, "ARCH|auto", O_GPU, "GPU the job runs on: sm_90, h100, b200, ..., or auto (this machine's; default unknown)"},
+	{"env", 'E', "KEY=VALUE", O_ENV, "an environment variable the job runs with (repeatable)"},
+	{"env-file", 0, "FILE", O_ENV_FILE, "environment file of KEY=VALUE lines (repeatable)"},
+	{"config-file", 'c', "FILE", O_CONFIG_FILE, "override YAML layered over every input, as Bridge's --config-file"},
+	{"assume-defaults", 0, NULL, O_ASSUME, "keys no input sets take the target's defaults"},
+	{"format", 'f', "FMT", O_FORMAT, "output format on stdout: text, json, sarif or github (default text)"},
+	{"output", 'o', "FMT=PATH", O_OUTPUT, "also write the findings in format FMT to PATH (repeatable)"},
+	{"select", 0, "RULES", O_SELECT, "only these rules: ids, id prefixes or names, comma-separated"},
+	{"ignore", 0, "RULES", O_IGNORE, "skip these rules"},
+	{"fail-on", 0, "SEV", O_FAIL_ON, "exit 1 on findings at or above: error, warning or note (default error)"},
+	{"exit-zero", 0, NULL, O_EXIT_ZERO, "exit 0 even with findings (2 and 3 still report broken input)"},
+	{"rules", 0, "FILE", O_RULES, "an extra rule pack (repeatable)"},
+	{"isolated", 0, NULL, O_ISOLATED, "ignore .cglint.yaml files"},
+	{"no-inline-suppressions", 0, NULL, O_NO_INLINE, "report what '# cglint: disable=' comments hide (audits)"},
+	{"baseline", 0, "FILE", O_BASELINE, "leave out the findings recorded in FILE"},
+	{"write-baseline", 0, NULL, O_WRITE_BASELINE, "record every current finding in the --baseline FILE, and exit 0"},
+	{"fix", 0, NULL, O_FIX, "apply the mechanical fixes to the files, then report what is left"},
+	{"diff", 0, NULL, O_DIFF, "print the mechanical fixes as a unified diff instead (exit 1 if there is one)"},
+	{"cuda-path", 0, "DIR|auto", O_CUDA_PATH, "parse CUDA sources against this toolkit's headers (auto: $CUDA_PATH, /usr/local/cuda); default: cglint's shim"},
+	{"build-path", 'p', "DIR", O_CDB, "folder holding compile_commands.json (default: searched upward from each source)"},
+	{"jobs", 'j', "N", O_JOBS, "check N sources (probe: run N rows) at once (default: one per CPU; probe: 1)"},
+	{"show-clang-args", 0, NULL, O_SHOW_ARGS, "print the arguments each source would be parsed with, and stop"},
+	{"config", 0, "FILE", O_CONFIG, "probe: lint FILE with this machine's GPU and environment instead (repeatable)"},
+	{"from", 0, "FILE", O_FROM, "probe: judge a recording of cglint-probe's output instead of running it"},
+	{"only", 0, "ROWS", O_ONLY, "probe: run only these rows (comma-separated ids)"},
+	{"timeout", 0, "SECONDS", O_TIMEOUT, "probe: time limit per row (default 30)"},
+	{"probe-bin", 0, "PATH", O_PROBE_BIN, "the probe program (default: $CGLINT_PROBE, else cglint-probe beside cglint)"},
+	{"stdin-filename", 0, "NAME", O_STDIN_NAME, "the name to report for '-' (stdin)"},
+	{"color", 0, "WHEN", O_COLOR, "auto, always or never (auto honours NO_COLOR)"},
+	{"verbose", 'v', NULL, O_VERBOSE, "also print what normalization changed, to stderr"},
+	{"help", 'h', NULL, O_HELP, "this help"},
+	{"version", 'V', NULL, O_VERSION, "print the version"},
+};
+#define N_OPTS (sizeof(opts) / sizeof(opts[0]))
+
+static void usage(FILE *f)
+{
+	fputs("usage: cglint [lint] [OPTIONS] PATH... [KEY=VALUE...]\n"
+	      "       cglint explain RULE | cglint rules [--format json] [--mcore X.Y --bridge X.Y]\n"
+	      "       cglint probe [--format json] [--from FILE] [--only ROWS] | cglint probe --config FILE...\n"
+	      "       cglint lsp [OPTIONS]   (a language server on stdin/stdout)\n"
+	      "       cglint --version\n\n"
+	      "Checks Megatron-Bridge / Megatron Core CUDA-graph settings before a job starts.\n"
+	      "PATH is a YAML file, a launch script, a C/C++/CUDA source, a folder (walked for all of\n"
+	      "these) or '-' for stdin; KEY=VALUE\n"
+	      "arguments are dotlist overrides (model.cuda_graph_impl=local) layered over every input.\n\n",
+	      f);
+	for (size_t k = 0; k < N_OPTS; k++) {
+		char head[64];
+		snprintf(head, sizeof(head), "%s%c%s--%s%s%s", opts[k].shrt ? "-" : "", opts[k].shrt ? opts[k].shrt : ' ',
+			 opts[k].shrt ? ", " : "  ", opts[k].name, opts[k].arg ? " " : "", opts[k].arg ? opts[k].arg : "");
+		fprintf(f, "  %-30s %s\n", opts[k].shrt ? head : head + 3, opts[k].help);
+	}
+	fputs("\nExit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error or unreadable/unparsable\n"
+	      "input, rule pack, .cglint.yaml or baseline, 3 internal error. --diff: 1 when it prints a change.\n"
+	      "cglint probe: 0 every rule doc holds on this GPU, 1 one does not, 4 no CUDA device (or no probe\n"
+	      "in this build). cglint lsp: 0 after a shutdown request, 1 otherwise.\n",
+	      f);
+}
+
+CG_PRINTF(1, 2)
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("cglint: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\n(try 'cglint --help')\n", stderr);
+	va_end(ap);
+	return 2;
+}
+
+/* --output FORMAT=PATH */
+struct output {
+	const struct out_format *format;
+	const char *path;
+};
+
+struct cli {
+	struct session_opts s;
+	struct gpu_opts gpu;
+	const struct out_format *format;
+	struct output *outputs;
+	size_t n_outputs;
+	enum sev fail_on;
+	int color;                      /* -1 auto, 0 never, 1 always */
+	const char **paths;
+	size_t n_paths;
+	bool exit_zero, show_args, gpu_auto;
+	bool fix, diff, write_baseline;
+	const char **configs;           /* probe --config */
+	size_t n_configs;
+	const char *probe_only_opt;     /* the first probe-only option given, for the usage check */
+};
+
+static void push(const char ***arr, size_t *n, const char *s)
+{
+	*arr = mem_realloc(*arr, (*n + 1) * sizeof(**arr));
+	(*arr)[(*n)++] = s;
+}
+
+static void push_list(const char ***arr, size_t *n, char *s)
+{
+	for (char *tok = s, *next; tok && *tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		if (*tok)
+			push(arr, n, tok);
+	}
+}
+
+/* 0 to go on, 2 on a usage error, -1 when --help/--version answered already. */
+static int parse_args(int argc, char **argv, struct cli *c)
+{
+	struct option lopts[N_OPTS + 1];
+	char shorts[2 * N_OPTS + 2] = "+";
+	for (size_t k = 0; k < N_OPTS; k++) {
+		lopts[k] = (struct option){opts[k].name, opts[k].arg ? required_argument : no_argument, NULL, (int)opts[k].id};
+		if (opts[k].shrt) {
+			size_t n = strlen(shorts);
+			shorts[n] = (char)opts[k].shrt;
+			shorts[n + 1] = opts[k].arg ? ':' : '\0';
+			shorts[n + 2] = '\0';
+		}
+	}
+	lopts[N_OPTS] = (struct option){0};
+	shorts[0] = '-';        /* keep positional arguments in order, interleaved with options */
+	int ch;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+		int id = ch;
+		for (size_t k = 0; k < N_OPTS; k++)
+			if (opts[k].shrt && opts[k].shrt == ch)
+				id = (int)opts[k].id;
+		switch (id) {
+		case 1: push(&c->paths, &c->n_paths, optarg); break;
+		case O_MCORE:
+			if (target_parse_version(optarg, &c->s.lint.target.mcore))
+				return usage_error("--mcore wants a version like 0.17, not '%s'", optarg);
+			c->s.lint.mcore_given = true;
+			break;
+		case O_BRIDGE:
+			c->s.lint.bridge_given = true;
+			if (!strcmp(optarg, "none"))
+				c->s.lint.target.bridge = TARGET_NO_BRIDGE;
+			else if (target_parse_version(optarg, &c->s.lint.target.bridge))
+				return usage_error("--bridge wants a version like 0.4, or none, not '%s'", optarg);
+			break;
+		case O_GPU:
+			c->gpu_auto = !strcmp(optarg, "auto");
+			if (!c->gpu_auto && target_parse_gpu(optarg, &c->s.lint.target.gpu_major))
+				return usage_error("--gpu wants an architecture like sm_90, h100 or b200, not '%s'", optarg);
+			c->s.lint.target.gpu = optarg;
+			break;
+		case O_ENV:
+			if (!strchr(optarg, '=') || optarg[0] == '=')
+				return usage_error("-E wants KEY=VALUE, not '%s'", optarg);
+			push(&c->s.lint.env_assigns, &c->s.lint.n_env_assigns, optarg);
+			break;
+		case O_ENV_FILE: push(&c->s.lint.env_files, &c->s.lint.n_env_files, optarg); break;
+		case O_CONFIG_FILE: push(&c->s.lint.overlays, &c->s.lint.n_overlays, optarg); break;
+		case O_ASSUME: c->s.lint.assume_defaults = true; break;
+		case O_FORMAT:
+			if (!(c->format = out_find(optarg)))
+				return usage_error("--format is one of %s, not '%s'", out_names(), optarg);
+			break;
+		case O_OUTPUT: {
+			char *eq = strchr(optarg, '=');
+			const struct out_format *f = NULL;
+			if (eq) {
+				*eq = '\0';
+				f = out_find(optarg);
+			}
+			if (!f || !eq[1])
+				return usage_error("--output wants FORMAT=PATH with FORMAT one of %s, not '%s'", out_names(),
+						   optarg);
+			c->outputs = mem_realloc(c->outputs, (c->n_outputs + 1) * sizeof(*c->outputs));
+			c->outputs[c->n_outputs++] = (struct output){f, eq + 1};
+			break;
+		}
+		case O_FIX: c->fix = true; break;
+		case O_DIFF: c->diff = true; break;
+		case O_BASELINE: c->s.baseline = optarg; break;
+		case O_WRITE_BASELINE: c->write_baseline = true; break;
+		case O_NO_INLINE: c->s.no_inline = true; break;
+		case O_ISOLATED: c->s.isolated = true; break;
+		case O_SELECT: push_list(&c->s.filter.select, &c->s.filter.n_select, optarg); break;
+		case O_IGNORE: push_list(&c->s.filter.ignore, &c->s.filter.n_ignore, optarg); break;
+		case O_FAIL_ON:
+			if (diag_sev_parse(optarg, &c->fail_on))
+				return usage_error("--fail-on is error, warning or note, not '%s'", optarg);
+			break;
+		case O_RULES: push(&c->s.rule_files, &c->s.n_rule_files, optarg); break;
+		case O_STDIN_NAME: c->s.lint.stdin_name = optarg; break;
+		case O_COLOR:
+			c->color = !strcmp(optarg, "always") ? 1 : !strcmp(optarg, "never") ? 0 : -1;
+			if (c->color == -1 && strcmp(optarg, "auto"))
+				return usage_error("--color is auto, always or never, not '%s'", optarg);
+			break;
+		case O_VERBOSE: c->s.lint.verbose = true; break;
+		case O_EXIT_ZERO: c->exit_zero = true; break;
+		case O_CUDA_PATH: c->s.lint.sources.cuda_path = optarg; break;
+		case O_CDB: c->s.lint.sources.cdb_dir = optarg; break;
+		case O_JOBS: {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (*end || n < 1 || n > 256)
+				return usage_error("--jobs wants a number from 1 to 256, not '%s'", optarg);
+			c->s.lint.sources.jobs = c->gpu.jobs = (unsigned)n;
+			break;
+		}
+		case O_SHOW_ARGS: c->show_args = true; break;
+		case O_PROBE_BIN: c->gpu.program = optarg; break;
+		case O_FROM: c->gpu.from = optarg; break;
+		case O_ONLY: c->gpu.only = optarg; break;
+		case O_TIMEOUT: {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (*end || n < 1 || n > 3600)
+				return usage_error("--timeout wants seconds from 1 to 3600, not '%s'", optarg);
+			c->gpu.timeout = optarg;
+			break;
+		}
+		case O_CONFIG: push(&c->configs, &c->n_configs, optarg); break;
+		case O_HELP: usage(stdout); return -1;
+		case O_VERSION: printf("cglint %s\n", CGLINT_VERSION); return -1;
+		default:
+			return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+		}
+		for (size_t k = 0; k < N_OPTS && !c->probe_only_opt; k++)
+			if ((int)opts[k].id == id && !strncmp(opts[k].help, "probe: ", 7))
+				c->probe_only_opt = opts[k].name;
+	}
+	for (int k = optind; k < argc; k++)     /* after '--' */
+		push(&c->paths, &c->n_paths, argv[k]);
+	return 0;
+}
+
+/* A range is shown as the supported releases it covers: "mcore 0.16, 0.17". */
+static void print_range(FILE *f, const char *what, const struct vrange *r, bool is_bridge)
+{
+	char list[160];
+	if (!r->any)
+		fprintf(f, " %s %s", what,
+			*target_range_list(r, is_bridge, list, sizeof(list)) ? list : "(no supported release)");
+}
+
+static int cmp_rule_id(const void *a, const void *b)
+{
+	return strcmp((*(const struct rule *const *)a)->id, (*(const struct rule *const *)b)->id);
+}
+
+/* The calls of the source scanner's table that break a rule, comma-separated. */
+static void print_apis(const struct pack *p, const struct rule *r)
+{
+	bool any = false;
+	for (size_t k = 0; k < p->n_apis; k++)
+		if (p->apis[k].rule == r && (!k || strcmp(p->apis[k - 1].name, p->apis[k].name) || p->apis[k - 1].rule != r)) {
+			printf("%s%s", any ? ", " : "calls: ", p->apis[k].name);
+			any = true;
+		}
+	if (any)
+		putchar('\n');
+}
+
+static void explain_one(const struct pack *p, const struct rule *r)
+{
+	printf("%s %s (%s)\n", r->id, r->name, diag_sev_name(r->sev));
+	printf("applies to:");
+	if (r->check == CHECK_SOURCE)
+		printf(" C, C++ and CUDA sources (any target)");
+	else if (r->mcore.any && r->bridge.any)
+		printf(" every target");
+	print_range(stdout, "mcore", &r->mcore, false);
+	print_range(stdout, "bridge", &r->bridge, true);
+	printf("\nmessage: %s\n", r->message);
+	if (r->fix)
+		printf("fix: %s\n", r->fix);
+	for (size_t k = 0; k < r->n_autofix; k++)
+		printf("autofix (--fix): %s: %s\n", r->autofix_keys[k], r->autofix_values[k]);
+	if (r->when_src)
+		printf("condition: %s\n", r->when_src);
+	if (r->check == CHECK_UNKNOWN_VALUES)
+		printf("check: %s on %s\n", pack_check_name(r->check), r->key);
+	print_apis(p, r);
+	printf("\n%s\n", r->doc);
+	if (r->n_mirrors) {
+		printf("\nmirrors:\n");
+		for (size_t k = 0; k < r->n_mirrors; k++)
+			printf("  %-16s %s\n", r->mirrors[k].label, r->mirrors[k].where);
+	}
+}
+
+/* One rule id may have per-version variants; explain prints each. */
+static int cmd_explain(const struct pack *p, const char *id)
+{
+	if (!pack_find(p, id))
+		return usage_error("no rule '%s' (cglint rules lists them)", id);
+	bool first = true;
+	for (size_t k = 0; k < p->n_rules; k++) {
+		const struct rule *r = p->rules[k];
+		if (strcmp(r->id, id) && strcmp(r->name, id))
+			continue;
+		if (!first)
+			printf("\n----\n\n");
+		first = false;
+		explain_one(p, r);
+	}
+	return 0;
+}
+
+static int cmd_rules(const struct pack *p, const struct cli *c)
+{
+	const struct target *t = &c->s.lint.target;
+	bool json = c->format == &out_json;
+	json_t *arr = json ? json_array() : NULL;
+	const struct rule **sorted = mem_alloc((p->n_rules + 1) * sizeof(*sorted));
+	memcpy(sorted, p->rules, p->n_rules * sizeof(*sorted));
+	qsort(sorted, p->n_rules, sizeof(*sorted), cmp_rule_id);
+	for (size_t k = 0; k < p->n_rules; k++) {
+		const struct rule *r = sorted[k];
+		if (!pack_applies(&r->mcore, &r->bridge, t) || !diag_selected(&c->s.filter, r))
+			continue;
+		const char *mirror = pack_mirror_for(r->mirrors, r->n_mirrors, t);
+		if (json)
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "rule", r->id, "name", r->name,
+							     "severity", diag_sev_name(r->sev), "message", r->message,
+							     "fix", r->fix ? json_string(r->fix) : json_null(), "mirrors",
+							     mirror ? json_string(mirror) : json_null()));
+		else
+			printf("%-6s %-8s %-44s %s\n", r->id, diag_sev_name(r->sev), r->name, mirror ? mirror : "");
+	}
+	free(sorted);
+	if (json) {
+		json_dumpf(arr, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(arr);
+	}
+	return 0;
+}
+
+/* --cuda-path auto: the toolkit where CUDA's own tools look. NULL when none is there. */
+static const char *find_toolkit(void)
+{
+	const char *env[] = {getenv("CUDA_PATH"), getenv("CUDA_HOME"), "/usr/local/cuda"};
+	for (size_t k = 0; k < 3; k++) {
+		char probe[4096];
+		if (env[k] && *env[k] && snprintf(probe, sizeof(probe), "%s/include/cuda_runtime.h", env[k]) < (int)sizeof(probe) &&
+		    access(probe, R_OK) == 0)
+			return env[k];
+	}
+	return NULL;
+}
+
+static int show_clang_args(const struct cli *c)
+{
+	struct arena *a = arena_new();
+	struct fe_clang_opts fo = {.cuda_path = c->s.lint.sources.cuda_path, .cdb_dir = c->s.lint.sources.cdb_dir,
+				   .cdbs = fe_clang_cdbs_new()};
+	for (size_t k = 0; k < c->n_paths; k++) {
+		bool shim;
+		for (const char **v = fe_clang_args(a, c->paths[k], "", 0, &fo, &shim); *v; v++)
+			printf("%s\n", *v);
+	}
+	fe_clang_cdbs_free(fo.cdbs);
+	arena_free(a);
+	return 0;
+}
+
+/* Print every output: --format on stdout, then each --output file. */
+static int print_outputs(const struct cli *c, struct out_ctx *o, const struct diag_list *l)
+{
+	out_print(c->format, o, l);
+	for (size_t k = 0; k < c->n_outputs; k++) {
+		FILE *f = fopen(c->outputs[k].path, "w");
+		if (!f) {
+			fprintf(stderr, "cglint: --output %s: %s\n", c->outputs[k].path, strerror(errno));
+			return 2;
+		}
+		struct out_ctx fo = {.f = f, .target = o->target, .texts = o->texts};
+		out_print(c->outputs[k].format, &fo, l);
+		if (fclose(f)) {
+			fprintf(stderr, "cglint: --output %s: %s\n", c->outputs[k].path, strerror(errno));
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * --fix and --diff: the mechanical edits, per file, from the texts the run read. Returns how
+ * many findings the edits fix; a file that cannot be written is status 2.
+ */
+static int apply_fixes(const struct cli *c, struct session_result *res, size_t *fixed)
+{
+	struct lint_run *r = &res->run;
+	const char *stdin_name = r->opts->stdin_name ? r->opts->stdin_name : "<stdin>";
+	bool from_stdin = false;
+	for (size_t k = 0; k < c->n_paths; k++)
+		from_stdin |= !strcmp(c->paths[k], "-");
+	int rc = 0;
+	*fixed = 0;
+	struct arena *a = arena_new();
+	for (size_t t = 0; t < text_count(res->texts); t++) {
+		const char *buf;
+		size_t len;
+		const char *path = text_at(res->texts, t, &buf, &len);
+		if (from_stdin && !strcmp(path, stdin_name))
+			continue;       /* no file to change */
+		struct fix_edit *edits = NULL;
+		size_t n = 0;
+		for (size_t k = 0; k < r->diags.n; k++) {
+			const struct diag *d = &r->diags.items[k];
+			struct fix_edit e;
+			if (!d->loc.path || strcmp(d->loc.path, path) || !fix_for(a, d, buf, len, &e))
+				continue;
+			edits = mem_realloc(edits, (n + 1) * sizeof(*edits));
+			edits[n++] = e;
+		}
+		if (!n)
+			continue;
+		size_t new_len;
+		char *fixed_text = fix_apply(a, buf, len, edits, n, &new_len);
+		free(edits);
+		*fixed += n;
+		if (c->diff)
+			fix_diff(stdout, path, buf, len, fixed_text, new_len);
+		else if (fix_write(path, fixed_text, new_len)) {
+			fprintf(stderr, "cglint: --fix: cannot write %s: %s\n", path, strerror(errno));
+			rc = 2;
+		}
+	}
+	arena_free(a);
+	return rc;
+}
+
+static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
+{
+	if (!c->n_paths)
+		return usage_error("nothing to lint: give a file, a folder or '-'");
+	if (c->show_args)
+		return show_clang_args(c);
+	struct session_result res;
+	session_lint(s, c->paths, c->n_paths, &res);
+	if (c->write_baseline) {
+		int rc = 0;
+		if (res.run.diags.input_error) {
+			fputs("cglint: an input could not be read or parsed; no baseline written\n", stderr);
+			rc = 2;
+		} else if (baseline_write(c->s.baseline, &res.run.diags)) {
+			fprintf(stderr, "cglint: cannot write %s: %s\n", c->s.baseline, strerror(errno));
+			rc = 2;
+		} else {
+			fprintf(stderr, "cglint: wrote %zu finding(s) to %s\n", res.run.diags.n, c->s.baseline);
+		}
+		session_result_release(&res);
+		return rc;
+	}
+	if (c->fix || c->diff) {
+		size_t fixed;
+		int rc = apply_fixes(c, &res, &fixed);
+		if (c->diff || rc) {
+			session_result_release(&res);
+			return rc ? rc : fixed ? 1 : 0;
+		}
+		fprintf(stderr, "cglint: fixed %zu finding(s)\n", fixed);
+		if (fixed) {            /* report what is left in the files as they are now */
+			session_result_release(&res);
+			session_lint(s, c->paths, c->n_paths, &res);
+		}
+	}
+	const struct diag_list *l = &res.run.diags;
+	o->texts = res.texts;
+	int rc = print_outputs(c, o, l);
+	for (size_t k = 0; k < res.run.notes.n; k++)
+		fprintf(stderr, "%s:%u:%u: normalized: %s\n", res.run.notes.items[k].loc.path, res.run.notes.items[k].loc.line,
+			res.run.notes.items[k].loc.col, res.run.notes.items[k].text);
+	if (c->format == &out_text && (l->n || res.suppressed || res.baselined || res.excluded)) {
+		fprintf(stderr, "cglint: %zu error(s), %zu warning(s), %zu note(s) in %zu input(s)",
+			diag_count_at_least(l, SEV_ERROR),
+			diag_count_at_least(l, SEV_WARNING) - diag_count_at_least(l, SEV_ERROR),
+			l->n - diag_count_at_least(l, SEV_WARNING), res.run.units);
+		if (res.suppressed)
+			fprintf(stderr, "; %zu suppressed inline", res.suppressed);
+		if (res.baselined)
+			fprintf(stderr, "; %zu in the baseline", res.baselined);
+		if (res.excluded)
+			fprintf(stderr, "; %zu excluded by .cglint.yaml", res.excluded);
+		fputc('\n', stderr);
+	}
+	if (!rc)
+		rc = l->input_error ? 2 : diag_count_at_least(l, c->fail_on) && !c->exit_zero ? 1 : 0;
+	session_result_release(&res);
+	return rc;
+}
+
+static void cli_release(struct cli *c)
+{
+	free(c->paths);
+	free(c->s.lint.dotlists);
+	free(c->s.lint.env_assigns);
+	free(c->s.lint.env_files);
+	free(c->s.lint.overlays);
+	free(c->s.filter.select);
+	free(c->s.filter.ignore);
+	free(c->s.rule_files);
+	free(c->outputs);
+	free(c->configs);
+}
+
+/* Dotlist overrides are positional KEY=VALUE arguments that are not existing files. */
+static void split_dotlists(struct cli *c)
+{
+	const char **paths = c->paths;
+	size_t n = c->n_paths;
+	c->paths = NULL;
+	c->n_paths = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (!cfg_is_dotlist(paths[k]) || access(paths[k], F_OK) == 0)
+			push(&c->paths, &c->n_paths, paths[k]);
+		else
+			push(&c->s.lint.dotlists, &c->s.lint.n_dotlists, paths[k]);
+	}
+	free(paths);
+}
+
+/*
+ * --gpu auto, and probe --config: the GPU at hand decides. Without one, lint goes on with the
+ * GPU unknown (a pre-commit hook on a laptop), while probe --config stops with status 4.
+ */
+static int detect_gpu(struct cli *c, struct arena *a, bool required)
+{
+	char why[512] = "";
+	int rc = gpu_detect(c->gpu.program, &c->s.lint.target, a, why, sizeof(why));
+	if (rc == 0 && c->s.lint.verbose)
+		fprintf(stderr, "cglint: --gpu auto: %s, %s\n", why, c->s.lint.target.gpu);
+	if (rc == 0 || !required) {
+		if (rc)
+			fprintf(stderr, "cglint: --gpu auto: %s; GPU-dependent rules treat the GPU as unknown\n", why);
+		return 0;
+	}
+	fprintf(stderr, "cglint probe: %s\n", why);
+	return rc;
+}
+
+/* Option combinations that make no sense are usage errors, before any work. */
+static int check_combinations(const char *cmd, const struct cli *c, bool probe)
+{
+	if (c->probe_only_opt && !probe)
+		return usage_error("--%s belongs to 'cglint probe'", c->probe_only_opt);
+	if (c->write_baseline && !c->s.baseline)
+		return usage_error("--write-baseline writes the file --baseline names: give --baseline FILE");
+	if (c->fix && c->diff)
+		return usage_error("--fix and --diff exclude each other: --diff shows what --fix would do");
+	if ((c->fix || c->diff || c->write_baseline) && strcmp(cmd, "lint"))
+		return usage_error("--fix, --diff and --write-baseline belong to 'cglint lint'");
+	return 0;
+}
+
+static int run(const char *cmd, struct cli *c, struct arena *a)
+{
+	bool probe = !strcmp(cmd, "probe");
+	int rc = check_combinations(cmd, c, probe);
+	if (rc)
+		return rc;
+	if (probe && c->n_configs) {
+		/* probe --config a.yaml b.sh: lint them for this machine */
+		for (size_t k = 0; k < c->n_configs; k++)
+			push(&c->paths, &c->n_paths, c->configs[k]);
+		c->gpu_auto = true;
+		gpu_environ(&c->s.lint.env_assigns, &c->s.lint.n_env_assigns);
+	} else if (probe && (c->n_paths || c->gpu_auto)) {
+		return usage_error("probe takes no paths (lint them with --config FILE) and finds the GPU itself");
+	}
+	if (!strcmp(cmd, "lint") || !strcmp(cmd, "lsp") || c->n_configs)
+		split_dotlists(c);
+	const char *cp = c->s.lint.sources.cuda_path;
+	if (cp && !strcmp(cp, "auto"))
+		c->s.lint.sources.cuda_path = find_toolkit();
+	else if (cp && access(cp, R_OK) != 0)
+		return usage_error("--cuda-path %s: no such folder", cp);
+	if (c->gpu_auto && (rc = detect_gpu(c, a, probe)))
+		return rc;
+	if (!strcmp(cmd, "lsp")) {
+		if (c->n_paths)
+			return usage_error("lsp takes no paths: the editor sends the documents");
+		return lsp_main(&c->s, stdin, stdout);  /* nothing may read stdin before this */
+	}
+	bool tty = isatty(fileno(stdout));
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+	struct session_opts so = c->s;
+	if (c->write_baseline)
+		so.baseline = NULL;     /* it is written, not read */
+	struct diag_list problems;
+	struct session *s = session_new(&so, a, &problems);
+	if (!s)
+		return 2;
+	struct out_ctx o = {
+		.f = stdout,
+		.color = c->color == 1 || (c->color == -1 && tty && !(nc && *nc) && !(term && !strcmp(term, "dumb"))),
+		.target = session_target(s),
+	};
+	c->s.lint.target = *session_target(s);
+	const struct pack *p = session_pack(s);
+	if (problems.n) {
+		/* pack and baseline problems are diagnostics like any input's, in the format asked for */
+		out_print(c->format, &o, &problems);
+		rc = 2;
+	} else if (!strcmp(cmd, "explain")) {
+		rc = c->n_paths == 1 ? cmd_explain(p, c->paths[0]) : usage_error("explain wants one rule id");
+	} else if (!strcmp(cmd, "rules")) {
+		rc = cmd_rules(p, c);
+	} else if (probe && !c->n_configs) {
+		rc = gpu_verify(p, &c->gpu, c->format == &out_json);
+	} else {
+		rc = cmd_lint(s, c, &o);
+	}
+	diag_release(&problems);
+	session_free(s);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const commands[] = {"lint", "explain", "rules", "probe", "lsp"};
+	struct cli c = {.format = &out_text, .fail_on = SEV_ERROR, .color = -1};
+	const char *cmd = "lint";
+	int first = 1;
+	for (size_t k = 0; argc > 1 && k < sizeof(commands) / sizeof(commands[0]); k++)
+		if (!strcmp(argv[1], commands[k]))
+			cmd = argv[first++];
+	argv[first - 1] = argv[0];
+	int rc = parse_args(argc - first + 1, argv + first - 1, &c);
+	struct arena *a = arena_new();
+	if (!rc)
+		rc = run(cmd, &c, a);
+	else if (rc < 0)
+		rc = 0;         /* --help, --version */
+	cli_release(&c);
+	arena_free(a);
+	return rc;
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* check: built-in config checks that rules name with 'check:' (see checks.def). */
+#ifndef CGLINT_CHECK_H
+#define CGLINT_CHECK_H
+
+struct engine;
+struct rule;
+
+#define CHECK(tag, name, fn) void fn(struct engine *e, const struct rule *r);
+#include "config/checks.def"
+#undef CHECK
+
+#endif

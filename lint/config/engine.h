@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * engine: judges one lint unit's facts for one target, in the real code's order: defaults
+ * (when assumed), then the pack's normalization steps in pack order (each leaving a note),
+ * then every applicable rule, reporting through the diag funnel.
+ */
+#ifndef CGLINT_ENGINE_H
+#define CGLINT_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/loc.h"
+#include "base/value.h"
+
+struct arena;
+struct diag_list;
+struct facts;
+struct pack;
+struct rule;
+struct target;
+
+/* What normalization did, for --verbose: "model.cuda_graph_impl: 'none' -> 'local' (MC-03)". */
+struct engine_note {
+	struct loc loc;
+	const char *text;
+};
+
+struct engine_notes {
+	struct engine_note *items;
+	size_t n, cap;
+};
+
+struct engine {
+	const struct pack *pack;
+	const struct target *target;
+	struct facts *facts;
+	struct diag_list *diags;
+	struct arena *arena;
+	const char *unit_path;          /* whole-unit diagnostics land here, at 1:1 */
+	struct engine_notes *notes;     /* may be NULL */
+};
+
+void engine_run(struct engine *e);
+void engine_notes_release(struct engine_notes *n);
+
+/* For built-in checks (check.c). */
+struct value engine_value(const struct engine *e, const char *key);
+void engine_report(struct engine *e, const struct rule *r, struct loc loc, const char *value, const char *suggestion);
+bool engine_when(const struct engine *e, const struct rule *r);     /* no condition counts as true */
+
+#endif

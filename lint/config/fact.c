@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* fact: an insertion-ordered hash table of facts. */
+#include "config/fact.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+
+void facts_init(struct facts *t, struct arena *a)
+{
+	*t = (struct facts){.arena = a};
+}
+
+void facts_release(struct facts *t)
+{
+	free(t->order);
+	t->order = NULL;
+	strmap_release(&t->index);
+	t->n = t->cap = 0;
+}
+
+struct fact *facts_get(const struct facts *t, const char *key)
+{
+	size_t i;
+	return strmap_get(&t->index, key, strlen(key), &i) ? t->order[i] : NULL;
+}
+
+struct fact *facts_set(struct facts *t, const char *key, struct value v, struct loc loc, const char *layer)
+{
+	struct fact *f = facts_get(t, key);
+	if (!f) {
+		f = arena_alloc(t->arena, sizeof(*f));
+		f->key = arena_strdup(t->arena, key);
+		if (t->n == t->cap) {
+			t->cap = t->cap ? t->cap * 2 : 64;
+			t->order = mem_realloc(t->order, t->cap * sizeof(*t->order));
+		}
+		strmap_put(&t->index, f->key, strlen(f->key), t->n);
+		t->order[t->n++] = f;
+	}
+	f->val = f->raw = v;
+	f->loc = loc;
+	f->layer = layer;
+	f->enum_form = false;
+	return f;
+}
+
+static struct value absent(const struct facts *t, const char *key)
+{
+	bool env = !strncmp(key, "env.", 4);
+	return (env ? t->env_closed : t->closed) ? value_null : value_unknown;
+}
+
+struct value facts_value(const struct facts *t, const char *key)
+{
+	const struct fact *f = facts_get(t, key);
+	return f ? f->val : absent(t, key);
+}
+
+struct value facts_raw(const struct facts *t, const char *key)
+{
+	const struct fact *f = facts_get(t, key);
+	return f ? f->raw : absent(t, key);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fact: one configuration key with its value and where it came from. Every front-end turns its
+ * input into facts; rules and normalization read only facts, never YAML or shell types.
+ *
+ * Layers are applied in order and a later set wins ("config", then "config-file" overlays,
+ * then "dotlist", then "env"); a fact keeps the position its winning layer gave it. 'raw' keeps
+ * what the inputs said before normalization rewrote 'val'.
+ *
+ * A key no layer set is unknown (V_UNKNOWN) unless the table is closed: defaults assumed, where
+ * an absent key reads as null. Environment keys ("env.NAME") close separately, once any
+ * environment source is given. The table owns its facts; strings live in its arena.
+ */
+#ifndef CGLINT_FACT_H
+#define CGLINT_FACT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/strmap.h"
+#include "base/value.h"
+
+struct arena;
+
+struct fact {
+	const char *key;
+	struct value val;
+	struct value raw;
+	struct loc loc;
+	const char *layer;
+	bool enum_form;         /* written as {_target_: ...Enum, _name_: x} dicts (catalogue §B.1) */
+};
+
+struct facts {
+	struct arena *arena;
+	struct fact **order;    /* insertion order */
+	size_t n, cap;
+	struct strmap index;    /* key -> position in 'order' */
+	bool closed;            /* defaults assumed: absent keys are null */
+	bool env_closed;        /* the job's environment is known: absent env.* are unset (null) */
+};
+
+void facts_init(struct facts *t, struct arena *a);
+void facts_release(struct facts *t);
+
+struct fact *facts_get(const struct facts *t, const char *key);
+/* Set 'key' from an input layer: both 'val' and 'raw' take 'v'. */
+struct fact *facts_set(struct facts *t, const char *key, struct value v, struct loc loc, const char *layer);
+/* The value an expression sees: the fact's, else null when closed, else unknown. */
+struct value facts_value(const struct facts *t, const char *key);
+struct value facts_raw(const struct facts *t, const char *key);
+
+#endif

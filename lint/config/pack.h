@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pack: rule packs (the YAML files in rules/) loaded into rules, normalization steps, defaults and the
+ * keys did-you-mean knows. Packs are data; this module validates them on load and reports
+ * every problem at the pack's own file:line (CG910). The built-in packs are embedded at
+ * build time; --rules adds more.
+ *
+ * A pack owns everything it loaded; rules and strings live until pack_free.
+ */
+#ifndef CGLINT_PACK_H
+#define CGLINT_PACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "config/target.h"
+#include "base/value.h"
+
+struct expr;
+struct diag_list;
+
+enum check_kind {
+#define CHECK(tag, name, fn) CHECK_##tag,
+#include "config/checks.def"
+#undef CHECK
+	CHECK_NONE,     /* the rule has a 'when:' condition */
+};
+
+/* Which source line a rule mirrors, for which versions ("mcore 0.16", "bridge >=0.3"). */
+struct mirror {
+	const char *label;
+	bool of_bridge;
+	struct vrange range;
+	const char *where;
+};
+
+struct rule {
+	const char *id, *name;
+	enum sev sev;
+	struct vrange mcore, bridge;
+	struct expr *when;
+	const char *when_src;
+	enum check_kind check;
+	const char *key;                /* unknown-values: the key; also the default 'at' */
+	struct value values;            /* unknown-values: allowed items */
+	const char **at;                /* keys whose position the diagnostic takes, first set wins */
+	struct expr **at_when;          /* per 'at' key: only when this holds (NULL: always) */
+	size_t n_at;
+	const char *message, *fix, *doc;
+	const char **autofix_keys;      /* a mechanical fix: key at the diagnostic -> the text it takes */
+	const char **autofix_values;
+	size_t n_autofix;
+	struct mirror *mirrors;
+	size_t n_mirrors;
+	struct loc defined;
+};
+
+/* A normalization step: when 'when' holds, each key takes its expression's value. */
+struct step {
+	const char *id;
+	struct vrange mcore, bridge;
+	struct expr *when;
+	const char **keys;
+	struct expr **exprs;
+	size_t n;
+	const char *note;
+	struct mirror *mirrors;
+	size_t n_mirrors;
+};
+
+struct pack_default {
+	const char *key;
+	struct value val;
+	struct vrange mcore, bridge;
+};
+
+/*
+ * A command-line flag of a training program and the facts it sets (catalogue §A.2, §A.3).
+ * 'nargs' is how many words follow: 0 (a switch, which sets 'value'), 1, or PACK_NARGS_LIST for
+ * argparse's nargs='+'; PACK_NARGS_GUESS reads what follows up to the next flag.
+ */
+enum { PACK_NARGS_GUESS = -1, PACK_NARGS_LIST = -2 };
+
+struct pack_flag {
+	const char *program;            /* "megatron-lm", "bridge-perf" or "bridge-recipe" */
+	const char *flag;               /* "--cuda-graph-impl" */
+	const char **keys;              /* facts it sets */
+	size_t n_keys;
+	struct value value;             /* for a switch; V_UNKNOWN when the words give the value */
+	int nargs;
+	const char *split;              /* one word split into a list on this separator ("," ) */
+	bool env;                       /* NAME=VALUE pairs for the job's environment */
+	struct vrange mcore, bridge;    /* releases whose parser has the flag */
+};
+
+/*
+ * A library call the source checks know (rules/capture.yaml 'apis'): its part in a capture and,
+ * for a hazard, the rule it breaks. Argument positions are 0-based, -1 where the call has none.
+ */
+enum api_role {
+	API_HAZARD,             /* breaks 'rule' inside a capture */
+	API_BEGIN, API_END, API_INSTANTIATE, API_UPDATE, API_CREATE, API_DESTROY,
+	API_STREAM_CREATE, API_RECORD, API_WAIT,
+	API_RELAX,              /* cudaThreadExchangeStreamCaptureMode */
+	API_RELAX_GUARD,        /* an object that makes the thread relaxed while it lives */
+	API_ENQUEUE,            /* work on a stream: 'rule' when that is the legacy stream */
+	API_GRAPH_LAUNCH,
+	API_USE,                /* takes a graph or executable without owning it */
+};
+
+#define PACK_ARG_LAST 99        /* the call's last argument */
+
+struct pack_api {
+	const char *name;               /* qualified: "cudaMemcpy", "at::Tensor::item" */
+	enum api_role role;
+	const struct rule *rule;        /* NULL for the capture machinery */
+	bool unsafe;                    /* only where the thread may not make unsafe calls */
+	bool must_use;                  /* its result must be checked (CG405) */
+	const char *effect, *effect_nonblocking;
+	const char **when_arg;          /* only if an argument names one of these */
+	size_t n_when_arg;
+	int stream, mode, graph, exec, event, flags;
+};
+
+/*
+ * What a rule's doc claims the driver does, for one probe row (rules/capture.yaml 'probe'):
+ * a list of expectations, each for some capture modes and stream kinds; the first that covers
+ * a cell is its claim. A field left out is not claimed.
+ */
+enum { PROBE_MODE_GLOBAL, PROBE_MODE_THREAD_LOCAL, PROBE_MODE_RELAXED, PROBE_N_MODES };
+enum { PROBE_STREAM_BLOCKING, PROBE_STREAM_NONBLOCKING, PROBE_N_STREAMS };
+#define PACK_EXPECT_ANY (-1)            /* field not claimed */
+#define PACK_EXPECT_ERROR (-2)          /* call/end: any non-zero result */
+
+struct pack_expect {
+	unsigned modes, streams;        /* bit sets over PROBE_MODE_* / PROBE_STREAM_* */
+	int call, end;                  /* a result code, PACK_EXPECT_ERROR or _ANY */
+	int status;                     /* index in pack_probe_status, or _ANY */
+	int replay;                     /* index in pack_probe_replay, or _ANY */
+	int at_capture;                 /* 0, 1 or _ANY */
+	struct loc loc;
+};
+
+struct pack_claim {
+	const char *row;                /* the probe's row id: "SYNC-DEV" */
+	const struct rule *rule;
+	struct pack_expect *expect;
+	size_t n_expect;
+	struct loc loc;
+};
+
+extern const char *const pack_probe_modes[];    /* "global", "thread_local", "relaxed" */
+extern const char *const pack_probe_streams[];  /* "blocking", "nonblocking" */
+extern const char *const pack_probe_status[];   /* "none", "active", "invalidated", "error" */
+extern const char *const pack_probe_replay[];   /* "none", "ok", "missing", "failed" */
+extern const char *const pack_probe_bools[];    /* "false", "true" */
+
+struct pack {
+	struct arena *arena;
+	struct pack_claim *claims;      /* in pack order */
+	size_t n_claims, cap_claims;
+	struct pack_api *apis;          /* sorted by name once loaded */
+	size_t n_apis, cap_apis;
+	struct rule **rules;
+	size_t n_rules, cap_rules;
+	struct step **steps;
+	size_t n_steps, cap_steps;
+	struct pack_default *defaults;
+	size_t n_defaults, cap_defaults;
+	struct pack_flag *flags;
+	size_t n_flags, cap_flags;
+	const char **suggest;           /* keys did-you-mean offers */
+	size_t n_suggest, cap_suggest;
+};
+
+struct pack *pack_new(void);
+void pack_free(struct pack *p);
+
+/*
+ * Load one pack's text into 'p'. Problems are reported into 'd' (whose pack must already hold
+ * the CG9xx input rules, i.e. the built-in input pack loaded first). Returns 0 or -1.
+ */
+int pack_load(struct pack *p, struct diag_list *d, const char *path, const char *text, size_t len);
+/* Load the packs compiled into the binary; exits with status 3 if they are broken. */
+void pack_load_builtin(struct pack *p);
+
+const struct rule *pack_find(const struct pack *p, const char *id_or_name);
+/* The rule id or name closest to a misspelt one, or NULL (did-you-mean). */
+const char *pack_closest_rule(const struct pack *p, const char *word);
+/* Whether rules were loaded from the pack file 'path' already. */
+bool pack_has_rules_from(const struct pack *p, const char *path);
+bool pack_applies(const struct vrange *mcore, const struct vrange *bridge, const struct target *t);
+const char *pack_mirror_for(const struct mirror *m, size_t n, const struct target *t);
+const char *pack_check_name(enum check_kind k);
+/* The entries for a call name (several roles may share one), or NULL with *n = 0. */
+const struct pack_api *pack_api_find(const struct pack *p, const char *name, size_t *n);
+/* The claim for a probe row, or NULL. */
+const struct pack_claim *pack_claim_find(const struct pack *p, const char *row);
+/* The expectation covering a cell, or NULL when the doc claims nothing there. */
+const struct pack_expect *pack_expect_for(const struct pack_claim *c, int mode, int stream);
+/* A word of a NULL-terminated list: its index, or -1. */
+int pack_word(const char *const *words, const char *s);
+
+#endif

@@ -1,0 +1,536 @@
+/* SPDX-License-Identifier: MIT */
+/* proj: finding, reading and layering .cglint.yaml files (see proj.h). */
+#define _DEFAULT_SOURCE /* realpath */
+#include "config/proj.h"
+
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input/fe_yaml.h"
+#include "run/lint.h"
+#include "base/mem.h"
+#include "input/node.h"
+#include "config/pack.h"
+#include "base/strmap.h"
+#include "base/suggest.h"
+
+const char *const proj_keys[] = {"inherit", "target", "select", "ignore", "severity", "rules", "exclude",
+				 "per-path", NULL};
+const char *const proj_target_keys[] = {"mcore", "bridge", "gpu", NULL};
+const char *const proj_part_keys[] = {"paths", "target", "select", "ignore", "severity", NULL};
+
+/* A config's top level, or one per-path entry. */
+struct part {
+	const char **globs;             /* per-path only */
+	size_t n_globs;
+	int mcore, bridge, gpu_major;
+	const char *gpu;
+	const char **select, **ignore, **sev_ids;
+	size_t n_select, n_ignore, n_sevs;
+	bool has_select;
+	enum sev *sevs;
+};
+
+struct cfg {
+	const char *path, *dir;         /* dir: resolved, no trailing '/' (but "/") */
+	const struct cfg *parent;       /* inherit: true */
+	struct part top;
+	struct part *per;
+	size_t n_per;
+	const char **exclude;
+	size_t n_exclude;
+};
+
+struct proj {
+	struct arena *a;
+	const char *cwd;                /* resolved: config paths are shown relative to it */
+	struct diag_list *problems;
+	struct pack *pack;
+	struct strmap dirs;             /* folder -> index into cfg_of (SIZE_MAX: none) */
+	const struct cfg **cfg_of;
+	size_t n_dirs;
+	const char **pack_paths;        /* a config's pack, resolved, and the folder it applies in */
+	const char **pack_dirs;
+	size_t n_packs;
+	struct strmap settings;         /* input path -> index into cache */
+	struct proj_settings *cache;
+	size_t n_cache;
+};
+
+struct proj *proj_new(struct arena *a, struct diag_list *problems, struct pack *p)
+{
+	struct proj *pj = arena_alloc(a, sizeof(*pj));
+	*pj = (struct proj){.a = a, .problems = problems, .pack = p};
+	char buf[PATH_MAX];
+	pj->cwd = getcwd(buf, sizeof(buf)) ? arena_strdup(a, buf) : NULL;
+	return pj;
+}
+
+void proj_free(struct proj *pj)
+{
+	if (!pj)
+		return;
+	strmap_release(&pj->dirs);
+	strmap_release(&pj->settings);
+	free(pj->cfg_of);
+	free(pj->pack_paths);
+	free(pj->pack_dirs);
+	free(pj->cache);
+}
+
+/* ---- paths ---- */
+
+/* The resolved absolute path; for a file that does not exist (yet), its folder resolved. */
+static char *resolve(struct arena *a, const char *path)
+{
+	char buf[PATH_MAX];
+	if (realpath(path, buf))
+		return arena_strdup(a, buf);
+	const char *slash = strrchr(path, '/');
+	const char *dir = slash ? arena_strndup(a, path, slash == path ? 1 : (size_t)(slash - path)) : ".";
+	if (!realpath(dir, buf))
+		return NULL;
+	return arena_printf(a, "%s/%s", strcmp(buf, "/") ? buf : "", slash ? slash + 1 : path);
+}
+
+static const char *parent_dir(struct arena *a, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || !strcmp(path, "/"))
+		return NULL;
+	return slash == path ? "/" : arena_strndup(a, path, (size_t)(slash - path));
+}
+
+/* 'path' relative to 'dir', or NULL when it is not inside. */
+static const char *inside(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+	if (!strcmp(dir, "/"))
+		return path + 1;
+	if (strncmp(path, dir, n) || (path[n] != '/' && path[n] != '\0'))
+		return NULL;
+	return path[n] ? path + n + 1 : path + n;
+}
+
+/* ---- globs: fnmatch per path segment, '**' for any number of segments ---- */
+
+static bool match_segs(const char *pat, const char *path)
+{
+	if (!*pat)
+		return true;    /* the pattern named a folder above the path */
+	const char *pe = strchr(pat, '/');
+	size_t pn = pe ? (size_t)(pe - pat) : strlen(pat);
+	const char *pnext = pe ? pe + 1 : pat + pn;
+	if (pn == 2 && !strncmp(pat, "**", 2)) {
+		for (const char *p = path;; ) {
+			if (match_segs(pnext, p))
+				return true;
+			const char *s = strchr(p, '/');
+			if (!s)
+				return !*pnext;
+			p = s + 1;
+		}
+	}
+	if (!*path)
+		return false;
+	const char *se = strchr(path, '/');
+	size_t sn = se ? (size_t)(se - path) : strlen(path);
+	char ps[NAME_MAX + 1], ss[NAME_MAX + 1];
+	if (pn > NAME_MAX || sn > NAME_MAX)
+		return false;
+	memcpy(ps, pat, pn);
+	ps[pn] = '\0';
+	memcpy(ss, path, sn);
+	ss[sn] = '\0';
+	if (fnmatch(ps, ss, FNM_PERIOD))
+		return false;
+	return match_segs(pnext, se ? se + 1 : path + sn);
+}
+
+/*
+ * gitignore-like: a pattern with no '/' (or only a trailing one) matches a file or folder name
+ * at any depth, as if written "**\/name"; one with a '/' is anchored at the config's folder.
+ * A pattern that matches a folder matches what it holds (match_segs).
+ */
+static bool glob_match(const char *pat, const char *rel)
+{
+	if (*pat == '/')
+		return match_segs(pat + 1, rel);
+	size_t n = strcspn(pat, "/");
+	if (pat[n] && pat[n + 1])
+		return match_segs(pat, rel);
+	char any[NAME_MAX + 4] = "**/";
+	if (n > NAME_MAX)
+		return false;
+	memcpy(any + 3, pat, n);
+	any[n + 3] = '\0';
+	return match_segs(any, rel);
+}
+
+static bool any_glob(const char *const *globs, size_t n, const char *rel)
+{
+	for (size_t k = 0; k < n; k++)
+		if (glob_match(globs[k], rel))
+			return true;
+	return false;
+}
+
+/* ---- reading a config file ---- */
+
+struct reader {
+	struct proj *pj;
+	const char *path;
+	bool bad;
+};
+
+CG_PRINTF(3, 4)
+static void bad(struct reader *rd, const struct node *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char msg[512];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_input(rd->pj->problems, "CG915", n ? n->loc : (struct loc){rd->path, 1, 1}, "%s", msg);
+	rd->bad = true;
+}
+
+static bool check_keys(struct reader *rd, const struct node *map, const char *const *keys, const char *where)
+{
+	if (!map || map->kind != NODE_MAP) {
+		bad(rd, map, "%s must be a mapping", where);
+		return false;
+	}
+	size_t nk = 0;
+	while (keys[nk])
+		nk++;
+	for (size_t k = 0; k < map->n; k++) {
+		const struct node *key = map->items[2 * k];
+		bool ok = false;
+		for (size_t i = 0; keys[i] && !ok; i++)
+			ok = !strcmp(key->scalar ? key->scalar : "", keys[i]);
+		if (!ok) {
+			const char *best = suggest_closest(key->scalar ? key->scalar : "", keys, nk);
+			bad(rd, key, "unknown key '%s' in %s%s%s%s", key->scalar ? key->scalar : "?", where,
+			    best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+		}
+	}
+	return true;
+}
+
+/* A list of strings (a single string is a list of one). */
+static const char **strings(struct reader *rd, const struct node *n, const char *what, size_t *count)
+{
+	*count = 0;
+	if (!n)
+		return NULL;
+	size_t m = n->kind == NODE_SEQ ? n->n : 1;
+	const char **out = arena_alloc(rd->pj->a, (m + 1) * sizeof(*out));
+	for (size_t k = 0; k < m; k++) {
+		const struct node *it = n->kind == NODE_SEQ ? n->items[k] : n;
+		if (it->kind != NODE_SCALAR || !it->scalar || !*it->scalar) {
+			bad(rd, it, "%s wants a list of strings", what);
+			continue;
+		}
+		out[(*count)++] = it->scalar;
+	}
+	return out;
+}
+
+/* Rule patterns must name a rule: a typo would silently select or ignore nothing. */
+static const char **rule_patterns(struct reader *rd, const struct node *n, const char *what, size_t *count)
+{
+	const char **pats = strings(rd, n, what, count);
+	const struct pack *p = rd->pj->pack;
+	for (size_t k = 0; k < *count; k++) {
+		bool hit = false;
+		for (size_t i = 0; i < p->n_rules && !hit; i++)
+			hit = diag_matches(pats[k], p->rules[i]);
+		if (!hit) {
+			const char *best = pack_closest_rule(p, pats[k]);
+			bad(rd, n->kind == NODE_SEQ ? n->items[k] : n, "no rule matches '%s' in %s%s%s%s", pats[k], what,
+			    best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
+		}
+	}
+	return pats;
+}
+
+static void read_target(struct reader *rd, const struct node *n, struct part *pt)
+{
+	if (!n || !check_keys(rd, n, proj_target_keys, "target"))
+		return;
+	const struct node *m = node_get(n, "mcore"), *b = node_get(n, "bridge"), *g = node_get(n, "gpu");
+	if (m && (m->kind != NODE_SCALAR || target_parse_version(m->scalar, &pt->mcore)))
+		bad(rd, m, "target.mcore wants a version like \"0.18\"");
+	if (b && b->kind == NODE_SCALAR && !strcmp(b->scalar, "none"))
+		pt->bridge = TARGET_NO_BRIDGE;
+	else if (b && (b->kind != NODE_SCALAR || target_parse_version(b->scalar, &pt->bridge)))
+		bad(rd, b, "target.bridge wants a version like \"0.5\", or none");
+	if (g && (g->kind != NODE_SCALAR || target_parse_gpu(g->scalar, &pt->gpu_major)))
+		bad(rd, g, "target.gpu wants an architecture like sm_90, h100 or b200");
+	else if (g)
+		pt->gpu = g->scalar;
+	struct target t = {.mcore = pt->mcore, .bridge = pt->bridge};
+	char why[256];
+	if ((pt->mcore || pt->bridge) && target_resolve(&t, why, sizeof(why)))
+		bad(rd, m ? m : b, "%s", why);
+}
+
+static void read_part(struct reader *rd, const struct node *n, struct part *pt)
+{
+	read_target(rd, node_get(n, "target"), pt);
+	const struct node *sel = node_get(n, "select");
+	pt->has_select = sel != NULL;
+	pt->select = rule_patterns(rd, sel, "select", &pt->n_select);
+	pt->ignore = rule_patterns(rd, node_get(n, "ignore"), "ignore", &pt->n_ignore);
+	const struct node *sev = node_get(n, "severity");
+	if (!sev)
+		return;
+	if (sev->kind != NODE_MAP) {
+		bad(rd, sev, "severity wants a mapping of rules to error, warning, note or off");
+		return;
+	}
+	pt->sev_ids = arena_alloc(rd->pj->a, (sev->n + 1) * sizeof(*pt->sev_ids));
+	pt->sevs = arena_alloc(rd->pj->a, (sev->n + 1) * sizeof(*pt->sevs));
+	const char **off = arena_alloc(rd->pj->a, (pt->n_ignore + sev->n + 1) * sizeof(*off));
+	if (pt->n_ignore)
+		memcpy(off, pt->ignore, pt->n_ignore * sizeof(*off));
+	pt->ignore = off;
+	for (size_t k = 0; k < sev->n; k++) {
+		const struct node *key = sev->items[2 * k], *val = sev->items[2 * k + 1];
+		struct node one = *key;
+		size_t c;
+		const char **id = rule_patterns(rd, &one, "severity", &c);
+		enum sev s;
+		if (val->kind == NODE_SCALAR && !strcmp(val->scalar, "off")) {
+			if (c)
+				off[pt->n_ignore++] = id[0];
+		} else if (val->kind != NODE_SCALAR || diag_sev_parse(val->scalar, &s)) {
+			bad(rd, val, "severity of %s is error, warning, note or off", key->scalar ? key->scalar : "?");
+		} else if (c) {
+			pt->sev_ids[pt->n_sevs] = id[0];
+			pt->sevs[pt->n_sevs++] = s;
+		}
+	}
+}
+
+static void load_packs(struct reader *rd, struct cfg *c, const struct node *n)
+{
+	size_t count;
+	const char **files = strings(rd, n, "rules", &count);
+	for (size_t k = 0; k < count; k++) {
+		const char *p = files[k][0] == '/' ? files[k] : arena_printf(rd->pj->a, "%s/%s", c->dir, files[k]);
+		struct proj *pj = rd->pj;
+		const char *real = resolve(pj->a, p);
+		if (!real)
+			real = p;
+		/* a pack is loaded once per session (a --fix re-run or the language server lints
+		 * again); two configs naming it share it, each for its own folder */
+		if (!pack_has_rules_from(pj->pack, real)) {
+			char *text;
+			size_t len;
+			size_t before = pj->problems->n;
+			if (lint_read_path(pj->problems, pj->a, real, &text, &len) == 0)
+				pack_load(pj->pack, pj->problems, real, text, len);
+			rd->bad |= pj->problems->n > before;
+		}
+		pj->pack_paths = mem_realloc(pj->pack_paths, (pj->n_packs + 1) * sizeof(*pj->pack_paths));
+		pj->pack_dirs = mem_realloc(pj->pack_dirs, (pj->n_packs + 1) * sizeof(*pj->pack_dirs));
+		pj->pack_paths[pj->n_packs] = real;
+		pj->pack_dirs[pj->n_packs++] = c->dir;
+	}
+}
+
+static const struct cfg *find(struct proj *pj, const char *dir);
+
+static struct cfg *read_cfg(struct proj *pj, const char *path, const char *dir)
+{
+	struct cfg *c = arena_alloc(pj->a, sizeof(*c));
+	c->path = path;
+	c->dir = dir;
+	struct reader rd = {pj, path, false};
+	char *buf;
+	size_t len;
+	struct node *root = NULL;
+	if (lint_read_path(pj->problems, pj->a, path, &buf, &len) ||
+	    fe_yaml_parse(pj->a, pj->problems, path, buf, len, &root))
+		return c;       /* reported; the file applies with nothing set */
+	if (!root)
+		return c;
+	if (!check_keys(&rd, root, proj_keys, "the project config"))
+		return c;
+	const struct node *inh = node_get(root, "inherit");
+	if (inh && !(node_is_scalar(inh, "true") || node_is_scalar(inh, "false")))
+		bad(&rd, inh, "inherit is true or false");
+	load_packs(&rd, c, node_get(root, "rules"));       /* before rule names are checked */
+	read_part(&rd, root, &c->top);
+	c->exclude = strings(&rd, node_get(root, "exclude"), "exclude", &c->n_exclude);
+	const struct node *per = node_get(root, "per-path");
+	if (per && per->kind != NODE_SEQ) {
+		bad(&rd, per, "per-path wants a list of {paths: [...], ...} entries");
+	} else if (per) {
+		c->per = arena_alloc(pj->a, (per->n + 1) * sizeof(*c->per));
+		for (size_t k = 0; k < per->n; k++) {
+			const struct node *e = per->items[k];
+			if (!check_keys(&rd, e, proj_part_keys, "a per-path entry"))
+				continue;
+			struct part *pt = &c->per[c->n_per++];
+			pt->globs = strings(&rd, node_get(e, "paths"), "paths", &pt->n_globs);
+			if (!pt->n_globs)
+				bad(&rd, e, "a per-path entry wants paths: [globs]");
+			read_part(&rd, e, pt);
+		}
+	}
+	if (inh && node_is_scalar(inh, "true")) {
+		const char *up = parent_dir(pj->a, dir);
+		c->parent = up ? find(pj, up) : NULL;
+	}
+	return c;
+}
+
+/* The config that applies in 'dir' (resolved): its own file, else its parent's. */
+static const struct cfg *find(struct proj *pj, const char *dir)
+{
+	size_t k;
+	if (strmap_get(&pj->dirs, dir, strlen(dir), &k))
+		return pj->cfg_of[k];
+	const struct cfg *c = NULL;
+	static const char *const names[] = {".cglint.yaml", ".cglint.yml"};
+	const char *file = NULL;
+	for (size_t i = 0; i < 2 && !file; i++) {
+		const char *p = arena_printf(pj->a, "%s/%s", strcmp(dir, "/") ? dir : "", names[i]);
+		if (access(p, F_OK) == 0)
+			file = p;
+	}
+	/* record the folder first: a loop through inherit then ends at this entry */
+	pj->cfg_of = mem_realloc(pj->cfg_of, (pj->n_dirs + 1) * sizeof(*pj->cfg_of));
+	pj->cfg_of[pj->n_dirs] = NULL;
+	size_t me = pj->n_dirs++;
+	strmap_put(&pj->dirs, dir, strlen(dir), me);
+	if (file) {
+		const char *rel = pj->cwd ? inside(pj->cwd, file) : NULL;
+		c = read_cfg(pj, rel && *rel ? rel : file, dir);
+	} else {
+		const char *up = parent_dir(pj->a, dir);
+		c = up ? find(pj, up) : NULL;
+	}
+	pj->cfg_of[me] = c;
+	return c;
+}
+
+static const struct cfg *cfg_for(struct proj *pj, const char *path, const char **real)
+{
+	*real = resolve(pj->a, path);
+	if (!*real)
+		return NULL;
+	const char *dir = parent_dir(pj->a, *real);
+	return dir ? find(pj, dir) : NULL;
+}
+
+/* ---- layering ---- */
+
+static void push_all(struct arena *a, const char ***arr, size_t *n, const char *const *add, size_t m)
+{
+	if (!m)
+		return;
+	const char **out = arena_alloc(a, (*n + m) * sizeof(*out));
+	if (*n)
+		memcpy(out, *arr, *n * sizeof(*out));
+	memcpy(out + *n, add, m * sizeof(*out));
+	*arr = out;
+	*n += m;
+}
+
+static void apply(struct arena *a, const struct part *pt, struct proj_settings *s)
+{
+	if (pt->mcore)
+		s->mcore = pt->mcore;
+	if (pt->bridge)
+		s->bridge = pt->bridge;
+	if (pt->gpu) {
+		s->gpu = pt->gpu;
+		s->gpu_major = pt->gpu_major;
+	}
+	if (pt->has_select) {
+		s->filter.select = pt->select;
+		s->filter.n_select = pt->n_select;
+	}
+	push_all(a, &s->filter.ignore, &s->filter.n_ignore, pt->ignore, pt->n_ignore);
+	if (pt->n_sevs) {
+		size_t n = s->n_sevs;
+		push_all(a, &s->sev_ids, &n, pt->sev_ids, pt->n_sevs);
+		enum sev *sevs = arena_alloc(a, n * sizeof(*sevs));
+		if (s->n_sevs)
+			memcpy(sevs, s->sevs, s->n_sevs * sizeof(*sevs));
+		memcpy(sevs + s->n_sevs, pt->sevs, pt->n_sevs * sizeof(*sevs));
+		s->sevs = sevs;
+		s->n_sevs = n;
+	}
+}
+
+static void layer(struct arena *a, const struct cfg *c, const char *real, struct proj_settings *s)
+{
+	if (c->parent)
+		layer(a, c->parent, real, s);
+	apply(a, &c->top, s);
+	const char *rel = inside(c->dir, real);
+	for (size_t k = 0; k < c->n_per && rel; k++)
+		if (any_glob(c->per[k].globs, c->per[k].n_globs, rel))
+			apply(a, &c->per[k], s);
+}
+
+bool proj_settings(struct proj *pj, const char *path, struct proj_settings *out)
+{
+	size_t k;
+	if (strmap_get(&pj->settings, path, strlen(path), &k)) {
+		*out = pj->cache[k];
+		return out->config != NULL;
+	}
+	const char *real;
+	const struct cfg *c = cfg_for(pj, path, &real);
+	struct proj_settings s = {0};
+	if (c) {
+		layer(pj->a, c, real, &s);
+		s.config = c->path;
+	}
+	pj->cache = mem_realloc(pj->cache, (pj->n_cache + 1) * sizeof(*pj->cache));
+	pj->cache[pj->n_cache] = s;
+	const char *key = arena_strdup(pj->a, path);
+	strmap_put(&pj->settings, key, strlen(key), pj->n_cache++);
+	*out = s;
+	return c != NULL;
+}
+
+bool proj_excluded(struct proj *pj, const char *path)
+{
+	const char *real;
+	for (const struct cfg *c = cfg_for(pj, path, &real); c; c = c->parent) {
+		const char *rel = inside(c->dir, real);
+		if (rel && *rel && any_glob(c->exclude, c->n_exclude, rel))
+			return true;
+	}
+	return false;
+}
+
+bool proj_rule_applies(struct proj *pj, const struct rule *r, const char *path)
+{
+	if (!pj->n_packs || !r->defined.path)
+		return true;
+	bool from_config = false;
+	const char *real = NULL;
+	for (size_t k = 0; k < pj->n_packs; k++) {
+		if (strcmp(pj->pack_paths[k], r->defined.path))
+			continue;
+		from_config = true;
+		if (!real && !(real = resolve(pj->a, path)))
+			return false;
+		if (inside(pj->pack_dirs[k], real))
+			return true;
+	}
+	return !from_config;
+}

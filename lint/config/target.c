@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/* target: version parsing, ranges and the release map of catalogue §0.1. */
+#include "config/target.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Terminated by 0. Extend together with the release map below. */
+const int target_mcore_supported[] = {150, TARGET_MCORE_DEV, 160, 170, 180, 190, 0};
+const int target_bridge_supported[] = {20, 30, 40, 50, 60, 0};
+
+/* Bridge release -> MCore it ships as its 3rdparty submodule (catalogue §0.1). */
+static const struct { int bridge, mcore; } release_map[] = {
+	{20, TARGET_MCORE_DEV}, /* v0.2.x: core_dev_r0.15.0 (0d8e0714cd / cba6b0ed0f) */
+	{30, 160},              /* v0.3.x: core_v0.16.x */
+	{40, 170},              /* v0.4.x: core_v0.17.x */
+	{50, 180},              /* v0.5.x: core_v0.18.x */
+	{60, 190},              /* v0.6.0: main at cd4afffa64, CUDA-graph code as core_v0.19.0 */
+};
+
+int target_bridge_mcore(int bridge)
+{
+	for (size_t i = 0; i < sizeof(release_map) / sizeof(release_map[0]); i++)
+		if (release_map[i].bridge == bridge)
+			return release_map[i].mcore;
+	return 0;
+}
+
+int target_default_bridge(int mcore)
+{
+	for (size_t i = 0; i < sizeof(release_map) / sizeof(release_map[0]); i++)
+		if (release_map[i].mcore == mcore)
+			return release_map[i].bridge;
+	return TARGET_NO_BRIDGE;
+}
+
+/* The MCore development branch Bridge 0.2 ships goes by several names. */
+static const char *const dev_names[] = {"dev", "core_dev", "0.15-dev", "core_dev_r0.15.0", "0.16.0rc0"};
+
+int target_parse_version(const char *s, int *out)
+{
+	char *end;
+	for (size_t i = 0; i < sizeof(dev_names) / sizeof(dev_names[0]); i++)
+		if (!strcasecmp(s, dev_names[i])) {
+			*out = TARGET_MCORE_DEV;
+			return 0;
+		}
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	long major = strtol(s, &end, 10);
+	if (*end != '.' || !isdigit((unsigned char)end[1]) || major > 99)
+		return -1;
+	long minor = strtol(end + 1, &end, 10);
+	if (minor > 99)
+		return -1;
+	if (*end == '.') {              /* a patch level is accepted and ignored */
+		if (!isdigit((unsigned char)end[1]))
+			return -1;
+		strtol(end + 1, &end, 10);
+	}
+	if (*end)
+		return -1;
+	*out = (int)(major * 1000 + minor * 10);
+	return 0;
+}
+
+const char *target_version_str(int v, char buf[16])
+{
+	if (v == TARGET_MCORE_DEV)
+		snprintf(buf, 16, "0.15-dev");
+	else
+		snprintf(buf, 16, "%d.%d", v / 1000 % 100, v / 10 % 100);
+	return buf;
+}
+
+const char *target_supported_list(const int *vs, char *buf, unsigned size)
+{
+	char v[16];
+	buf[0] = '\0';
+	for (; *vs; vs++) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, size - n, "%s%s", n ? ", " : "", target_version_str(*vs, v));
+	}
+	return buf;
+}
+
+const char *target_range_list(const struct vrange *r, bool is_bridge, char *buf, unsigned size)
+{
+	char v[16];
+	buf[0] = '\0';
+	for (const int *s = is_bridge ? target_bridge_supported : target_mcore_supported; *s; s++)
+		if (target_in_range(r, *s, is_bridge)) {
+			size_t n = strlen(buf);
+			snprintf(buf + n, size - n, "%s%s", n ? ", " : "", target_version_str(*s, v));
+		}
+	if (is_bridge && target_in_range(r, TARGET_NO_BRIDGE, true)) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, size - n, "%snone", n ? ", " : "");
+	}
+	return buf;
+}
+
+/*
+ * A range is space-separated bounds: ">=0.16", "<0.18", ">0.15", "<=0.17", "0.17" (exactly),
+ * "dev" (exactly the development branch). The branch sorts between 0.15 and 0.16, so ">=0.15
+ * <0.16" holds it and "0.15" does not.
+ */
+int target_parse_range(const char *s, struct vrange *r)
+{
+	*r = (struct vrange){.lo = 0, .hi = 1 << 30};
+	if (!strcasecmp(s, "none")) {
+		r->none_only = true;
+		return 0;
+	}
+	if (!strcasecmp(s, "any") || !*s) {
+		r->any = true;
+		return 0;
+	}
+	char tok[32];
+	int bounds = 0;
+	while (*s) {
+		while (*s == ' ' || *s == ',')
+			s++;
+		if (!*s)
+			break;
+		size_t n = strcspn(s, " ,");
+		if (n >= sizeof(tok))
+			return -1;
+		memcpy(tok, s, n);
+		tok[n] = '\0';
+		s += n;
+		const char *v = tok;
+		int op = 0;     /* 0 '=', 1 '>=', 2 '>', 3 '<=', 4 '<' */
+		if (!strncmp(v, ">=", 2)) op = 1, v += 2;
+		else if (!strncmp(v, "<=", 2)) op = 3, v += 2;
+		else if (*v == '>') op = 2, v++;
+		else if (*v == '<') op = 4, v++;
+		else if (*v == '=') v += (v[1] == '=') ? 2 : 1;
+		int ver;
+		if (target_parse_version(v, &ver))
+			return -1;
+		switch (op) {
+		case 0: r->lo = ver; r->hi = ver + 1; break;
+		case 1: if (ver > r->lo) r->lo = ver; break;
+		case 2: if (ver + 1 > r->lo) r->lo = ver + 1; break;
+		case 3: if (ver + 1 < r->hi) r->hi = ver + 1; break;
+		case 4: if (ver < r->hi) r->hi = ver; break;
+		}
+		bounds++;
+	}
+	return bounds ? 0 : -1;
+}
+
+bool target_in_range(const struct vrange *r, int v, bool is_bridge)
+{
+	if (r->any)
+		return true;
+	if (is_bridge && v == TARGET_NO_BRIDGE)
+		return r->none_only;
+	if (r->none_only)
+		return false;
+	return v >= r->lo && v < r->hi;
+}
+
+/* GPU names as Bridge and NVIDIA spell them; catalogue §F.5 (h100 = sm_90, b200/gb200/b300/gb300 = sm_100 class). */
+static const struct { const char *name; int major; } gpus[] = {
+	{"v100", 7}, {"a100", 8}, {"a10", 8}, {"l40", 8}, {"l40s", 8}, {"h100", 9}, {"h200", 9}, {"h20", 9},
+	{"gh200", 9}, {"b100", 10}, {"b200", 10}, {"gb200", 10}, {"b300", 10}, {"gb300", 10},
+	{"rtx5090", 12}, {"vr200", 11}, {"r100", 11},
+};
+
+int target_parse_gpu(const char *s, int *major)
+{
+	for (size_t i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++)
+		if (!strcasecmp(s, gpus[i].name)) {
+			*major = gpus[i].major;
+			return 0;
+		}
+	/* sm_90, sm_100a, compute_90, 9.0 */
+	const char *p = s;
+	if (!strncasecmp(p, "sm_", 3))
+		p += 3;
+	else if (!strncasecmp(p, "compute_", 8))
+		p += 8;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	char *end;
+	long v = strtol(p, &end, 10);
+	if (*end == '.') {              /* "9.0" */
+		strtol(end + 1, &end, 10);
+		if (*end || v <= 0 || v > 99)
+			return -1;
+		*major = (int)v;
+		return 0;
+	}
+	if ((*end && strcasecmp(end, "a") && strcasecmp(end, "f")) || v < 10 || v > 999)
+		return -1;
+	*major = (int)(v / 10);
+	return 0;
+}
+
+static bool supported(const int *vs, int v)
+{
+	for (; *vs; vs++)
+		if (*vs == v)
+			return true;
+	return false;
+}
+
+int target_resolve(struct target *t, char *why, unsigned size)
+{
+	char list[128], v[16];
+	if (t->bridge && t->bridge != TARGET_NO_BRIDGE && !supported(target_bridge_supported, t->bridge)) {
+		snprintf(why, size, "Megatron-Bridge %s is not supported yet (supported: %s, none)",
+			 target_version_str(t->bridge, v), target_supported_list(target_bridge_supported, list, sizeof(list)));
+		return -1;
+	}
+	if (!t->mcore) {
+		if (t->bridge && t->bridge != TARGET_NO_BRIDGE) {
+			t->mcore = target_bridge_mcore(t->bridge);
+		} else {
+			size_t n = 0;
+			while (target_mcore_supported[n + 1])
+				n++;
+			t->mcore = target_mcore_supported[n];
+		}
+	}
+	if (!t->bridge)
+		t->bridge = target_default_bridge(t->mcore);
+	if (!supported(target_mcore_supported, t->mcore)) {
+		snprintf(why, size, "Megatron Core %s is not supported yet (supported: %s)", target_version_str(t->mcore, v),
+			 target_supported_list(target_mcore_supported, list, sizeof(list)));
+		return -1;
+	}
+	return 0;
+}

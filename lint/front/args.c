@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/* args: command-line flags -> facts, through the packs' flag tables. */
+#include "front/args.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "front/cfg.h"
+#include "base/diag.h"
+#include "config/fact.h"
+#include "base/mem.h"
+#include "config/pack.h"
+#include "base/suggest.h"
+#include "config/target.h"
+#include "base/value.h"
+
+#define ARGS_MAX_LIST 4096      /* words one flag may take; the rest are read as positionals */
+
+static const char *base_name(const char *word)
+{
+	const char *base = strrchr(word, '/');
+	return base ? base + 1 : word;
+}
+
+static enum args_program program_of(const char *word)
+{
+	const char *base = base_name(word);
+	size_t n = strlen(base);
+	/* Megatron-LM's argument parser serves its training entry points and its inference and RL
+	 * examples, run as scripts or as modules (python -m examples.inference.launch_inference_server) */
+	if (n > 3 && !strcmp(base + n - 3, ".py") &&
+	    (!strncmp(base, "pretrain_", 9) || !strcmp(base, "train_rl.py") || strstr(word, "examples/inference/") ||
+	     strstr(word, "examples/rl/")))
+		return ARGS_MEGATRON_LM;
+	if (!strncmp(word, "examples.inference.", 19) || !strncmp(word, "examples.rl.", 12))
+		return ARGS_MEGATRON_LM;
+	if (!strcmp(base, "run_script.py") || !strcmp(base, "setup_experiment.py"))
+		return ARGS_BRIDGE_PERF;
+	if (!strcmp(base, "run_recipe.py"))
+		return ARGS_BRIDGE_RECIPE;
+	return ARGS_NONE;
+}
+
+/* Words that run a later word as the program: interpreters and launchers. */
+static bool is_launcher(const char *word)
+{
+	static const char *const launchers[] = {"python", "python3", "torchrun", "srun", "mpirun", "env", "exec",
+						"nohup", "numactl", "nsys", "uv", "deepspeed", "time", "eval"};
+	const char *base = base_name(word);
+	if (!strncmp(base, "python3.", 8))
+		return true;
+	for (size_t k = 0; k < sizeof(launchers) / sizeof(launchers[0]); k++)
+		if (!strcmp(base, launchers[k]))
+			return true;
+	return false;
+}
+
+/* "echo run_script.py" names no program; "torchrun --nproc-per-node 8 pretrain_gpt.py" does. */
+enum args_program args_command(const struct args_word *argv, size_t argc, size_t *at)
+{
+	*at = 0;
+	if (!argc)
+		return ARGS_NONE;
+	enum args_program prog = program_of(argv[0].text);
+	if (prog == ARGS_NONE && is_launcher(argv[0].text))
+		while (++*at < argc && (prog = program_of(argv[*at].text)) == ARGS_NONE)
+			;
+	return prog;
+}
+
+/* As the packs' flag tables spell the program. */
+static const char *program_name(enum args_program p)
+{
+	static const char *const names[] = {"none", "megatron-lm", "bridge-perf", "bridge-recipe"};
+	return names[p];
+}
+
+/* argparse reads "-1" and "-.5" as values, not as options. */
+static bool is_flag(const char *s)
+{
+	return s[0] == '-' && s[1] && !isdigit((unsigned char)s[1]) && s[1] != '.';
+}
+
+struct parse {
+	struct facts *t;
+	struct diag_list *d;
+	const struct pack *p;
+	const struct target *tg;
+	enum args_program prog;
+	const char *layer;
+	bool complete;
+};
+
+/* The table entry for 'name' on this target; '*elsewhere' is one for another release. */
+static const struct pack_flag *find_flag(const struct parse *ps, const char *name, const struct pack_flag **elsewhere)
+{
+	const char *prog = program_name(ps->prog);
+	*elsewhere = NULL;
+	for (size_t k = 0; k < ps->p->n_flags; k++) {
+		const struct pack_flag *f = &ps->p->flags[k];
+		if (strcmp(f->program, prog) || strcmp(f->flag, name))
+			continue;
+		if (pack_applies(&f->mcore, &f->bridge, ps->tg))
+			return f;
+		*elsewhere = f;
+	}
+	return NULL;
+}
+
+/* The closest CUDA-graph flag this target's parser has, or NULL. */
+static const char *closest_graph_flag(const struct parse *ps, const char *name, unsigned cap)
+{
+	const char *prog = program_name(ps->prog), *best = NULL;
+	unsigned best_d = cap + 1;
+	for (size_t k = 0; k < ps->p->n_flags; k++) {
+		const struct pack_flag *f = &ps->p->flags[k];
+		if (strcmp(f->program, prog) || !pack_applies(&f->mcore, &f->bridge, ps->tg))
+			continue;
+		if (!strstr(f->flag, "graph") && !strstr(f->flag, "rng"))
+			continue;
+		unsigned dist = suggest_distance(name, f->flag, cap);
+		if (dist < best_d) {
+			best = f->flag;
+			best_d = dist;
+		}
+	}
+	return best;
+}
+
+/* --foo-bar -> model.foo_bar (Megatron-LM), --foo_bar -> perf.foo_bar (the harness). */
+static const char *generic_key(const struct parse *ps, const char *name, bool *negated)
+{
+	const char *s = name;
+	while (*s == '-')
+		s++;
+	*negated = false;
+	if (ps->prog == ARGS_MEGATRON_LM && (!strncmp(s, "no-", 3) || !strncmp(s, "disable-", 8))) {
+		*negated = true;
+		s = strchr(s, '-') + 1;
+	}
+	static const char *const prefix[] = {"args", "model", "perf", "recipe"};
+	char *key = arena_printf(ps->t->arena, "%s.%s", prefix[ps->prog], s);
+	for (char *c = key; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	return key;
+}
+
+static struct value word_value(struct arena *a, const char *text, struct loc loc)
+{
+	struct value v = value_from_plain(a, text);
+	v.loc = loc;
+	return v;
+}
+
+static void set_keys(struct parse *ps, const struct pack_flag *f, const char *generic, struct value v, struct loc loc)
+{
+	if (!f) {
+		facts_set(ps->t, generic, v, loc, ps->layer);
+		return;
+	}
+	for (size_t k = 0; k < f->n_keys; k++)
+		facts_set(ps->t, f->keys[k], v, loc, ps->layer);
+}
+
+/* --custom_env_vars A=1,B=2 (split) and -E A=1,2 (one pair): the job's environment. */
+static void set_env(struct parse *ps, const char *text, const char *split, struct loc loc)
+{
+	char *copy = arena_strdup(ps->t->arena, text);
+	for (char *tok = copy, *next; tok; tok = next) {
+		next = split ? strchr(tok, split[0]) : NULL;
+		if (next)
+			*next++ = '\0';
+		char *eq = strchr(tok, '=');
+		if (eq && eq != tok) {
+			*eq = '\0';
+			cfg_env(ps->t, tok, eq + 1, loc, ps->layer);
+		}
+	}
+}
+
+/* One flag at argv[i]; returns the index of the next word to read. */
+static size_t one_flag(struct parse *ps, const struct args_word *argv, size_t argc, size_t i)
+{
+	const struct args_word *w = &argv[i];
+	const char *eq = strchr(w->text, '=');
+	const char *name = eq ? arena_strndup(ps->t->arena, w->text, (size_t)(eq - w->text)) : w->text;
+	const struct pack_flag *elsewhere, *f = find_flag(ps, name, &elsewhere);
+	bool negated = false;
+	const char *generic = f ? NULL : generic_key(ps, name, &negated);
+	const char *prog = ps->prog == ARGS_MEGATRON_LM ? "Megatron-LM" : "the Bridge performance harness";
+
+	if (!f && elsewhere) {
+		char v[16], list[160];
+		int ver = ps->prog == ARGS_MEGATRON_LM ? ps->tg->mcore : ps->tg->bridge;
+		bool by_bridge = !elsewhere->bridge.any;
+		diag_input(ps->d, "CG180", w->loc, "%s is not a flag of %s %s (it is one in %s); argparse stops with "
+			   "'unrecognized arguments'", name, prog, target_version_str(ver, v),
+			   target_range_list(by_bridge ? &elsewhere->bridge : &elsewhere->mcore, by_bridge, list,
+					     sizeof(list)));
+		f = elsewhere;
+	} else if (!f && ps->prog == ARGS_MEGATRON_LM) {
+		size_t len = strlen(name);
+		const char *near = closest_graph_flag(ps, name, len < 12 ? 1 : len < 20 ? 2 : 3);
+		if (strstr(name, "cuda-graph"))
+			diag_input(ps->d, "CG180", w->loc, "%s is not a CUDA-graph flag of %s%s%s%s", name, prog,
+				   near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+		else if (near)
+			diag_input(ps->d, "CG905", w->loc, "unknown flag '%s'; did you mean '%s'?", name, near);
+	}
+
+	/* the words it takes */
+	int nargs = f ? f->nargs : PACK_NARGS_GUESS;
+	size_t first = i + 1, end = first;
+	if (eq) {
+		nargs = 1;
+	} else if (nargs == 1) {
+		end = first < argc ? first + 1 : first;
+	} else if (nargs != 0) {
+		while (end < argc && end - first < ARGS_MAX_LIST && !is_flag(argv[end].text) &&
+		       !(ps->prog != ARGS_MEGATRON_LM && cfg_is_dotlist(argv[end].text)))
+			end++;
+	}
+	/* an unknown value ("--data-path $DATA") leaves this flag unknown, not the command line */
+	for (size_t k = first; k < end; k++)
+		if (argv[k].unresolved) {
+			set_keys(ps, f, generic, value_unknown, w->loc);
+			return end;
+		}
+
+	if (f && f->env) {
+		if (eq)
+			set_env(ps, eq + 1, f->split, w->loc);
+		for (size_t k = first; k < end; k++)
+			set_env(ps, argv[k].text, f->split, argv[k].loc);
+		return end;
+	}
+	struct arena *a = ps->t->arena;
+	struct value v;
+	if (eq) {
+		v = word_value(a, eq + 1, w->loc);
+	} else if (end == first) {
+		v = f ? f->value : value_bool(!negated);
+	} else if (end - first == 1 && nargs != PACK_NARGS_LIST) {
+		v = word_value(a, argv[first].text, argv[first].loc);
+	} else {
+		v = (struct value){.kind = V_LIST, .loc = argv[first].loc};
+		v.items = arena_alloc(a, (end - first) * sizeof(*v.items));
+		for (size_t k = first; k < end; k++)
+			v.items[v.n++] = word_value(a, argv[k].text, argv[k].loc);
+	}
+	if (f && f->split)      /* the harness's list_of_strings: "attn,mlp" */
+		v = value_split(a, &v, &(struct value){.kind = V_STR, .s = f->split});
+	set_keys(ps, f, generic, v, w->loc);
+	return end;
+}
+
+bool args_to_facts(struct facts *t, struct diag_list *d, const struct pack *p, const struct target *tg,
+		   enum args_program prog, struct loc where, const struct args_word *argv, size_t argc, const char *layer)
+{
+	struct parse ps = {.t = t, .d = d, .p = p, .tg = tg, .prog = prog, .layer = layer, .complete = true};
+	/* what the rules need to know of the program: validate_args runs, the harness edited the recipe */
+	if (prog == ARGS_MEGATRON_LM)
+		facts_set(t, "args._validate_args", value_bool(true), where, layer);
+	else if (prog == ARGS_BRIDGE_PERF)
+		facts_set(t, "perf._harness", value_bool(true), where, layer);
+	for (size_t i = 0; i < argc;) {
+		const struct args_word *w = &argv[i];
+		if (w->unresolved) {
+			ps.complete = false;    /* "$EXTRA_ARGS" may hold any flag */
+			i++;
+		} else if (prog != ARGS_MEGATRON_LM && cfg_is_dotlist(w->text)) {
+			cfg_dotlist(t, d, w->text, w->loc, true);     /* perf.yaml's steps let these win, as Bridge does */
+			i++;
+		} else if (is_flag(w->text)) {
+			i = one_flag(&ps, argv, argc, i);
+		} else {
+			i++;                                    /* a positional argument */
+		}
+	}
+	return ps.complete;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lsp_doc: the language server's open documents and what it answers about them: diagnostics
+ * (textDocument/publishDiagnostics), hover and code actions. lsp.c speaks the protocol and
+ * hands this module the params of the document methods, as jansson values (struct json_t).
+ *
+ * A document is linted through the session as the path its URI names (lsp_uri.h), once the
+ * input has gone quiet: open/change/save mark it, lsp_doc_flush() lints and publishes, and a
+ * hover or code action on a marked document lints it first. A document keeps the session
+ * result of its last lint until the next one (code actions need its diagnostics and text).
+ *
+ * The documents borrow the session; published params are handed to 'publish', which owns them.
+ */
+#ifndef CGLINT_LSP_DOC_H
+#define CGLINT_LSP_DOC_H
+
+#include <stdbool.h>
+
+#include "lsp/lsp_pos.h"
+
+struct json_t;
+struct session;
+struct lsp_docs;
+
+/* What the client said in initialize. */
+struct lsp_client {
+	enum lsp_enc enc;               /* the negotiated position encoding */
+	bool related_info;              /* publishDiagnostics.relatedInformation: notes go there */
+};
+
+typedef void lsp_publish_fn(void *ctx, struct json_t *params);
+
+struct lsp_docs *lsp_doc_new(struct session *s, const struct lsp_client *c, lsp_publish_fn *publish, void *ctx);
+void lsp_doc_free(struct lsp_docs *ds);
+
+/*
+ * The notifications, by their params. 0, or -1 with a reason in *why when the params are not
+ * what the method takes (the notification is then dropped). didChange with a range edits the
+ * text although the server asks for full sync; a change to a document not open is dropped.
+ */
+int lsp_doc_open(struct lsp_docs *ds, const struct json_t *params, const char **why);
+int lsp_doc_change(struct lsp_docs *ds, const struct json_t *params, const char **why);
+int lsp_doc_save(struct lsp_docs *ds, const struct json_t *params, const char **why);
+int lsp_doc_close(struct lsp_docs *ds, const struct json_t *params, const char **why);
+
+/* Whether a document waits to be linted; lint and publish every such document. */
+bool lsp_doc_pending(const struct lsp_docs *ds);
+void lsp_doc_flush(struct lsp_docs *ds);
+
+/* The requests: 0 with *result set (JSON null included), or -32602 with a reason in *why. */
+int lsp_doc_hover(struct lsp_docs *ds, const struct json_t *params, struct json_t **result, const char **why);
+int lsp_doc_code_action(struct lsp_docs *ds, const struct json_t *params, struct json_t **result, const char **why);
+
+#endif

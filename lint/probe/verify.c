@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/* verify: comparing probe cells with the rule docs' claims. */
+#include "probe/verify.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "config/pack.h"
+#include "probe/probe.h"
+
+const char *const verify_verdict_names[] = {"match", "mismatch", "unclaimed", "skipped"};
+
+const char *verify_code_str(int code, char *buf, size_t n)
+{
+	if (code == PACK_EXPECT_ERROR)
+		snprintf(buf, n, "error");
+	else if (code == PROBE_NULL || code == PACK_EXPECT_ANY)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%d", code);
+	return buf;
+}
+
+static void miss(struct verify_cell *v, const char *field, const char *expected, const char *observed)
+{
+	struct verify_miss *m = &v->miss[v->n_miss++];
+	m->field = field;
+	snprintf(m->expected, sizeof(m->expected), "%s", expected);
+	snprintf(m->observed, sizeof(m->observed), "%s", observed);
+}
+
+static void code(struct verify_cell *v, const char *field, int expected, int observed)
+{
+	if (expected == PACK_EXPECT_ANY)
+		return;
+	bool ok = expected == PACK_EXPECT_ERROR ? observed != 0 && observed != PROBE_NULL : observed == expected;
+	char e[16], o[16];
+	if (!ok)
+		miss(v, field, verify_code_str(expected, e, sizeof(e)), verify_code_str(observed, o, sizeof(o)));
+}
+
+static void word(struct verify_cell *v, const char *field, const char *const *words, int expected, int observed)
+{
+	if (expected != PACK_EXPECT_ANY && expected != observed)
+		miss(v, field, words[expected], observed >= 0 ? words[observed] : "-");
+}
+
+static void judge(struct verify_cell *v)
+{
+	const struct probe_cell *c = v->cell;
+	const struct pack_expect *e = v->expect;
+	if (c->skipped) {
+		v->verdict = VERDICT_SKIPPED;
+		return;
+	}
+	if (!e) {
+		v->verdict = VERDICT_UNCLAIMED;
+		return;
+	}
+	if (strcmp(c->exit, "ok")) {
+		miss(v, "exit", "ok", c->exit);     /* a row that crashed or hung contradicts any claim */
+	} else {
+		code(v, "call", e->call, c->call_rc);
+		word(v, "status", pack_probe_status, e->status, c->status);
+		code(v, "end", e->end, c->end_rc);
+		word(v, "replay", pack_probe_replay, e->replay, c->replay);
+		word(v, "at_capture", pack_probe_bools, e->at_capture, c->at_capture);
+	}
+	v->verdict = v->n_miss ? VERDICT_MISMATCH : VERDICT_MATCH;
+}
+
+size_t verify_run(struct verify_report *r, const struct pack *p, const struct probe_run *run)
+{
+	*r = (struct verify_report){0};
+	r->cells = mem_alloc((run->n_cells + 1) * sizeof(*r->cells));
+	for (size_t k = 0; k < run->n_cells; k++) {
+		struct verify_cell *v = &r->cells[r->n_cells++];
+		v->cell = &run->cells[k];
+		v->claim = pack_claim_find(p, v->cell->id);
+		v->expect = v->claim ? pack_expect_for(v->claim, v->cell->mode, v->cell->stream) : NULL;
+		judge(v);
+		r->count[v->verdict]++;
+	}
+	r->not_probed = mem_alloc((p->n_claims + 1) * sizeof(*r->not_probed));
+	for (size_t k = 0; k < p->n_claims && !run->partial; k++) {
+		size_t i = 0;
+		while (i < run->n_cells && strcmp(run->cells[i].id, p->claims[k].row))
+			i++;
+		if (i == run->n_cells)
+			r->not_probed[r->n_not_probed++] = &p->claims[k];
+	}
+	return r->count[VERDICT_MISMATCH] + r->n_not_probed;
+}
+
+void verify_release(struct verify_report *r)
+{
+	free(r->cells);
+	free(r->not_probed);
+	*r = (struct verify_report){0};
+}

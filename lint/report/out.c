@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/* out: the table of output formats, and the project-relative paths they print. */
+#define _XOPEN_SOURCE 700   /* realpath */
+#include "report/out.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/diag.h"
+#include "base/mem.h"
+
+static const struct out_format *const formats[] = {&out_text, &out_json, &out_sarif, &out_github, NULL};
+
+const struct out_format *out_find(const char *name)
+{
+	for (size_t k = 0; formats[k]; k++)
+		if (!strcmp(formats[k]->name, name))
+			return formats[k];
+	return NULL;
+}
+
+const char *out_names(void)
+{
+	return "text|json|sarif|github";
+}
+
+void out_print(const struct out_format *fmt, struct out_ctx *o, const struct diag_list *l)
+{
+	if (fmt->begin)
+		fmt->begin(o);
+	for (size_t k = 0; k < l->n; k++)
+		fmt->diag(o, &l->items[k]);
+	if (fmt->end)
+		fmt->end(o, l);
+}
+
+/* Empty when the current directory is gone: nothing is made relative then. */
+static char cwd[PATH_MAX], root[PATH_MAX];
+static pthread_once_t root_once = PTHREAD_ONCE_INIT;
+
+static void find_root(void)
+{
+	if (!getcwd(cwd, sizeof(cwd)) || cwd[0] != '/') {
+		cwd[0] = '\0';
+		return;
+	}
+	char dir[PATH_MAX];
+	strcpy(dir, cwd);
+	for (;;) {
+		char probe[PATH_MAX + 8];
+		struct stat st;
+		snprintf(probe, sizeof(probe), "%s/.git", strcmp(dir, "/") ? dir : "");
+		if (stat(probe, &st) == 0) {
+			strcpy(root, dir);
+			return;
+		}
+		char *slash = strrchr(dir, '/');
+		if (slash == dir && !dir[1])
+			break;
+		slash[slash == dir] = '\0';     /* "/a" -> "/" */
+	}
+	strcpy(root, cwd);
+}
+
+const char *out_root(void)
+{
+	pthread_once(&root_once, find_root);
+	return root[0] ? root : ".";
+}
+
+/* 'path' joined to the current directory when relative, without "", "." and ".." segments. */
+static bool lexical_abs(char *out, size_t size, const char *path)
+{
+	size_t n = 0;
+	for (int part = path[0] == '/'; part < 2; part++) {
+		const char *s = part ? path : cwd;
+		while (*s) {
+			while (*s == '/')
+				s++;
+			size_t len = strcspn(s, "/");
+			if (len == 2 && s[0] == '.' && s[1] == '.') {
+				while (n > 0 && out[--n] != '/')
+					;
+			} else if (len && !(len == 1 && s[0] == '.')) {
+				if (n + 1 + len >= size)
+					return false;
+				out[n++] = '/';
+				memcpy(out + n, s, len);
+				n += len;
+			}
+			s += len;
+		}
+	}
+	if (!n)
+		out[n++] = '/';
+	out[n] = '\0';
+	return true;
+}
+
+/* The part of absolute 'abs' below the root, or NULL. */
+static const char *below_root(const char *abs)
+{
+	if (!strcmp(root, "/"))
+		return abs[1] ? abs + 1 : NULL;
+	size_t rl = strlen(root);
+	return !strncmp(abs, root, rl) && abs[rl] == '/' && abs[rl + 1] ? abs + rl + 1 : NULL;
+}
+
+const char *out_relpath(char *buf, size_t size, const char *path)
+{
+	pthread_once(&root_once, find_root);
+	if (!path || !path[0] || path[0] == '<' || !root[0])
+		return path;
+	char abs[PATH_MAX];
+	const char *rel = lexical_abs(abs, sizeof(abs), path) ? below_root(abs) : NULL;
+	char *real = NULL;
+	if (!rel && (real = realpath(path, NULL)))
+		rel = below_root(real);
+	const char *ret = path;
+	if (rel && strlen(rel) < size) {
+		strcpy(buf, rel);
+		ret = buf;
+	}
+	free(real);
+	return ret;
+}
+
+/* The length of the UTF-8 sequence at s (as strict as jansson: no overlongs, no surrogates), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t k = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+	if (!k || s[0] > 0xF4 || k > n)
+		return 0;
+	for (size_t i = 1; i < k; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) ||
+	    (s[0] == 0xF4 && s[1] >= 0x90))
+		return 0;
+	return k;
+}
+
+char *out_utf8(const char *s)
+{
+	size_t n = strlen(s);
+	char *buf = mem_alloc(3 * n + 1), *w = buf;
+	for (size_t i = 0; i < n;) {
+		size_t k = utf8_seq((const unsigned char *)s + i, n - i);
+		if (k) {
+			memcpy(w, s + i, k);
+			w += k;
+			i += k;
+		} else {
+			memcpy(w, "\xEF\xBF\xBD", 3);
+			w += 3;
+			i++;
+		}
+	}
+	*w = '\0';
+	return buf;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/* out_json: the JSON v1 document of DESIGN.md, through jansson. */
+#include "report/out.h"
+
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "base/diag.h"
+#include "config/pack.h"
+#include "config/target.h"
+
+static json_t *version_or_null(int v)
+{
+	char buf[16];
+	return v > 0 ? json_string(target_version_str(v, buf)) : json_null();
+}
+
+static void json_begin(struct out_ctx *o)
+{
+	o->state = json_array();
+}
+
+/* Config values may hold any bytes; jansson takes only UTF-8 (out_utf8 repairs the rest). */
+static json_t *str_or_null(const char *s)
+{
+	if (!s)
+		return json_null();
+	char *fixed = out_utf8(s);
+	json_t *j = json_string(fixed);
+	free(fixed);
+	return j;
+}
+
+static void json_diag(struct out_ctx *o, const struct diag *d)
+{
+	json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:i, s:i, s:o, s:o, s:o}",
+						  "rule", d->rule->id, "name", d->rule->name, "severity",
+						  diag_sev_name(d->sev), "path", str_or_null(d->loc.path), "line",
+						  (int)(d->loc.line ? d->loc.line : 1), "column",
+						  (int)(d->loc.col ? d->loc.col : 1), "message", str_or_null(d->message),
+						  "fix", str_or_null(d->fix), "mirrors", str_or_null(d->mirrors));
+	if (d->fingerprint)
+		json_object_set_new(j, "fingerprint", json_string(d->fingerprint));
+	if (d->n_notes) {
+		json_t *notes = json_array();
+		for (size_t k = 0; k < d->n_notes; k++)
+			json_array_append_new(notes, json_pack("{s:o, s:i, s:i, s:o}", "path",
+							       str_or_null(d->notes[k].loc.path), "line",
+							       (int)d->notes[k].loc.line, "column",
+							       (int)d->notes[k].loc.col, "message", str_or_null(d->notes[k].message)));
+		json_object_set_new(j, "notes", notes);
+	}
+	json_array_append_new(o->state, j);
+}
+
+static void json_end(struct out_ctx *o, const struct diag_list *l)
+{
+	(void)l;
+	const struct target *t = o->target;
+	json_t *doc = json_pack("{s:i, s:s, s:{s:o, s:o, s:o}, s:o}", "version", 1, "tool", "cglint", "target",
+				"mcore", version_or_null(t->mcore), "bridge",
+				t->bridge == TARGET_NO_BRIDGE ? json_string("none") : version_or_null(t->bridge), "gpu",
+				t->gpu ? json_string(t->gpu) : json_null(), "diagnostics", (json_t *)o->state);
+	json_dumpf(doc, o->f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', o->f);
+	json_decref(doc);
+	o->state = NULL;
+}
+
+const struct out_format out_json = {
+	.name = "json",
+	.begin = json_begin,
+	.diag = json_diag,
+	.end = json_end,
+};

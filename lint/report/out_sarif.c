@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * out_sarif: one SARIF 2.1.0 log for GitHub code scanning (linter-ecosystem.md §2.1): every rule
+ * of the pack as a descriptor, every diagnostic as a result. Paths are relative to the project
+ * root (uriBaseId %SRCROOT%); columns count Unicode code points. Where the file's text is at hand
+ * (the run's text store, else the file read again), a region ends where the word at its start ends.
+ */
+#define _XOPEN_SOURCE 700   /* realpath */
+#include "report/out.h"
+
+#include <jansson.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/diag.h"
+#include "config/pack.h"
+#include "input/text.h"
+
+#define SARIF_TEXT_MAX 1024             /* GitHub's bound on rule descriptions, in bytes here */
+#define SARIF_READ_MAX (8u << 20)       /* no input cglint lints is larger (LINT_MAX_FILE_BYTES) */
+#define SARIF_NO_PATH "<command line>"  /* what a diagnostic without a file is reported at */
+
+static const char *const level[] = {"note", "warning", "error"};
+
+struct sarif {
+	json_t *results;
+	const struct text_store *texts;
+	char *path;                     /* the file whose text is at hand, for regions */
+	const char *text;               /* NULL when it could not be read */
+	size_t len;
+	char *owned;                    /* the text when read here rather than found in 'texts' */
+	unsigned at_line;               /* where the last line looked up starts, to go on from */
+	size_t at_off;
+};
+
+/* ---- strings ---- */
+
+/* A JSON string; bytes that are not UTF-8 (a config may hold any) become U+FFFD. */
+static json_t *jstr(const char *s)
+{
+	char *fixed = out_utf8(s ? s : "");
+	json_t *j = json_string(fixed);
+	free(fixed);
+	return j;
+}
+
+/* Code points in n bytes (continuation bytes do not count). */
+static unsigned codepoints(const char *s, size_t n)
+{
+	unsigned c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return c;
+}
+
+/* One line, whitespace runs as one space, at most SARIF_TEXT_MAX bytes: cut at a word with "…". */
+static char *clip(const char *s)
+{
+	size_t n = 0, cap = strlen(s) + 1;
+	char *out = malloc(cap + 3);
+	for (; *s; s++) {
+		bool space = *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r';
+		if (!space)
+			out[n++] = *s;
+		else if (n && out[n - 1] != ' ')
+			out[n++] = ' ';
+	}
+	while (n && out[n - 1] == ' ')
+		n--;
+	if (n > SARIF_TEXT_MAX) {
+		size_t cut = SARIF_TEXT_MAX - 3;        /* the text before out[cut], then "…" */
+		while (cut > 0 && out[cut] != ' ')
+			cut--;
+		if (!cut)       /* one long word: cut between code points */
+			for (cut = SARIF_TEXT_MAX - 3; ((unsigned char)out[cut] & 0xC0) == 0x80; cut--)
+				;
+		n = cut;
+		memcpy(out + n, "\xE2\x80\xA6", 3);
+		n += 3;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/* Markdown text that renders as written: its punctuation escaped. */
+static void put_md(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\`*_[]<>#|", *s))
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+/* A URI reference for a path: RFC 3986 path characters kept, everything else percent-encoded.
+ * ':' is encoded too, so that no first segment reads as a scheme. */
+static char *uri_encode(const char *prefix, const char *path, const char *suffix)
+{
+	size_t n = strlen(path);
+	char *out = malloc(strlen(prefix) + 3 * n + strlen(suffix) + 1), *w = out;
+	w += strlen(strcpy(w, prefix));
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~!$&'()*+,;=@/", *p))
+			*w++ = (char)*p;
+		else
+			w += sprintf(w, "%%%02X", *p);
+	}
+	strcpy(w, suffix);
+	return out;
+}
+
+/* ---- the text of a file, read again for regions ---- */
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct stat st;
+	char *buf = NULL;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size <= SARIF_READ_MAX) {
+		buf = malloc((size_t)st.st_size + 1);
+		*len = fread(buf, 1, (size_t)st.st_size, f);
+		buf[*len] = '\0';
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Line 'line' of 'path' (without its line end), or NULL. Diagnostics come sorted, so the last
+ * file's text is kept and lines are looked up from the last one found. */
+static const char *file_line(struct sarif *s, const char *path, unsigned line, size_t *n)
+{
+	if (!path)
+		return NULL;
+	if (!s->path || strcmp(s->path, path)) {
+		free(s->path);
+		free(s->owned);
+		s->path = strdup(path);
+		s->owned = NULL;
+		if (!text_get(s->texts, path, &s->text, &s->len))
+			s->text = s->owned = path[0] == '<' ? NULL : read_file(path, &s->len);
+		s->at_line = 1;
+		s->at_off = 0;
+	}
+	if (!s->text)
+		return NULL;
+	if (line < s->at_line) {
+		s->at_line = 1;
+		s->at_off = 0;
+	}
+	while (s->at_line < line) {
+		const char *nl = memchr(s->text + s->at_off, '\n', s->len - s->at_off);
+		if (!nl)
+			return NULL;
+		s->at_off = (size_t)(nl - s->text) + 1;
+		s->at_line++;
+	}
+	const char *start = s->text + s->at_off, *nl = memchr(start, '\n', s->len - s->at_off);
+	*n = nl ? (size_t)(nl - start) : s->len - s->at_off;
+	if (*n && start[*n - 1] == '\r')
+		(*n)--;
+	return start;
+}
+
+static bool is_word(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+	       c == '.' || c >= 0x80;
+}
+
+/* Where the word at 'start' ends: an identifier, a number, a key, or a quoted string whole. */
+static size_t word_end(const char *t, size_t n, size_t start)
+{
+	if (t[start] == '"' || t[start] == '\'') {
+		const char *q = memchr(t + start + 1, t[start], n - start - 1);
+		return q ? (size_t)(q - t) + 1 : start;
+	}
+	size_t k = start;
+	while (k < n && is_word((unsigned char)t[k]))
+		k++;
+	return k;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && !strcmp(s + n - m, suf);
+}
+
+/* 1-based; line 0 (the whole file) is line 1, column 1. YAML columns count code points (libyaml),
+ * the other front-ends' count bytes: both become code points here when the line can be read. */
+static json_t *region(struct sarif *s, struct loc loc)
+{
+	unsigned line = loc.line ? loc.line : 1, col = loc.line && loc.col ? loc.col : 1, end = 0;
+	size_t n;
+	const char *t = loc.line ? file_line(s, loc.path, line, &n) : NULL;
+	if (t) {
+		bool yaml = has_suffix(loc.path, ".yaml") || has_suffix(loc.path, ".yml");
+		size_t start = yaml ? text_cp_offset(t, n, col - 1) : col - 1;
+		if (start < n) {
+			col = codepoints(t, start) + 1;
+			size_t stop = word_end(t, n, start);
+			if (stop > start)
+				end = col + codepoints(t + start, stop - start);
+		}
+	}
+	json_t *r = json_pack("{s:I, s:I}", "startLine", (json_int_t)line, "startColumn", (json_int_t)col);
+	if (end)
+		json_object_set_new(r, "endColumn", json_integer(end));
+	return r;
+}
+
+/* Inside the project: relative to %SRCROOT%. Outside it: an absolute file URI. */
+static json_t *artifact(const char *path)
+{
+	char buf[PATH_MAX];
+	const char *name = path ? path : SARIF_NO_PATH;
+	const char *rel = out_relpath(buf, sizeof(buf), name);
+	char *uri;
+	json_t *j;
+	if (rel != name || name[0] == '<') {
+		/* "<command line>" is no URI ('<', '>' and ' ' are not allowed); encoded it is a valid
+		 * relative reference that names what every other format names. */
+		uri = uri_encode("", rel, "");
+		j = json_pack("{s:o, s:s}", "uri", jstr(uri), "uriBaseId", "%SRCROOT%");
+	} else {
+		/* outside the project: absolute; a file gone since it was read keeps its dot segments */
+		char cwd[PATH_MAX], *real = name[0] == '/' ? NULL : realpath(name, NULL);
+		char *abs = malloc(strlen(name) + sizeof(cwd) + 2);
+		if (name[0] == '/' || real)
+			strcpy(abs, real ? real : name);
+		else
+			sprintf(abs, "%s/%s", getcwd(cwd, sizeof(cwd)) ? cwd : "", name);
+		uri = uri_encode("file://", abs, "");
+		free(abs);
+		free(real);
+		j = json_pack("{s:o}", "uri", jstr(uri));
+	}
+	free(uri);
+	return j;
+}
+
+static json_t *location(struct sarif *s, struct loc loc, const char *message)
+{
+	json_t *j = json_pack("{s:{s:o, s:o}}", "physicalLocation", "artifactLocation", artifact(loc.path), "region",
+			      region(s, loc));
+	if (message)
+		json_object_set_new(j, "message", json_pack("{s:o}", "text", jstr(message)));
+	return j;
+}
+
+/* ---- rules ---- */
+
+static const char *category(const char *id)
+{
+	if (strncmp(id, "CG", 2) || strlen(id) != 5 || strspn(id + 2, "0123456789") != 3)
+		return NULL;
+	switch (id[2]) {
+	case '1': return "config";
+	case '2': return "environment";
+	case '3':
+	case '4': return "source";
+	case '9': return "input";
+	default: return NULL;
+	}
+}
+
+/* help: the doc, the fix, the source lines it mirrors; as text and as Markdown. */
+static json_t *help(const struct rule *r)
+{
+	char *text, *md;
+	size_t tn, mn;
+	FILE *t = open_memstream(&text, &tn), *m = open_memstream(&md, &mn);
+	const char *doc = r->doc && *r->doc ? r->doc : r->message && *r->message ? r->message : r->name;
+	size_t dn = strlen(doc);
+	while (dn && (doc[dn - 1] == '\n' || doc[dn - 1] == ' '))
+		dn--;
+	fprintf(t, "%.*s", (int)dn, doc);
+	fprintf(m, "%.*s", (int)dn, doc);      /* docs are written in Markdown already */
+	if (r->fix) {
+		fprintf(t, "\n\nFix: %s", r->fix);
+		fputs("\n\n**Fix:** ", m);
+		put_md(m, r->fix);
+	}
+	if (r->n_mirrors) {
+		fputs("\n\nMirrors:", t);
+		fputs("\n\n**Mirrors:**\n", m);
+		for (size_t k = 0; k < r->n_mirrors; k++) {
+			fprintf(t, "\n- %s: %s", r->mirrors[k].label, r->mirrors[k].where);
+			fputs("\n- ", m);
+			put_md(m, r->mirrors[k].label);
+			fputs(": ", m);
+			put_md(m, r->mirrors[k].where);
+		}
+	}
+	fclose(t);
+	fclose(m);
+	json_t *j = json_pack("{s:o, s:o}", "text", jstr(text), "markdown", jstr(md));
+	free(text);
+	free(md);
+	return j;
+}
+
+static json_t *descriptor(const struct rule *r)
+{
+	json_t *tags = json_pack("[s]", "cuda-graphs");
+	const char *cat = category(r->id);
+	if (cat)
+		json_array_append_new(tags, json_string(cat));
+	char *shrt = clip(r->message && *r->message ? r->message : r->name);
+	char *full = clip(r->doc && *r->doc ? r->doc : shrt);
+	json_t *j = json_pack("{s:o, s:o, s:{s:o}, s:{s:o}, s:o, s:{s:s}, s:{s:o, s:s}}", "id", jstr(r->id), "name",
+			      jstr(r->name), "shortDescription", "text", jstr(shrt), "fullDescription", "text", jstr(full),
+			      "help", help(r), "defaultConfiguration", "level", level[r->sev], "properties", "tags", tags,
+			      "precision", "high");
+	free(shrt);
+	free(full);
+	return j;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp((*(const struct rule *const *)a)->id, (*(const struct rule *const *)b)->id);
+}
+
+static int id_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, (*(const struct rule *const *)elem)->id);
+}
+
+static void add_rule(const struct rule **u, size_t *n, const struct rule *r)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(u[i]->id, r->id))
+			return;
+	u[(*n)++] = r;
+}
+
+/* One rule per id, the pack's first variant, and any rule a diagnostic names that the pack lacks;
+ * sorted by id. */
+static const struct rule **unique_rules(const struct diag_list *l, size_t *n)
+{
+	size_t in_pack = l->pack ? l->pack->n_rules : 0;
+	const struct rule **u = malloc((in_pack + l->n + 1) * sizeof(*u));
+	*n = 0;
+	for (size_t k = 0; k < in_pack; k++)
+		add_rule(u, n, l->pack->rules[k]);
+	for (size_t k = 0; k < l->n; k++)
+		add_rule(u, n, l->items[k].rule);
+	qsort(u, *n, sizeof(*u), by_id);
+	return u;
+}
+
+/* ---- the vtable ---- */
+
+static void sarif_begin(struct out_ctx *o)
+{
+	struct sarif *s = calloc(1, sizeof(*s));
+	s->results = json_array();
+	s->texts = o->texts;
+	o->state = s;
+}
+
+static void sarif_diag(struct out_ctx *o, const struct diag *d)
+{
+	struct sarif *s = o->state;
+	char *msg;
+	size_t mn;
+	FILE *m = open_memstream(&msg, &mn);
+	fputs(d->message ? d->message : "", m);
+	if (d->fix)
+		fprintf(m, " Fix: %s", d->fix);
+	fclose(m);
+	/* ruleIndex is known once every rule is: sarif_end sets it */
+	json_t *r = json_pack("{s:o, s:i, s:s, s:{s:o}, s:[o]}", "ruleId", jstr(d->rule->id), "ruleIndex", -1, "level",
+			      level[d->sev], "message", "text", jstr(msg), "locations", location(s, d->loc, NULL));
+	free(msg);
+	if (d->fingerprint)
+		json_object_set_new(r, "partialFingerprints", json_pack("{s:o}", "cglintFingerprint/v1", jstr(d->fingerprint)));
+	if (d->n_notes) {
+		json_t *rel = json_array();
+		for (size_t k = 0; k < d->n_notes; k++) {
+			json_t *loc = location(s, d->notes[k].loc, d->notes[k].message);
+			json_object_set_new(loc, "id", json_integer((json_int_t)k));
+			json_array_append_new(rel, loc);
+		}
+		json_object_set_new(r, "relatedLocations", rel);
+	}
+	json_array_append_new(s->results, r);
+}
+
+static void sarif_end(struct out_ctx *o, const struct diag_list *l)
+{
+	struct sarif *s = o->state;
+	size_t n;
+	const struct rule **u = unique_rules(l, &n);
+	json_t *rules = json_array();
+	for (size_t k = 0; k < n; k++)
+		json_array_append_new(rules, descriptor(u[k]));
+	size_t k;
+	json_t *r;
+	json_array_foreach(s->results, k, r)
+	{
+		const char *id = json_string_value(json_object_get(r, "ruleId"));
+		const struct rule **hit = bsearch(id, u, n, sizeof(*u), id_cmp);
+		if (hit)
+			json_object_set_new(r, "ruleIndex", json_integer(hit - u));
+		else    /* an id that was not UTF-8 */
+			json_object_del(r, "ruleIndex");
+	}
+	free(u);
+	char *root = uri_encode("file://", out_root(), strcmp(out_root(), "/") ? "/" : "");
+	json_t *doc = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:[{s:b}], s:{s:{s:o}}, s:s, s:o}]}",
+				"$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs",
+				"tool", "driver", "name", "cglint", "semanticVersion", CGLINT_VERSION, "informationUri",
+				"https://github.com/cglint/cglint", "rules", rules, "invocations", "executionSuccessful",
+				1, "originalUriBaseIds", "%SRCROOT%", "uri", jstr(root), "columnKind",
+				"unicodeCodePoints", "results", s->results);
+	free(root);
+	json_dumpf(doc, o->f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', o->f);
+	json_decref(doc);
+	free(s->path);
+	free(s->owned);
+	free(s);
+	o->state = NULL;
+}
+
+const struct out_format out_sarif = {
+	.name = "sarif",
+	.begin = sarif_begin,
+	.diag = sarif_diag,
+	.end = sarif_end,
+};

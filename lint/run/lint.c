@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: MIT */
+/* lint: reading inputs, layering facts, walking folders. */
+#include "run/lint.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "front/args.h"
+#include "front/cfg.h"
+#include "config/fact.h"
+#include "source/fe_clang.h"
+#include "front/fe_sh.h"
+#include "input/fe_yaml.h"
+#include "base/mem.h"
+#include "front/mlm.h"
+#include "input/node.h"
+#include "config/pack.h"
+#include "config/proj.h"
+#include "base/suggest.h"
+#include "input/text.h"
+
+/* ---- reading ---- */
+
+/* Read at most LINT_MAX_FILE_BYTES of a regular file (or stdin for fd 0). 0 or -1 (reported). */
+static int read_input(struct diag_list *d, struct arena *a, const char *path, int fd, char **buf, size_t *len)
+{
+	struct loc whole = {path, 0, 0};
+	struct stat st;
+	if (fd != 0) {
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			diag_input(d, "CG904", whole, "not a regular file");
+			return -1;
+		}
+		if ((unsigned long long)st.st_size > LINT_MAX_FILE_BYTES) {
+			diag_input(d, "CG903", whole, "file is %lld bytes; cglint reads at most %u",
+				   (long long)st.st_size, LINT_MAX_FILE_BYTES);
+			return -1;
+		}
+	}
+	size_t cap = 65536, n = 0;
+	char *b = mem_alloc(cap);
+	for (;;) {
+		if (n == cap) {
+			if (cap > LINT_MAX_FILE_BYTES) {
+				free(b);
+				diag_input(d, "CG903", whole, "input exceeds %u bytes", LINT_MAX_FILE_BYTES);
+				return -1;
+			}
+			b = mem_realloc(b, cap *= 2);
+		}
+		ssize_t got = read(fd, b + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			free(b);
+			diag_input(d, "CG904", whole, "cannot read: %s", strerror(errno));
+			return -1;
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+	}
+	*buf = arena_strndup(a, b, n);
+	*len = n;
+	free(b);
+	return 0;
+}
+
+int lint_read_path(struct diag_list *d, struct arena *a, const char *path, char **buf, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		diag_input(d, "CG904", (struct loc){path, 0, 0}, "cannot open: %s",
+			   errno == ELOOP ? "symbolic link loop" : strerror(errno));
+		return -1;
+	}
+	int rc = read_input(d, a, path, fd, buf, len);
+	close(fd);
+	return rc;
+}
+
+static struct node *parse_yaml_path(struct lint_run *r, struct arena *a, const char *path)
+{
+	char *buf;
+	size_t len;
+	struct node *root = NULL;
+	if (lint_read_path(&r->diags, a, path, &buf, &len) == 0) {
+		text_put(r->texts, path, buf, len);
+		fe_yaml_parse(a, &r->diags, path, buf, len, &root);
+	}
+	return root;
+}
+
+/* ---- the run ---- */
+
+void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_opts *o, const struct diag_filter *f,
+		   struct proj *proj)
+{
+	*r = (struct lint_run){.pack = p, .opts = o, .arena = arena_new(), .sources = src_queue_new(), .proj = proj,
+			       .texts = text_store_new()};
+	diag_init(&r->diags, r->arena, p, f);
+	r->overlays = mem_alloc((o->n_overlays + 1) * sizeof(*r->overlays));
+	for (size_t k = 0; k < o->n_overlays; k++)
+		r->overlays[k] = parse_yaml_path(r, r->arena, arena_strdup(r->arena, o->overlays[k]));
+	for (size_t k = 0; k < o->n_env_files; k++) {
+		const char *path = arena_strdup(r->arena, o->env_files[k]);
+		char *buf;
+		size_t len;
+		if (lint_read_path(&r->diags, r->arena, path, &buf, &len) == 0) {
+			text_put(r->texts, path, buf, len);
+			fe_env_parse(r->arena, &r->diags, path, buf, len, &r->env);
+		}
+	}
+	/* -E settings have no position of their own: diagnostics about them go to the config's key */
+	for (size_t k = 0; k < o->n_env_assigns; k++)
+		if (fe_env_assign(r->arena, o->env_assigns[k], (struct loc){0}, &r->env))
+			diag_input(&r->diags, "CG907", (struct loc){"<command line>", 1, 1},
+				   "-E %s is not a NAME=VALUE assignment", o->env_assigns[k]);
+}
+
+void lint_run_release(struct lint_run *r)
+{
+	diag_release(&r->diags);
+	engine_notes_release(&r->notes);
+	fe_env_release(&r->env);
+	free(r->overlays);
+	src_queue_free(r->sources);
+	proj_free(r->proj);
+	text_store_free(r->texts);
+	arena_free(r->arena);
+}
+
+void lint_finish(struct lint_run *r)
+{
+	r->units += src_run(r->sources, r->pack, r->diags.filter, &r->opts->sources, &r->diags);
+	src_texts(r->sources, r->texts);
+}
+
+/* A key that is not a CUDA-graph key the packs know but is one or two typos from one. */
+static void check_key_spelling(struct lint_run *r, const struct facts *t)
+{
+	const struct pack *p = r->pack;
+	for (size_t k = 0; k < t->n; k++) {
+		const struct fact *f = t->order[k];
+		if (!f->loc.path || !strcmp(f->layer, "default") || !strcmp(f->layer, "normalized"))
+			continue;
+		const char *leaf = strrchr(f->key, '.');
+		size_t parent = leaf ? (size_t)(leaf - f->key) : 0;
+		leaf = leaf ? leaf + 1 : f->key;
+		const char *best = NULL;
+		unsigned best_d = 99;
+		bool known = false;
+		for (size_t i = 0; i < p->n_suggest && !known; i++) {
+			const char *s = p->suggest[i];
+			const char *sleaf = strrchr(s, '.');
+			size_t sparent = sleaf ? (size_t)(sleaf - s) : 0;
+			sleaf = sleaf ? sleaf + 1 : s;
+			if (sparent != parent || strncmp(s, f->key, parent))
+				continue;
+			if (!strcmp(sleaf, leaf)) {
+				known = true;
+				break;
+			}
+			/* every key of a dump is compared: a typo seldom hits both ends of a word, so
+			 * skip the edit distance where neither end matches */
+			size_t len = strlen(sleaf), llen = strlen(leaf);
+			if (!llen || (leaf[0] != sleaf[0] && leaf[llen - 1] != sleaf[len - 1]))
+				continue;
+			unsigned cap = len < 9 ? 1 : len < 16 ? 2 : 3;
+			unsigned d = suggest_distance(leaf, sleaf, cap);
+			if (d <= cap && d < best_d) {
+				best = sleaf;
+				best_d = d;
+			}
+		}
+		if (!known && best)
+			diag_input(&r->diags, "CG905", f->loc, "unknown key '%s'; did you mean '%s'?", leaf, best);
+	}
+}
+
+static void add_outer_env(struct lint_run *r, struct facts *t)
+{
+	for (size_t k = 0; k < r->env.n; k++)
+		cfg_env(t, r->env.items[k].name, r->env.items[k].value, r->env.items[k].loc, "env");
+}
+
+/* Judge one unit's facts, built by its front-end, against its target. */
+static void judge(struct lint_run *r, const char *path, struct facts *t, const struct target *tg)
+{
+	struct engine e = {
+		.pack = r->pack, .target = tg, .facts = t, .diags = &r->diags, .arena = t->arena,
+		.unit_path = path, .notes = r->opts->verbose ? &r->notes : NULL,
+	};
+	size_t first_note = r->notes.n;
+	engine_run(&e);
+	/* notes point into the unit arena; keep copies that outlive it */
+	for (size_t k = first_note; k < r->notes.n; k++)
+		r->notes.items[k].text = arena_strdup(r->arena, r->notes.items[k].text);
+	r->units++;
+}
+
+/* A Bridge config: the file, then --config-file overlays, dotlists, env_vars:, the environment. */
+static void bridge_unit(struct lint_run *r, const char *path, const struct node *root, struct facts *t,
+			const struct target *tg)
+{
+	const struct lint_opts *o = r->opts;
+	bool full_dump = cfg_from_yaml(t, root, "config");
+	for (size_t k = 0; k < o->n_overlays; k++)
+		if (r->overlays[k])
+			cfg_from_yaml(t, r->overlays[k], "config-file");
+	for (size_t k = 0; k < o->n_dotlists; k++)
+		cfg_dotlist(t, &r->diags, o->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1}, false);
+	/* the shell wins over env_vars: (Bridge applies them with os.environ.setdefault) */
+	if (tg->bridge >= TARGET_BRIDGE_ENV_VARS)
+		cfg_env_vars(t);
+	add_outer_env(r, t);
+	t->closed = full_dump || o->assume_defaults;
+	check_key_spelling(r, t);
+	judge(r, path, t, tg);
+}
+
+/* Megatron-LM runs Megatron Core without Bridge, whatever --bridge says. */
+static struct target mlm_target(const struct target *unit)
+{
+	struct target tg = *unit;
+	tg.bridge = TARGET_NO_BRIDGE;
+	return tg;
+}
+
+static void yaml_unit(struct lint_run *r, const char *path, const struct node *root, const struct target *unit)
+{
+	struct arena *a = arena_new();
+	struct facts t;
+	facts_init(&t, a);
+	struct target tg = mlm_target(unit);
+	switch (mlm_kind(root)) {
+	case MLM_TEST_CASE:
+		/* the file is the whole command line: flags it does not give take argparse's defaults */
+		t.closed = mlm_test_case_facts(&t, &r->diags, r->pack, &tg, root) || r->opts->assume_defaults;
+		add_outer_env(r, &t);
+		judge(r, path, &t, &tg);
+		break;
+	case MLM_YAML_CFG:
+		/* core_config_from_args refuses a file that lacks a field: every key is there */
+		mlm_yaml_cfg_facts(&t, root);
+		add_outer_env(r, &t);
+		t.closed = true;
+		judge(r, path, &t, &tg);
+		break;
+	case MLM_NOT:
+		bridge_unit(r, path, root, &t, unit);
+		break;
+	}
+	facts_release(&t);
+	arena_free(a);
+}
+
+/* Each training command of a launch script is a unit: the script's environment, then its flags. */
+static void script_units(struct lint_run *r, const char *path, const char *buf, size_t len, const struct target *unit)
+{
+	struct arena *a = arena_new();
+	struct sh_script sh;
+	fe_sh_parse(a, &r->diags, path, buf, len, &sh);
+	for (size_t c = 0; c < sh.n_cmds; c++) {
+		const struct sh_cmd *cmd = &sh.cmds[c];
+		struct args_word *w = mem_alloc(cmd->argc * sizeof(*w));
+		for (size_t k = 0; k < cmd->argc; k++)
+			w[k] = (struct args_word){cmd->argv[k].text, cmd->argv[k].loc, cmd->argv[k].unresolved};
+		size_t at;
+		enum args_program prog = args_command(w, cmd->argc, &at);
+		if (prog == ARGS_NONE) {
+			free(w);
+			continue;
+		}
+		struct arena *ua = arena_new();
+		struct facts t;
+		facts_init(&t, ua);
+		struct target tg = prog == ARGS_MEGATRON_LM ? mlm_target(unit) : *unit;
+		add_outer_env(r, &t);   /* the script's exports override what it inherits */
+		for (size_t k = 0; k < cmd->n_env; k++)
+			cfg_env(&t, cmd->env[k].name, cmd->env[k].value, cmd->env[k].loc, "script");
+		bool complete = args_to_facts(&t, &r->diags, r->pack, &tg, prog, cmd->loc, w + at + 1,
+					      cmd->argc - at - 1, "script");
+		/* a complete Megatron-LM command line leaves every other flag at its default; the
+		 * harness's recipe sets keys its command line does not show */
+		t.closed = (prog == ARGS_MEGATRON_LM && complete) || r->opts->assume_defaults;
+		free(w);
+		judge(r, path, &t, &tg);
+		facts_release(&t);
+		arena_free(ua);
+	}
+	arena_free(a);
+}
+
+static bool has_suffix(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), m = strlen(suffix);
+	return n > m && !strcmp(name + n - m, suffix);
+}
+
+static bool is_script_name(const char *name)
+{
+	return has_suffix(name, ".sh") || has_suffix(name, ".bash") || has_suffix(name, ".sbatch") ||
+	       has_suffix(name, ".slurm");
+}
+
+bool lint_is_script(const char *path, const char *buf, size_t len)
+{
+	if (is_script_name(path))
+		return true;
+	if (len < 3 || buf[0] != '#' || buf[1] != '!')
+		return false;
+	const char *eol = memchr(buf, '\n', len);
+	size_t n = eol ? (size_t)(eol - buf) : len;
+	static const char *const shells[] = {"sh", "bash", "dash", "zsh"};
+	for (size_t k = 0; k < sizeof(shells) / sizeof(shells[0]); k++) {
+		size_t m = strlen(shells[k]);
+		for (size_t i = 2; i + m <= n; i++)
+			if ((buf[i - 1] == '/' || buf[i - 1] == ' ') && !memcmp(buf + i, shells[k], m) &&
+			    (i + m == n || buf[i + m] == ' ' || buf[i + m] == '\r'))
+				return true;
+	}
+	return false;
+}
+
+struct target lint_target_for(struct lint_run *r, const char *path)
+{
+	const struct lint_opts *o = r->opts;
+	struct proj_settings s;
+	if (!r->proj || !proj_settings(r->proj, path, &s) || (!s.mcore && !s.bridge && !s.gpu))
+		return o->target;
+	struct target t = {
+		.mcore = o->mcore_given ? o->target.mcore : s.mcore,
+		.bridge = o->bridge_given ? o->target.bridge : s.bridge,
+		.gpu = o->target.gpu ? o->target.gpu : s.gpu,
+		.gpu_major = o->target.gpu ? o->target.gpu_major : s.gpu_major,
+	};
+	char why[256];
+	/* a config's versions were checked when it was read */
+	return target_resolve(&t, why, sizeof(why)) ? o->target : t;
+}
+
+void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len)
+{
+	if (fe_clang_is_source(path)) {
+		src_add(r->sources, path, buf, len);
+		return;
+	}
+	text_put(r->texts, path, buf, len);
+	struct target tg = lint_target_for(r, path);
+	if (lint_is_script(path, buf, len)) {
+		script_units(r, path, buf, len, &tg);
+		return;
+	}
+	struct arena *a = arena_new();
+	struct node *root = NULL;
+	if (fe_yaml_parse_dups(a, &r->diags, path, buf, len, mlm_text_is_test_case(buf, len) ? "CG909" : "CG902",
+			       &root) == 0)
+		yaml_unit(r, path, root, &tg);
+	arena_free(a);
+}
+
+/* The text stays in the run's arena: suppressions, fingerprints and fixes read it again. */
+static void lint_file(struct lint_run *r, const char *path, int fd)
+{
+	char *buf;
+	size_t len;
+	int rc = fd >= 0 ? read_input(&r->diags, r->arena, path, fd, &buf, &len)
+			 : lint_read_path(&r->diags, r->arena, path, &buf, &len);
+	if (rc == 0)
+		lint_buffer(r, path, buf, len);
+}
+
+static bool excluded(struct lint_run *r, const char *path)
+{
+	if (!r->proj || !proj_excluded(r->proj, path))
+		return false;
+	r->excluded++;
+	return true;
+}
+
+static bool is_yaml_name(const char *name)
+{
+	return has_suffix(name, ".yaml") || has_suffix(name, ".yml");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct dir_chain {
+	const struct dir_chain *up;
+	dev_t dev;
+	ino_t ino;
+};
+
+static void walk(struct lint_run *r, const char *path, const struct dir_chain *up, unsigned depth)
+{
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		diag_input(&r->diags, "CG904", (struct loc){path, 0, 0}, "cannot open: %s",
+			   errno == ELOOP ? "symbolic link loop" : strerror(errno));
+		return;
+	}
+	if (excluded(r, path))
+		return;         /* explicit files too: pre-commit passes every staged file */
+	if (!S_ISDIR(st.st_mode)) {
+		if (fe_clang_is_source(path) && S_ISREG(st.st_mode))
+			src_add(r->sources, path, NULL, 0);     /* read by its worker */
+		else
+			lint_file(r, path, -1);
+		return;
+	}
+	for (const struct dir_chain *c = up; c; c = c->up)
+		if (c->dev == st.st_dev && c->ino == st.st_ino) {
+			diag_input(&r->diags, "CG904", (struct loc){path, 0, 0},
+				   "folder loop: this folder contains itself through a symbolic link");
+			return;
+		}
+	if (depth > LINT_MAX_WALK_DEPTH) {
+		diag_input(&r->diags, "CG903", (struct loc){path, 0, 0}, "folders nested deeper than %d",
+			   LINT_MAX_WALK_DEPTH);
+		return;
+	}
+	DIR *dir = opendir(path);
+	if (!dir) {
+		diag_input(&r->diags, "CG904", (struct loc){path, 0, 0}, "cannot open folder: %s", strerror(errno));
+		return;
+	}
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	for (struct dirent *de; (de = readdir(dir));) {
+		if (de->d_name[0] == '.')
+			continue;       /* ., .., and hidden folders such as .git */
+		if (n == cap)
+			names = mem_realloc(names, (cap = cap ? cap * 2 : 32) * sizeof(*names));
+		names[n++] = mem_strdup(de->d_name);
+	}
+	closedir(dir);
+	qsort(names, n, sizeof(*names), cmp_str);
+	struct dir_chain here = {up, st.st_dev, st.st_ino};
+	for (size_t k = 0; k < n; k++) {
+		const char *child = arena_printf(r->arena, "%s%s%s", path,
+						 path[strlen(path) - 1] == '/' ? "" : "/", names[k]);
+		struct stat cst;
+		bool source = fe_clang_is_source(names[k]);
+		bool config = is_yaml_name(names[k]) || is_script_name(names[k]);
+		if (stat(child, &cst) < 0 || S_ISDIR(cst.st_mode))
+			walk(r, child, &here, depth + 1);     /* errors are reported there */
+		else if (source && !excluded(r, child))
+			src_add(r->sources, child, NULL, 0);
+		else if (config && !excluded(r, child))
+			lint_file(r, child, -1);
+		free(names[k]);
+	}
+	free(names);
+}
+
+void lint_path(struct lint_run *r, const char *path)
+{
+	if (!strcmp(path, "-")) {
+		const char *name = r->opts->stdin_name ? r->opts->stdin_name : "<stdin>";
+		if (!(r->opts->stdin_name && excluded(r, name)))
+			lint_file(r, arena_strdup(r->arena, name), 0);
+		return;
+	}
+	walk(r, arena_strdup(r->arena, path), NULL, 0);
+}

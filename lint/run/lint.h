@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lint: the driver. For each input path (folders are walked) it builds one unit's facts in
+ * layer order -- the file, then --config-file overlays, then dotlist overrides, then the
+ * environment -- and hands them to the engine. Diagnostics collect in the run's list.
+ */
+#ifndef CGLINT_LINT_H
+#define CGLINT_LINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "config/engine.h"
+#include "front/fe_env.h"
+#include "source/src.h"
+#include "config/target.h"
+
+struct arena;
+struct node;
+struct pack;
+struct proj;
+struct text_store;
+
+#define LINT_MAX_FILE_BYTES (8u << 20)  /* larger inputs are refused (CG903) */
+#define LINT_MAX_WALK_DEPTH 64
+
+struct lint_opts {
+	struct target target;           /* resolved; a .cglint.yaml target overrides what was not given */
+	bool mcore_given, bridge_given; /* on the command line */
+	bool assume_defaults;
+	bool verbose;                   /* print normalization notes */
+	const char **overlays;          /* --config-file, in order */
+	size_t n_overlays;
+	const char **dotlists;          /* KEY=VALUE overrides, in order */
+	size_t n_dotlists;
+	const char **env_files;         /* --env-file, in order; -E entries follow them */
+	size_t n_env_files;
+	const char **env_assigns;       /* -E KEY=VALUE */
+	size_t n_env_assigns;
+	const char *stdin_name;         /* --stdin-filename */
+	struct src_opts sources;        /* C/C++/CUDA: --cuda-path, -p, -j */
+};
+
+struct lint_run {
+	const struct pack *pack;
+	const struct lint_opts *opts;
+	struct arena *arena;            /* run lifetime: paths, messages, overlays */
+	struct diag_list diags;
+	struct engine_notes notes;
+	struct node **overlays;         /* parsed once; NULL where unreadable */
+	struct env_list env;            /* --env-file then -E, in order */
+	size_t units;
+	struct src_queue *sources;      /* C/C++/CUDA files, checked by lint_finish */
+	struct proj *proj;              /* .cglint.yaml resolver, or NULL (--isolated); the run frees it */
+	struct text_store *texts;       /* every input read, by path (texts in the run's arena) */
+	size_t excluded;                /* inputs a config's exclude: skipped */
+};
+
+/* Reads overlays and environment files once; their problems are reported like any input's.
+ * 'proj' may be NULL; the run takes it. */
+void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_opts *o, const struct diag_filter *f,
+		   struct proj *proj);
+void lint_run_release(struct lint_run *r);
+/*
+ * Read a regular file of at most LINT_MAX_FILE_BYTES into 'a' (NUL-terminated). Returns 0, or -1
+ * after reporting CG903/CG904 into 'd'. Every input cglint reads, rule packs included, comes here.
+ */
+int lint_read_path(struct diag_list *d, struct arena *a, const char *path, char **buf, size_t *len);
+/* Lint a file, a folder (walked for *.yaml, *.yml, launch scripts and C/C++/CUDA sources) or
+ * '-' (stdin). Sources are queued: call lint_finish once every path is in. */
+void lint_path(struct lint_run *r, const char *path);
+void lint_finish(struct lint_run *r);
+/* Lint text already in memory as if read from 'path' (its name decides script or YAML);
+ * 'path' and 'buf' must outlive the run. */
+void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len);
+/* A launch script by its name (.sh, .bash, .sbatch, .slurm) or by a #! line naming a shell. */
+bool lint_is_script(const char *path, const char *buf, size_t len);
+/* The target an input is judged against: the command line's, with a config's where not given. */
+struct target lint_target_for(struct lint_run *r, const char *path);
+
+#endif

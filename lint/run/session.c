@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* session: one invocation's packs and settings, and its lint runs (see session.h). */
+#include "run/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/baseline.h"
+#include "base/mem.h"
+#include "config/pack.h"
+#include "run/post.h"
+#include "config/proj.h"
+#include "input/text.h"
+
+struct session {
+	struct session_opts o;
+	struct pack *pack;
+	struct baseline *baseline;
+	struct arena *arena;            /* the texts of --rules packs */
+};
+
+struct session *session_new(const struct session_opts *o, struct arena *a, struct diag_list *problems)
+{
+	struct session *s = mem_alloc(sizeof(*s));
+	s->o = *o;
+	char why[256];
+	struct target *t = &s->o.lint.target;
+	if (!o->lint.mcore_given)
+		t->mcore = 0;
+	if (!o->lint.bridge_given)
+		t->bridge = 0;
+	if (target_resolve(t, why, sizeof(why))) {
+		fprintf(stderr, "cglint: %s\n(try 'cglint --help')\n", why);
+		free(s);
+		return NULL;
+	}
+	s->arena = arena_new();
+	s->pack = pack_new();
+	pack_load_builtin(s->pack);
+	diag_init(problems, a, s->pack, NULL);
+	bool bad = false;
+	for (size_t k = 0; k < o->n_rule_files; k++) {
+		char *text;
+		size_t len;
+		size_t before = problems->n;
+		if (lint_read_path(problems, s->arena, o->rule_files[k], &text, &len) == 0)
+			pack_load(s->pack, problems, o->rule_files[k], text, len);
+		bad |= problems->n > before;
+	}
+	if (!bad && o->baseline)
+		s->baseline = baseline_read(o->baseline, s->arena, problems);
+	return s;
+}
+
+void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	baseline_free(s->baseline);
+	pack_free(s->pack);
+	arena_free(s->arena);
+	free(s);
+}
+
+const struct pack *session_pack(const struct session *s)
+{
+	return s->pack;
+}
+
+const struct target *session_target(const struct session *s)
+{
+	return &s->o.lint.target;
+}
+
+static void begin(struct session *s, struct session_result *out)
+{
+	*out = (struct session_result){0};
+	lint_run_init(&out->run, s->pack, &s->o.lint, &s->o.filter, NULL);
+	if (!s->o.isolated)
+		out->run.proj = proj_new(out->run.arena, &out->run.diags, s->pack);
+	out->texts = out->run.texts;
+}
+
+static void end(struct session *s, struct session_result *out)
+{
+	lint_finish(&out->run);
+	struct post_counts c = {0};
+	post_run(&out->run, !s->o.no_inline, s->baseline, &c);
+	out->suppressed = c.suppressed;
+	out->baselined = c.baselined;
+	out->excluded = out->run.excluded;
+}
+
+void session_lint(struct session *s, const char *const *paths, size_t n, struct session_result *out)
+{
+	begin(s, out);
+	for (size_t k = 0; k < n; k++)
+		lint_path(&out->run, paths[k]);
+	end(s, out);
+}
+
+void session_lint_buffer(struct session *s, const char *path, const char *buf, size_t len,
+			 struct session_result *out)
+{
+	begin(s, out);
+	struct lint_run *r = &out->run;
+	const char *p = arena_strdup(r->arena, path);
+	if (r->proj && proj_excluded(r->proj, p))
+		r->excluded++;
+	else
+		lint_buffer(r, p, arena_strndup(r->arena, buf, len), len);
+	end(s, out);
+}
+
+void session_result_release(struct session_result *r)
+{
+	lint_run_release(&r->run);
+	*r = (struct session_result){0};
+}

@@ -1,0 +1,591 @@
+/* SPDX-License-Identifier: MIT */
+/* cap: capture regions and the hazards met inside them (see cap.h). */
+#include "source/cap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/mem.h"
+#include "config/pack.h"
+
+/* ---- shared helpers ----------------------------------------------------------------------- */
+
+const struct pack_api *cap_role(const struct cap *c, const struct sir_ev *e, enum api_role role)
+{
+	size_t n = 0;
+	const struct pack_api *a = e->name ? pack_api_find(c->pack, e->name, &n) : NULL;
+	if (!a)
+		return NULL;
+	for (size_t k = 0; k < n; k++)
+		if (a[k].role == role)
+			return &a[k];
+	return NULL;
+}
+
+struct sir_ref cap_arg(const struct sir_ev *e, int pos)
+{
+	if (pos == PACK_ARG_LAST)
+		pos = (int)e->n_args - 1;
+	if (pos >= 0 && (unsigned)pos < e->n_args)
+		return e->args[pos];
+	return (struct sir_ref){.kind = REF_NONE, .decl = -1};
+}
+
+bool cap_same(const struct sir_ref *a, const struct sir_ref *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case REF_VAR:
+		return a->decl == b->decl;
+	case REF_CONST:
+		return a->has_ival && b->has_ival && a->ival == b->ival;
+	case REF_OTHER:
+		return a->text && b->text && !strcmp(a->text, b->text);
+	case REF_POOL:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* Whether cglint knows which stream an expression is (so that "another stream" means one). */
+static bool known(const struct sir_ref *s)
+{
+	return s->kind != REF_OTHER && s->kind != REF_POOL;
+}
+
+const char *cap_ref_name(const struct cap *c, const struct sir_ref *r)
+{
+	switch (r->kind) {
+	case REF_VAR:
+		return arena_printf(c->arena, "'%s'", c->tu->decls[r->decl].name);
+	case REF_NULL:
+	case REF_NONE:
+		return "stream 0";
+	case REF_LEGACY:
+		return "cudaStreamLegacy";
+	case REF_PER_THREAD:
+		return "cudaStreamPerThread";
+	case REF_CURRENT:
+		return "the current stream";
+	case REF_DEFAULT:
+		return "the default stream";
+	case REF_POOL:
+		return "a pool stream";
+	default:
+		return r->text ? arena_printf(c->arena, "'%s'", r->text) : "its stream";
+	}
+}
+
+static const char *mode_name(enum cap_mode m)
+{
+	static const char *const names[] = {"global-mode", "thread-local", "relaxed", "capture-mode-unknown"};
+	return names[m];
+}
+
+static void put_word(struct sbuf *sb, const char *name, size_t len, const void *ctx)
+{
+	const struct cap_words *w = ctx;
+	static const char *const names[] = {"api", "stream", "event", "var", "effect", "mode", "line"};
+	const char *v[] = {w->api, w->stream, w->event, w->var, w->effect, mode_name(w->mode), NULL};
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (strlen(names[k]) == len && !strncmp(name, names[k], len)) {
+			if (v[k])
+				sbuf_adds(sb, v[k]);
+			else if (!strcmp(names[k], "line"))
+				sbuf_printf(sb, "%u", w->line);
+			return;
+		}
+}
+
+/* The rule's message with its {placeholders} filled in. */
+static const char *fill(const struct cap *c, const char *tmpl, const struct cap_words *w)
+{
+	struct sbuf sb;
+	sbuf_init(&sb);
+	sbuf_template(&sb, tmpl, put_word, w);
+	const char *r = arena_strdup(c->arena, sb.buf);
+	sbuf_release(&sb);
+	return r;
+}
+
+struct diag *cap_report(const struct cap *c, const struct rule *r, const struct sir_ev *at, const struct cap_words *w)
+{
+	return diag_report(c->diags, r, at->loc, fill(c, r->message, w), r->fix,
+			   r->n_mirrors ? r->mirrors[0].where : NULL);
+}
+
+/* How a call reads in a message: "cudaMemcpy", "kernel 'k' launch", "CHECK(cudaMalloc)". */
+static const char *api_words(const struct cap *c, const struct sir_ev *e)
+{
+	const char *base = e->kind == EV_LAUNCH ? arena_printf(c->arena, "launch of kernel '%s'", e->name) : e->name;
+	if (e->macro && e->name && strcmp(e->macro, e->name))
+		return arena_printf(c->arena, "%s (in macro %s)", base, e->macro);
+	return base;
+}
+
+/* ---- regions ------------------------------------------------------------------------------ */
+
+static bool is_legacy(const struct cap *c, const struct sir_ref *s)
+{
+	switch (s->kind) {
+	case REF_NULL:
+	case REF_NONE:
+		return !c->tu->per_thread_stream;
+	case REF_LEGACY:
+	case REF_DEFAULT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The last constant written to a variable before 'off' in 'fn' (a mode, a flag). */
+static bool last_const(const struct sir_fn *fn, int decl, unsigned off, int64_t *out)
+{
+	bool found = false;
+	for (size_t i = 0; i < fn->n_ev && fn->ev[i].off < off; i++) {
+		const struct sir_ev *e = &fn->ev[i];
+		if (e->kind == EV_WRITE && e->target.decl == decl && e->n_args && e->args[0].has_ival) {
+			*out = e->args[0].ival;
+			found = true;
+		}
+	}
+	return found;
+}
+
+static enum cap_mode mode_of(const struct sir_fn *fn, const struct sir_ev *begin, const struct sir_ref *m)
+{
+	int64_t v;
+	if (m->kind == REF_NONE)
+		return begin->name && strstr(begin->name, "CUDAGraph") ? CAP_GLOBAL : CAP_MODE_UNKNOWN;
+	if (m->has_ival)
+		v = m->ival;
+	else if (m->kind != REF_VAR || !last_const(fn, m->decl, begin->off, &v))
+		return CAP_MODE_UNKNOWN;
+	return v >= 0 && v <= 2 ? (enum cap_mode)v : CAP_MODE_UNKNOWN;
+}
+
+/* How the capture stream was created, from every creation of that variable in the TU. */
+static enum cap_blocking blocking_of(const struct cap *c, const struct sir_ref *s)
+{
+	if (s->kind == REF_POOL)
+		return CAP_NONBLOCKING;
+	if (s->kind != REF_VAR)
+		return CAP_BLOCKING_UNKNOWN;
+	enum cap_blocking seen = CAP_BLOCKING_UNKNOWN;
+	for (size_t f = 0; f < c->tu->n_fns; f++)
+		for (size_t i = 0; i < c->tu->fns[f].n_ev; i++) {
+			const struct sir_ev *e = &c->tu->fns[f].ev[i];
+			enum cap_blocking b = CAP_BLOCKING_UNKNOWN;
+			const struct pack_api *a = cap_role(c, e, API_STREAM_CREATE);
+			if (a && cap_arg(e, a->stream).decl == s->decl && cap_arg(e, a->stream).kind == REF_VAR) {
+				struct sir_ref fl = cap_arg(e, a->flags);
+				if (a->flags < 0 || fl.kind == REF_NONE || fl.kind == REF_NULL)
+					b = CAP_BLOCKING;
+				else if (fl.has_ival)
+					b = fl.ival & 1 ? CAP_NONBLOCKING : CAP_BLOCKING;
+			} else if (e->kind == EV_WRITE && e->target.decl == s->decl && e->n_args &&
+				   e->args[0].kind == REF_POOL) {
+				b = CAP_NONBLOCKING;
+			} else {
+				continue;
+			}
+			if (b == CAP_BLOCKING_UNKNOWN || (seen != CAP_BLOCKING_UNKNOWN && seen != b))
+				return CAP_BLOCKING_UNKNOWN;
+			seen = b;
+		}
+	return seen;
+}
+
+/* The stream a begin or end call names: its stream argument, or CUDAGraph's current stream. */
+static struct sir_ref stream_of(const struct pack_api *a, const struct sir_ev *e)
+{
+	if (!a || a->stream < 0)
+		return (struct sir_ref){.kind = REF_CURRENT, .decl = -1};
+	return cap_arg(e, a->stream);
+}
+
+static bool ends(const struct cap *c, const struct pack_api *ba, const struct sir_ev *b, const struct sir_ref *bs,
+		 const struct sir_ev *e, bool any_stream)
+{
+	const struct pack_api *a = cap_role(c, e, API_END);
+	/* a CUDAGraph (no stream argument) ends a CUDAGraph, a stream call a stream call */
+	if (!a || (a->stream < 0) != (ba->stream < 0))
+		return false;
+	if (a->stream < 0)
+		return cap_same(&b->object, &e->object);
+	struct sir_ref es = stream_of(a, e);
+	return any_stream || cap_same(bs, &es);
+}
+
+/* The end of the capture begun at fn->ev[i]: on its stream, preferring one in the begin's own
+ * block; failing that, an end on another stream (CG402). Returns fn->n_ev when there is none. */
+static size_t find_end(const struct cap *c, const struct pack_api *ba, const struct sir_fn *fn, size_t i,
+		       const struct sir_ref *s, bool *other)
+{
+	const struct sir_ev *b = &fn->ev[i];
+	size_t last = fn->n_ev;
+	*other = false;
+	for (size_t j = i + 1; j < fn->n_ev; j++)
+		if (ends(c, ba, b, s, &fn->ev[j], false)) {
+			if (fn->ev[j].blk_begin == b->blk_begin)
+				return j;
+			last = j;
+		}
+	if (last < fn->n_ev)
+		return last;
+	for (size_t j = i + 1; j < fn->n_ev; j++)
+		if (ends(c, ba, b, s, &fn->ev[j], true)) {
+			const struct pack_api *a = cap_role(c, &fn->ev[j], API_END);
+			struct sir_ref es = stream_of(a, &fn->ev[j]);
+			*other = known(s) && known(&es);  /* two expressions cglint cannot name may be one stream */
+			return j;
+		}
+	return fn->n_ev;
+}
+
+/* The table's name for a kernel launch, whose stream is the launch configuration's. */
+#define LAUNCH_NAME "<<<>>>"
+
+/* ---- walking a region --------------------------------------------------------------------- */
+
+#define MAX_TRACKED 32
+
+struct fork {
+	struct sir_ref stream;
+	bool joined;
+	unsigned last_work;             /* sequence number of its last work */
+};
+
+struct recorded {
+	struct sir_ref event, on;
+	unsigned seq;
+};
+
+struct walk {
+	const struct cap *c;
+	const struct cap_region *r;
+	unsigned line;                  /* of the begin */
+	bool relaxed;                   /* the thread exchanged its mode to relaxed */
+	struct fork forks[MAX_TRACKED];
+	size_t n_forks;
+	struct recorded recs[MAX_TRACKED];
+	size_t n_recs;
+	unsigned seq;                   /* events seen so far */
+	unsigned host_stmt;             /* the statement last reported by CG408, once per statement */
+};
+
+struct frame {
+	const struct sir_fn *fn;
+	const struct sir_ev *call;      /* the call that entered fn, NULL in the region's own function */
+	const struct frame *up;
+	unsigned depth;
+	bool relaxed;                   /* called while relaxed */
+	unsigned guard_end;             /* a relaxed mode guard lives until this offset */
+};
+
+/* A parameter stands for what its caller passed. */
+static struct sir_ref resolve(const struct cap *c, const struct frame *f, struct sir_ref r)
+{
+	while (f && f->call && r.kind == REF_VAR) {
+		const struct sir_decl *d = &c->tu->decls[r.decl];
+		if (d->kind != DECL_PARAM || d->fn != (int)(f->fn - c->tu->fns) || d->param < 0 ||
+		    (unsigned)d->param >= f->call->n_args)
+			break;
+		bool addr = r.addr;
+		r = f->call->args[d->param];
+		r.addr |= addr;
+		f = f->up;
+	}
+	return r;
+}
+
+static struct fork *fork_of(struct walk *w, const struct sir_ref *s)
+{
+	for (size_t k = 0; k < w->n_forks; k++)
+		if (cap_same(&w->forks[k].stream, s))
+			return &w->forks[k];
+	return NULL;
+}
+
+static bool in_capture(struct walk *w, const struct sir_ref *s)
+{
+	return cap_same(&w->r->stream, s) || fork_of(w, s);
+}
+
+static void report(struct walk *w, const struct frame *f, const struct rule *rule, const struct sir_ev *e,
+		   struct cap_words words)
+{
+	if (!words.api)
+		words.api = api_words(w->c, e);
+	if (!words.stream)
+		words.stream = cap_ref_name(w->c, &w->r->stream);
+	words.line = w->line;
+	words.mode = w->r->mode;
+	struct diag *d = cap_report(w->c, rule, e, &words);
+	if (!d || !f->depth)
+		return;
+	/* the call chain, outermost first */
+	struct diag_note *notes = arena_alloc(w->c->arena, f->depth * sizeof(*notes));
+	size_t k = f->depth;
+	for (const struct frame *g = f; g && g->call; g = g->up) {
+		k--;
+		notes[k] = (struct diag_note){g->call->loc,
+					      arena_printf(w->c->arena, "called from here, inside the capture begun at line %u%s%s",
+							   w->line, k ? " (through " : "", k ? arena_printf(w->c->arena, "%s)", g->up->fn->name) : "")};
+	}
+	d->notes = notes;
+	d->n_notes = f->depth;
+}
+
+static const char *effect_for(const struct walk *w, const struct pack_api *a)
+{
+	if (!a->effect_nonblocking)
+		return a->effect;
+	if (w->r->blocking == CAP_BLOCKING)
+		return a->effect;
+	if (w->r->blocking == CAP_NONBLOCKING)
+		return a->effect_nonblocking;
+	return arena_printf(w->c->arena, "with a blocking capture stream %s; with a non-blocking one %s", a->effect,
+			    a->effect_nonblocking);
+}
+
+static bool arg_named(const struct sir_ev *e, const struct pack_api *a)
+{
+	for (unsigned i = 0; i < e->n_args; i++)
+		for (size_t k = 0; k < a->n_when_arg; k++)
+			if (e->args[i].text && !strcmp(e->args[i].text, a->when_arg[k]))
+				return true;
+	return false;
+}
+
+static void on_stream_work(struct walk *w, const struct frame *f, const struct sir_ev *e, const struct pack_api *a,
+			   struct sir_ref s)
+{
+	if (is_legacy(w->c, &s)) {
+		const char *eff = effect_for(w, a);
+		report(w, f, a->rule, e, (struct cap_words){.effect = eff});
+		return;
+	}
+	struct fork *k = fork_of(w, &s);
+	if (k) {
+		k->joined = false;      /* work after the last join needs another */
+		k->last_work = w->seq;
+	}
+}
+
+static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *e, const struct pack_api *a)
+{
+	struct sir_ref s = resolve(w->c, f, cap_arg(e, a->stream));
+	struct sir_ref ev = resolve(w->c, f, cap_arg(e, a->event));
+	struct sir_ref fl = resolve(w->c, f, cap_arg(e, a->flags));
+	if (fl.has_ival && (fl.ival & 1))
+		return;         /* cudaEventWaitExternal: an event-wait node */
+	ev.addr = false;
+	const struct recorded *rec = NULL;
+	for (size_t k = w->n_recs; k-- > 0;)
+		if (cap_same(&w->recs[k].event, &ev)) {
+			rec = &w->recs[k];
+			break;
+		}
+	if (!rec) {
+		if (ev.kind == REF_VAR && in_capture(w, &s))
+			report(w, f, pack_find(w->c->pack, "CG403"), e,
+			       (struct cap_words){.event = cap_ref_name(w->c, &ev), .stream = cap_ref_name(w->c, &s)});
+		return;
+	}
+	/* Waiting on a fork's event takes over that fork's work (recorded after its last work):
+	 * joined for good when the waiter is the origin, handed on when it is another fork. */
+	struct fork *from = fork_of(w, &rec->on);
+	if (from && rec->seq >= from->last_work)
+		from->joined = true;
+	if (cap_same(&s, &w->r->stream))
+		return;
+	struct fork *to = fork_of(w, &s);
+	if (!to && w->n_forks < MAX_TRACKED && known(&s))
+		to = &w->forks[w->n_forks++];
+	if (to)
+		*to = (struct fork){s, false, w->seq};
+}
+
+static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t to);
+
+/* std::cout << a << b is one piece of host work: report a statement once. The failure branch
+ * of an error-check macro (CHECK(x): if (err) { fprintf(...); exit(1); }) is not host work
+ * that replays would miss: it runs only when capturing already failed. */
+static bool host_once(struct walk *w, const struct frame *f, const struct sir_ev *e)
+{
+	if (e->macro && e->cond > 0)
+		return false;
+	if (!f->call && w->host_stmt == e->stmt_begin + 1)
+		return false;
+	if (!f->call)
+		w->host_stmt = e->stmt_begin + 1;
+	return true;
+}
+
+static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
+{
+	const struct cap *c = w->c;
+	w->seq++;
+	if (e->kind == EV_LAUNCH) {
+		size_t n;
+		const struct pack_api *launch = pack_api_find(c->pack, LAUNCH_NAME, &n);
+		if (launch)
+			on_stream_work(w, f, e, launch, resolve(c, f, e->stream));
+		return;
+	}
+	if (e->kind == EV_WRITE) {
+		const struct sir_decl *d = &c->tu->decls[e->target.decl];
+		/* a callee's locals and by-value parameters are its own business */
+		bool local = d->fn == (int)(f->fn - c->tu->fns) &&
+			     ((d->kind == DECL_LOCAL && (f->call || d->off > w->r->from)) ||
+			      (d->kind == DECL_PARAM && f->call));
+		if (e->counter && !e->loop_control && !e->from_call && !local && host_once(w, f, e))
+			report(w, f, pack_find(c->pack, "CG408"), e,
+			       (struct cap_words){.api = arena_printf(c->arena, "the host counter '%s'", d->name)});
+		return;
+	}
+	if (e->kind == EV_VAR) {
+		const struct pack_api *g = cap_role(c, e, API_RELAX_GUARD);
+		struct sir_ref m = g ? cap_arg(e, g->mode) : (struct sir_ref){.kind = REF_NONE};
+		if (g && m.has_ival && m.ival == CAP_RELAXED)
+			f->guard_end = e->blk_end;      /* a guard lives to the end of its block */
+		return;
+	}
+	if (e->kind != EV_CALL)
+		return;
+	size_t n;
+	const struct pack_api *apis = e->name ? pack_api_find(c->pack, e->name, &n) : NULL;
+	if (!apis && e->callee >= 0 && f->depth < CAP_MAX_DEPTH) {
+		const struct sir_fn *callee = &c->tu->fns[e->callee];
+		for (const struct frame *g = f; g; g = g->up)
+			if (g->fn == callee)
+				return;         /* recursion */
+		struct frame inner = {callee, e, f, f->depth + 1, f->relaxed || e->off < f->guard_end, 0};
+		walk_fn(w, &inner, 0, callee->n_ev);
+		return;
+	}
+	bool relaxed = w->relaxed || f->relaxed || e->off < f->guard_end || w->r->mode == CAP_RELAXED;
+	for (size_t k = 0; apis && k < n; k++) {
+		const struct pack_api *a = &apis[k];
+		switch (a->role) {
+		case API_HAZARD:
+			if ((a->unsafe && relaxed) || (a->n_when_arg && !arg_named(e, a)))
+				break;
+			if (!strcmp(a->rule->id, "CG408") && !host_once(w, f, e))
+				break;
+			report(w, f, a->rule, e, (struct cap_words){.effect = effect_for(w, a)});
+			break;
+		case API_ENQUEUE:
+			on_stream_work(w, f, e, a, resolve(c, f, cap_arg(e, a->stream)));
+			break;
+		case API_GRAPH_LAUNCH: {
+			struct sir_ref s = resolve(c, f, cap_arg(e, a->stream));
+			if (in_capture(w, &s))
+				report(w, f, a->rule, e, (struct cap_words){.stream = cap_ref_name(c, &s), .effect = a->effect});
+			break;
+		}
+		case API_RECORD: {
+			struct sir_ref s = resolve(c, f, cap_arg(e, a->stream));
+			struct sir_ref ev = resolve(c, f, cap_arg(e, a->event));
+			ev.addr = false;
+			if (in_capture(w, &s) && w->n_recs < MAX_TRACKED)
+				w->recs[w->n_recs++] = (struct recorded){ev, s, w->seq};
+			break;
+		}
+		case API_WAIT:
+			on_wait(w, f, e, a);
+			break;
+		case API_RELAX: {
+			struct sir_ref m = resolve(c, f, cap_arg(e, a->mode));
+			int64_t v;
+			if (w->relaxed)
+				w->relaxed = false;     /* the exchange back */
+			else if (m.kind == REF_VAR && last_const(f->fn, m.decl, e->off, &v))
+				w->relaxed = v == CAP_RELAXED;
+			break;
+		}
+		case API_BEGIN: {
+			struct sir_ref s = a->stream < 0 ? (struct sir_ref){.kind = REF_CURRENT, .decl = -1}
+							 : resolve(c, f, cap_arg(e, a->stream));
+			if (cap_same(&s, &w->r->stream))
+				report(w, f, pack_find(c->pack, "CG309"), e, (struct cap_words){0});
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t to)
+{
+	struct frame here = *f;
+	for (size_t i = from; i < to; i++)
+		if (f->call || f->fn->ev[i].off >= w->r->from)  /* not the begin's own statement (CHECK(...)'s failure branch) */
+			on_event(w, &here, &f->fn->ev[i]);
+}
+
+static void check_region(const struct cap *c, const struct cap_region *r)
+{
+	struct walk w = {.c = c, .r = r, .line = r->fn->ev[r->begin].loc.line};
+	struct frame top = {.fn = r->fn};
+	walk_fn(&w, &top, r->begin + 1, r->end);
+	const struct sir_ev *end = &r->fn->ev[r->end];
+	for (size_t k = 0; k < w.n_forks; k++)
+		if (!w.forks[k].joined)
+			report(&w, &top, pack_find(c->pack, "CG401"), end,
+			       (struct cap_words){.stream = cap_ref_name(c, &w.forks[k].stream)});
+}
+
+/* The regions of one function, each checked; then the function-wide checks. */
+static void check_function(const struct cap *c, const struct sir_fn *fn)
+{
+	struct cap_region *regions = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < fn->n_ev; i++) {
+		const struct sir_ev *b = &fn->ev[i];
+		const struct pack_api *a = cap_role(c, b, API_BEGIN);
+		if (!a)
+			continue;
+		struct sir_ref s = stream_of(a, b);
+		if (is_legacy(c, &s) && a->stream >= 0) {
+			cap_report(c, pack_find(c->pack, "CG310"), b, &(struct cap_words){.api = api_words(c, b)});
+			continue;
+		}
+		bool other;
+		size_t j = find_end(c, a, fn, i, &s, &other);
+		if (j == fn->n_ev)
+			continue;       /* ended elsewhere (a begin/end wrapper pair): not judged */
+		const struct sir_ev *e = &fn->ev[j];
+		if (other) {
+			const struct pack_api *ea = cap_role(c, e, API_END);
+			struct sir_ref es = stream_of(ea, e);
+			cap_report(c, pack_find(c->pack, "CG402"), e,
+				   &(struct cap_words){.api = api_words(c, e), .stream = cap_ref_name(c, &es), .line = b->loc.line});
+		}
+		regions = mem_realloc(regions, (n + 1) * sizeof(*regions));
+		regions[n] = (struct cap_region){
+			.fn = fn, .begin = i, .end = j, .from = b->stmt_end, .to = e->stmt_begin, .stream = s,
+			.graph = b->object, .blocking = blocking_of(c, &s),
+		};
+		struct sir_ref m = cap_arg(b, a->mode);
+		regions[n].mode = mode_of(fn, b, &m);
+		check_region(c, &regions[n]);
+		n++;
+	}
+	cap_graph_check(c, fn, regions, n);
+	free(regions);
+}
+
+void cap_check(const struct sir_tu *tu, const struct pack *p, struct diag_list *d, struct arena *a)
+{
+	struct cap c = {tu, p, d, a};
+	for (size_t f = 0; f < tu->n_fns; f++)
+		if (tu->fns[f].in_main)
+			check_function(&c, &tu->fns[f]);
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cap: capture regions in a translation unit (sir.h) and the checks that judge them.
+ *
+ * A region runs from a begin of capture (cudaStreamBeginCapture, cuStreamBeginCapture,
+ * at::cuda::CUDAGraph::capture_begin) to the matching end on the same stream (or graph
+ * object) in the same function. Its events are walked in order, following calls into
+ * functions the translation unit defines (CAP_MAX_DEPTH deep), with the capture's mode, the
+ * capture stream's blocking kind, the thread's relaxed state, forked streams and captured
+ * events tracked along the way. Which call is which comes from the pack's 'apis' table.
+ *
+ * cap.c: regions and the per-event hazards (CG3xx, CG401-CG403, CG408).
+ * cap_graph.c: checks over a function's shape (CG404-CG407, CG409).
+ */
+#ifndef CGLINT_CAP_H
+#define CGLINT_CAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config/pack.h"
+#include "source/sir.h"
+
+struct arena;
+struct diag_list;
+struct diag;
+
+#define CAP_MAX_DEPTH 4         /* calls followed from a region into the TU's own functions */
+
+enum cap_mode { CAP_GLOBAL, CAP_THREAD_LOCAL, CAP_RELAXED, CAP_MODE_UNKNOWN };
+enum cap_blocking { CAP_BLOCKING_UNKNOWN, CAP_BLOCKING, CAP_NONBLOCKING };
+
+struct cap_region {
+	const struct sir_fn *fn;
+	size_t begin, end;              /* event indices of the begin and end calls */
+	unsigned from, to;              /* offsets: after the begin's statement, before the end's */
+	struct sir_ref stream;          /* the origin stream (REF_CURRENT for CUDAGraph) */
+	struct sir_ref graph;           /* CUDAGraph: the graph object */
+	enum cap_mode mode;
+	enum cap_blocking blocking;
+};
+
+/* The shared state of one run of the checks over a translation unit. */
+struct cap {
+	const struct sir_tu *tu;
+	const struct pack *pack;
+	struct diag_list *diags;
+	struct arena *arena;
+};
+
+/* Run every source check over 'tu'; diagnostics go to 'd' (strings in 'a'). */
+void cap_check(const struct sir_tu *tu, const struct pack *p, struct diag_list *d, struct arena *a);
+
+/* What a message's {placeholders} say (rules/capture.yaml); NULL ones stay empty. */
+struct cap_words {
+	const char *api, *stream, *event, *var, *effect;
+	unsigned line;
+	enum cap_mode mode;
+};
+
+/* ---- shared by cap.c and cap_graph.c ---- */
+const struct pack_api *cap_role(const struct cap *c, const struct sir_ev *e, enum api_role role);
+struct sir_ref cap_arg(const struct sir_ev *e, int pos);
+bool cap_same(const struct sir_ref *a, const struct sir_ref *b);
+const char *cap_ref_name(const struct cap *c, const struct sir_ref *r);
+struct diag *cap_report(const struct cap *c, const struct rule *r, const struct sir_ev *at, const struct cap_words *w);
+void cap_graph_check(const struct cap *c, const struct sir_fn *fn, const struct cap_region *regions, size_t n);
+
+#endif

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/* cap_graph: graph-API misuse judged over a function's shape (CG404-CG407, CG409, CG410); see cap.h. */
+#include "source/cap.h"
+
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/mem.h"
+#include "config/pack.h"
+
+static bool loop_contains(const struct sir_tu *tu, int loop, unsigned off)
+{
+	return loop >= 0 && tu->loops[loop].begin <= off && off <= tu->loops[loop].end;
+}
+
+static bool has_update(const struct cap *c, const struct sir_fn *fn)
+{
+	for (size_t i = 0; i < fn->n_ev; i++)
+		if (cap_role(c, &fn->ev[i], API_UPDATE))
+			return true;
+	return false;
+}
+
+/* Does an end of this capture, earlier in a block that holds the exit fn->ev[x], close it on
+ * the exit's path? Earlier by event order: inside a macro every event has the same offset. */
+static bool ended_before(const struct cap *c, const struct cap_region *r, size_t x)
+{
+	const struct sir_ev *e = &r->fn->ev[x];
+	for (size_t j = r->begin + 1; j < x; j++) {
+		const struct sir_ev *g = &r->fn->ev[j];
+		if (cap_role(c, g, API_END) && g->blk_begin <= e->off && e->off <= g->blk_end)
+			return true;
+	}
+	return false;
+}
+
+static const char *exit_words(const struct cap *c, const struct sir_ev *e)
+{
+	static const char *const words[] = {[EV_RETURN] = "this return", [EV_BREAK] = "this break",
+					    [EV_CONTINUE] = "this continue", [EV_GOTO] = "this goto",
+					    [EV_THROW] = "this throw"};
+	if (e->macro)
+		return arena_printf(c->arena, "%s (in macro %s)", words[e->kind], e->macro);
+	return words[e->kind];
+}
+
+/* An exit in the statement right after the begin's, with nothing between (err = Begin(...);
+ * if (err) return err;), is the begin's own failure check: no capture was started. */
+static bool begin_check(const struct cap_region *r, size_t x)
+{
+	const struct sir_ev *e = &r->fn->ev[x], *b = &r->fn->ev[r->begin];
+	/* the begin's result went into a variable: err = cudaStreamBeginCapture(...) */
+	const struct sir_ev *w = r->begin ? &r->fn->ev[r->begin - 1] : NULL;
+	if (!w || w->kind != EV_WRITE || !w->from_call || w->stmt_begin != b->stmt_begin || !e->cond)
+		return false;
+	for (size_t j = r->begin + 1; j < x; j++)
+		if (r->fn->ev[j].off >= r->from && r->fn->ev[j].off < e->stmt_begin)
+			return false;
+	return true;
+}
+
+/* CG404/CG410: an exit from the region that skips its end; the first of each kind, with a
+ * count of the rest. An exit written through a macro is an error check's failure path
+ * (CHECK(x) returning or throwing): CG410, a warning; any other exit is CG404. */
+static void check_left_open(const struct cap *c, const struct cap_region *r)
+{
+	unsigned begin_off = r->fn->ev[r->begin].off;
+	const struct sir_ev *first[2] = {NULL, NULL};
+	unsigned more[2] = {0, 0};
+	for (size_t j = r->begin + 1; j < r->end; j++) {
+		const struct sir_ev *e = &r->fn->ev[j];
+		if (e->off <= r->from || e->off >= r->to)
+			continue;
+		bool leaves;
+		switch (e->kind) {
+		case EV_RETURN:
+		case EV_THROW:
+			leaves = true;
+			break;
+		case EV_BREAK:
+			leaves = loop_contains(c->tu, e->breakable, begin_off);
+			break;
+		case EV_CONTINUE:
+			leaves = loop_contains(c->tu, e->loop, begin_off);
+			break;
+		case EV_GOTO:
+			leaves = e->jump_to < r->from || e->jump_to > r->to;
+			break;
+		default:
+			continue;
+		}
+		if (leaves && !ended_before(c, r, j) && !begin_check(r, j)) {
+			int k = e->macro != NULL;
+			if (first[k])
+				more[k]++;
+			else
+				first[k] = e;
+		}
+	}
+	static const char *const ids[] = {"CG404", "CG410"};
+	for (int k = 0; k < 2; k++) {
+		if (!first[k])
+			continue;
+		const char *what = exit_words(c, first[k]);
+		if (more[k])
+			what = arena_printf(c->arena, "%s (and %u more before the end)", what, more[k]);
+		cap_report(c, pack_find(c->pack, ids[k]), first[k],
+			   &(struct cap_words){.api = what, .stream = cap_ref_name(c, &r->stream),
+					       .line = r->fn->ev[r->begin].loc.line});
+	}
+}
+
+/* CG409: a launch argument the code changes after the capture ended. */
+static void check_frozen(const struct cap *c, const struct cap_region *r, bool updates)
+{
+	if (updates)
+		return;
+	const struct rule *rule = pack_find(c->pack, "CG409");
+	const struct sir_fn *fn = r->fn;
+	const struct sir_ev *b = &fn->ev[r->begin];
+	for (size_t j = r->begin + 1; j < r->end; j++) {
+		const struct sir_ev *l = &fn->ev[j];
+		if (l->kind != EV_LAUNCH)
+			continue;
+		for (unsigned k = 0; k < l->n_args; k++) {
+			const struct sir_ref *a = &l->args[k];
+			if (a->kind != REF_VAR || a->addr || !c->tu->decls[a->decl].scalar)
+				continue;
+			for (size_t w = r->end + 1; w < fn->n_ev; w++) {
+				const struct sir_ev *wr = &fn->ev[w];
+				if (wr->kind != EV_WRITE || wr->target.decl != a->decl)
+					continue;
+				/* a write in a loop that also captures again is followed by a new capture */
+				bool recaptured = false;
+				for (int lp = b->loop; lp >= 0 && !recaptured; lp = c->tu->loops[lp].up)
+					recaptured = loop_contains(c->tu, lp, wr->off);
+				if (recaptured)
+					continue;
+				cap_report(c, rule, l,
+					   &(struct cap_words){.api = arena_printf(c->arena, "the launch of '%s'", l->name),
+							       .var = c->tu->decls[a->decl].name, .line = wr->loc.line});
+				break;
+			}
+		}
+	}
+}
+
+/* CG405 and CG406: per call. */
+static void check_calls(const struct cap *c, const struct sir_fn *fn, bool updates)
+{
+	for (size_t i = 0; i < fn->n_ev; i++) {
+		const struct sir_ev *e = &fn->ev[i];
+		if (e->kind != EV_CALL)
+			continue;
+		size_t n;
+		const struct pack_api *a = e->name ? pack_api_find(c->pack, e->name, &n) : NULL;
+		for (size_t k = 0; a && k < n; k++)
+			if (a[k].must_use && !e->used) {
+				cap_report(c, pack_find(c->pack, "CG405"), e, &(struct cap_words){.api = e->name});
+				break;
+			}
+		if (!updates && e->loop >= 0 && e->cond == 0 && cap_role(c, e, API_INSTANTIATE))
+			cap_report(c, pack_find(c->pack, "CG406"), e, &(struct cap_words){.api = e->name});
+	}
+}
+
+/* References to a variable from the graph API's own calls; any other use lets it escape. */
+static unsigned api_uses(const struct cap *c, int decl)
+{
+	unsigned n = 0;
+	for (size_t f = 0; f < c->tu->n_fns; f++)
+		for (size_t i = 0; i < c->tu->fns[f].n_ev; i++) {
+			const struct sir_ev *e = &c->tu->fns[f].ev[i];
+			size_t m;
+			if (e->kind != EV_CALL || !e->name || !pack_api_find(c->pack, e->name, &m))
+				continue;
+			for (unsigned k = 0; k < e->n_args; k++)
+				n += e->args[k].kind == REF_VAR && e->args[k].decl == decl;
+		}
+	return n;
+}
+
+static bool destroyed(const struct cap *c, int decl)
+{
+	for (size_t f = 0; f < c->tu->n_fns; f++)
+		for (size_t i = 0; i < c->tu->fns[f].n_ev; i++) {
+			const struct sir_ev *e = &c->tu->fns[f].ev[i];
+			const struct pack_api *a = cap_role(c, e, API_DESTROY);
+			if (a && cap_arg(e, a->graph).kind == REF_VAR && cap_arg(e, a->graph).decl == decl)
+				return true;
+		}
+	return false;
+}
+
+/* CG407: a local graph or executable handle created here and never destroyed or passed on. */
+static void check_leaks(const struct cap *c, const struct sir_fn *fn)
+{
+	static const enum api_role makers[] = {API_END, API_CREATE, API_INSTANTIATE};
+	for (size_t i = 0; i < fn->n_ev; i++) {
+		const struct sir_ev *e = &fn->ev[i];
+		for (size_t m = 0; m < 3; m++) {
+			const struct pack_api *a = cap_role(c, e, makers[m]);
+			struct sir_ref h = a ? cap_arg(e, makers[m] == API_INSTANTIATE ? a->exec : a->graph)
+					     : (struct sir_ref){.kind = REF_NONE};
+			if (h.kind != REF_VAR || !h.addr)
+				continue;
+			const struct sir_decl *d = &c->tu->decls[h.decl];
+			if (d->kind != DECL_LOCAL || destroyed(c, h.decl) || d->uses > api_uses(c, h.decl))
+				continue;
+			const char *destroy = makers[m] == API_INSTANTIATE ? "no cudaGraphExecDestroy" : "no cudaGraphDestroy";
+			cap_report(c, pack_find(c->pack, "CG407"), e,
+				   &(struct cap_words){.api = e->name, .var = arena_printf(c->arena, "'%s'", d->name),
+						       .effect = destroy});
+		}
+	}
+}
+
+void cap_graph_check(const struct cap *c, const struct sir_fn *fn, const struct cap_region *regions, size_t n)
+{
+	bool updates = has_update(c, fn);
+	for (size_t k = 0; k < n; k++) {
+		check_left_open(c, &regions[k]);
+		check_frozen(c, &regions[k], updates);
+	}
+	check_calls(c, fn, updates);
+	check_leaks(c, fn);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fe_clang: C, C++ and CUDA sources through libclang, into a sir_tu (sir.h). The only file that
+ * includes libclang.
+ *
+ * A file is parsed once, as CUDA host code when it is .cu/.cuh (or a header with a launch),
+ * with the flags its compile_commands.json gives (found with -p or upward from the file) kept
+ * to those that change parsing. By default the CUDA, NCCL and PyTorch headers are cglint's
+ * shim (lint/source/shim/, embedded, served to libclang from memory); with a toolkit it parses
+ * against the real headers, and a parse with errors there is reported (CG912) and retried with
+ * the shim. A parse with errors in the shim mode is reported (CG911) and not analysed: a
+ * truncated AST would hide calls.
+ */
+#ifndef CGLINT_FE_CLANG_H
+#define CGLINT_FE_CLANG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct arena;
+struct diag_list;
+struct sir_tu;
+
+/* Compile databases read once per folder for a run, shared by its threads. */
+struct fe_clang_cdbs;
+struct fe_clang_cdbs *fe_clang_cdbs_new(void);
+void fe_clang_cdbs_free(struct fe_clang_cdbs *c);
+
+struct fe_clang_opts {
+	const char *cuda_path;          /* toolkit root; NULL: the shim only */
+	const char *cdb_dir;            /* -p: folder of compile_commands.json; NULL: search upward */
+	struct fe_clang_cdbs *cdbs;     /* where databases are kept; required */
+};
+
+/* Whether a file name is a source cglint scans: .c .cc .cpp .cxx .cu .cuh .h .hpp */
+bool fe_clang_is_source(const char *path);
+
+/*
+ * Parse 'path', whose text is buf[0..len), into *out (allocated in 'a'). Problems go to 'd'.
+ * Returns 0, or -1 when the file could not be analysed (*out is then NULL). Safe to call from
+ * several threads at once with different arenas and lists.
+ */
+int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
+		   const struct fe_clang_opts *o, struct sir_tu **out);
+
+/* The arguments fe_clang_parse gives libclang for 'path' (first mode tried), NULL-terminated,
+ * in 'a'; *shim says whether they name the virtual shim folder FE_CLANG_SHIM_DIR. */
+#define FE_CLANG_SHIM_DIR "/cglint-shim"
+const char **fe_clang_args(struct arena *a, const char *path, const char *buf, size_t len,
+			   const struct fe_clang_opts *o, bool *shim);
+
+/* "libclang 19.1.7" */
+const char *fe_clang_version(struct arena *a);
+
+#endif

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sir ("source IR"): one translation unit as plain data, the part the capture checks read.
+ * fe_clang fills it from libclang's AST in one walk; nothing downstream sees a libclang type.
+ *
+ * Each function defined outside system headers is a list of events in source order: calls
+ * (API or user functions), kernel launches, writes to variables, and the statements that
+ * leave a block early. Each event carries the structure around it that the checks need
+ * (enclosing statement, block, loop, condition) as byte offsets into its file.
+ *
+ * Everything lives in the arena passed to fe_clang_parse; a sir_tu is freed with it.
+ */
+#ifndef CGLINT_SIR_H
+#define CGLINT_SIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/loc.h"
+
+/* What an argument expression denotes, as far as the checks care. */
+enum sir_ref_kind {
+	REF_NONE,       /* no such argument, or a default argument the caller left out */
+	REF_NULL,       /* 0, NULL, nullptr: the legacy stream when passed as a stream */
+	REF_LEGACY,     /* cudaStreamLegacy, CU_STREAM_LEGACY */
+	REF_PER_THREAD, /* cudaStreamPerThread, CU_STREAM_PER_THREAD */
+	REF_VAR,        /* a variable, parameter or field: 'decl' */
+	REF_CURRENT,    /* at::cuda::getCurrentCUDAStream() and friends */
+	REF_DEFAULT,    /* at::cuda::getDefaultCUDAStream(): the legacy default stream */
+	REF_POOL,       /* at::cuda::getStreamFromPool(): a fresh non-blocking stream */
+	REF_CONST,      /* another integer or enumerator constant: 'ival', 'text' */
+	REF_OTHER,      /* anything else: 'text' is its spelling, shortened */
+};
+
+struct sir_ref {
+	enum sir_ref_kind kind;
+	bool addr;              /* written as &x */
+	bool has_ival;
+	int64_t ival;
+	int decl;               /* REF_VAR: index into sir_tu.decls */
+	const char *text;       /* enumerator or macro name, or spelling; may be NULL */
+};
+
+enum sir_decl_kind { DECL_LOCAL, DECL_PARAM, DECL_GLOBAL, DECL_FIELD };
+
+struct sir_decl {
+	const char *name;
+	const char *type;       /* canonical type spelling, e.g. "struct CUgraph_st *" */
+	enum sir_decl_kind kind;
+	int fn;                 /* owning function for locals and parameters, else -1 */
+	int param;              /* DECL_PARAM: its position */
+	unsigned off;           /* where it is declared (same file as its function) */
+	struct loc loc;
+	bool in_main;           /* declared in the main file */
+	bool scalar;            /* arithmetic, enum or pointer type, not const */
+	unsigned uses;          /* references anywhere in the translation unit */
+};
+
+enum sir_ev_kind {
+	EV_CALL,        /* a call: 'name' is the callee (API or user function) */
+	EV_LAUNCH,      /* kernel<<<...>>>: 'name' the kernel, 'stream' its stream, args the kernel's */
+	EV_VAR,         /* a local object built by a constructor (guards): 'name' is its type */
+	EV_WRITE,       /* ++x, x += e, x = e, or an initialised declaration: 'target' */
+	EV_RETURN,
+	EV_BREAK,
+	EV_CONTINUE,
+	EV_GOTO,
+	EV_THROW,
+};
+
+struct sir_ev {
+	enum sir_ev_kind kind;
+	struct loc loc;
+	unsigned off;           /* byte offset of the event in its file */
+	const char *name;       /* EV_CALL/EV_LAUNCH/EV_VAR: qualified name, API suffixes stripped */
+	int callee;             /* EV_CALL: index of a function defined in this TU, or -1 */
+	struct sir_ref object;  /* method calls: the object (graph.capture_begin()) */
+	struct sir_ref stream;  /* EV_LAUNCH: the stream of the launch configuration */
+	struct sir_ref *args;
+	unsigned n_args;
+	struct sir_ref target;  /* EV_WRITE: what is written; args[0] is the value when known */
+	bool counter;           /* EV_WRITE: ++, --, or a compound assignment */
+	bool from_call;         /* EV_WRITE: the value is a call's result (err = cudaX(...)) */
+	bool loop_control;      /* EV_WRITE: in a for statement's init or increment */
+	bool used;              /* EV_CALL: the result is used (not a discarded expression) */
+	unsigned stmt_begin, stmt_end;  /* the statement of the enclosing block that holds it */
+	unsigned blk_begin, blk_end;    /* the innermost enclosing { } block */
+	int loop;               /* innermost enclosing loop (index into sir_tu.loops), or -1 */
+	int breakable;          /* innermost loop or switch, the target of 'break', or -1 */
+	unsigned cond;          /* if/switch/?:/&&/|| levels between it and its innermost loop */
+	unsigned jump_to;       /* EV_GOTO: the label's offset */
+	const char *macro;      /* the macro the event was written through, or NULL */
+};
+
+struct sir_loop {
+	unsigned begin, end;    /* offsets of the loop (or switch) statement */
+	int up;                 /* enclosing loop or switch, or -1 */
+};
+
+struct sir_fn {
+	const char *name;       /* qualified */
+	struct loc loc;
+	unsigned begin, end;
+	bool in_main;
+	struct sir_ev *ev;
+	size_t n_ev;
+};
+
+struct sir_tu {
+	const char *path;
+	struct sir_fn *fns;
+	size_t n_fns;
+	struct sir_decl *decls;
+	size_t n_decls;
+	struct sir_loop *loops;
+	size_t n_loops;
+	bool per_thread_stream;         /* stream 0 means cudaStreamPerThread (nvcc --default-stream per-thread) */
+};
+
+#endif
