@@ -84,13 +84,13 @@ Test(meta, every_rule_has_doc_message_and_fixtures, .init = load, .fini = unload
 	cr_assert_gt(p->n_rules, 30, "the built-in packs hold only %zu rules", p->n_rules);
 	for (size_t k = 0; k < p->n_rules; k++) {
 		const struct rule *r = p->rules[k];
-		cr_expect(r->doc && strlen(r->doc) > 80, "%s has no real doc", r->id);
-		cr_expect(r->message && *r->message, "%s has no message", r->id);
-		struct found fd = {.id = r->id};
+		cr_expect(r->doc && strlen(r->doc) > 80, "%s has no real doc", r->head.id);
+		cr_expect(r->message && *r->message, "%s has no message", r->head.id);
+		struct found fd = {.id = r->head.id};
 		scan(CGLINT_FIXTURES, &fd);
-		cr_expect(fd.ko && fd.ko_expects, "%s has no firing fixture (%s*.ko.* expecting it)", r->id, r->id);
-		cr_expect(fd.ok, "%s has no silent fixture (%s*.ok.*)", r->id, r->id);
-		cr_expect(!fd.ok_expects, "a silent fixture of %s expects it to fire", r->id);
+		cr_expect(fd.ko && fd.ko_expects, "%s has no firing fixture (%s*.ko.* expecting it)", r->head.id, r->head.id);
+		cr_expect(fd.ok, "%s has no silent fixture (%s*.ok.*)", r->head.id, r->head.id);
+		cr_expect(!fd.ok_expects, "a silent fixture of %s expects it to fire", r->head.id);
 	}
 }
 
@@ -98,8 +98,8 @@ Test(meta, assertion_rules_mirror_a_source_line, .init = load, .fini = unload)
 {
 	for (size_t k = 0; k < p->n_rules; k++) {
 		const struct rule *r = p->rules[k];
-		if (r->sev == SEV_ERROR && r->check != CHECK_INPUT)
-			cr_expect(r->n_mirrors > 0, "%s (an error) names no source line it mirrors", r->id);
+		if (r->head.sev == SEV_ERROR && r->check != CHECK_INPUT)
+			cr_expect(r->n_mirrors > 0, "%s (an error) names no source line it mirrors", r->head.id);
 	}
 }
 
@@ -117,8 +117,8 @@ Test(meta, ids_are_in_their_ranges, .init = load, .fini = unload)
 {
 	for (size_t k = 0; k < p->n_rules; k++) {
 		const struct rule *r = p->rules[k];
-		cr_expect(strlen(r->id) == 5 && !strncmp(r->id, "CG", 2), "%s: built-in ids are CGnnn", r->id);
+		cr_expect(strlen(r->head.id) == 5 && !strncmp(r->head.id, "CG", 2), "%s: built-in ids are CGnnn", r->head.id);
 		bool input = r->check == CHECK_INPUT;
-		cr_expect(input == (r->id[2] == '9'), "%s: CG9xx is for input problems only", r->id);
+		cr_expect(input == (r->head.id[2] == '9'), "%s: CG9xx is for input problems only", r->head.id);
 	}
 }

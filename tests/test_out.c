@@ -184,7 +184,7 @@ Test(sarif, one_descriptor_per_rule_id)
 	size_t distinct = 0, cut = 0;
 	for (size_t k = 0; k < p->n_rules; k++) {
 		size_t i = 0;
-		while (i < k && strcmp(p->rules[i]->id, p->rules[k]->id))
+		while (i < k && strcmp(p->rules[i]->head.id, p->rules[k]->head.id))
 			i++;
 		distinct += i == k;
 	}
@@ -201,10 +201,10 @@ Test(sarif, one_descriptor_per_rule_id)
 		prev = id;
 		const struct rule *r = NULL;    /* the pack's first variant */
 		for (size_t i = 0; i < p->n_rules && !r; i++)
-			if (!strcmp(p->rules[i]->id, id))
+			if (!strcmp(p->rules[i]->head.id, id))
 				r = p->rules[i];
 		cr_assert_not_null(r, "%s is not a rule of the pack", id);
-		cr_expect_str_eq(str(d, "name"), r->name);
+		cr_expect_str_eq(str(d, "name"), r->head.name);
 		const char *shrt = str(d, "shortDescription.text"), *full = str(d, "fullDescription.text");
 		cr_expect(*shrt && strlen(shrt) <= 1024, "%s: shortDescription '%s'", id, shrt);
 		cr_expect(*full && strlen(full) <= 1024, "%s: fullDescription of %zu bytes", id, strlen(full));
@@ -226,9 +226,9 @@ Test(sarif, one_descriptor_per_rule_id)
 			ln--;
 		cr_expect(!strncmp(help, lead, ln) && (!help[ln] || help[ln] == '\n'), "%s: help.text '%.60s'", id, help);
 		cr_expect(*md, "%s: help.markdown", id);
-		if (r->fix) {
+		if (r->head.fix) {
 			char want[1024];
-			snprintf(want, sizeof(want), "\n\nFix: %s", r->fix);
+			snprintf(want, sizeof(want), "\n\nFix: %s", r->head.fix);
 			cr_expect(strstr(help, want), "%s: help.text has no fix", id);
 			cr_expect(strstr(md, "\n\n**Fix:** "), "%s: help.markdown has no fix", id);
 		}
@@ -237,7 +237,7 @@ Test(sarif, one_descriptor_per_rule_id)
 			snprintf(want, sizeof(want), "\n- %s: %s", r->mirrors[m].label, r->mirrors[m].where);
 			cr_expect(strstr(help, want), "%s: help.text lacks '%s'", id, want);
 		}
-		cr_expect_str_eq(str(d, "defaultConfiguration.level"), diag_sev_name(r->sev));
+		cr_expect_str_eq(str(d, "defaultConfiguration.level"), diag_sev_name(r->head.sev));
 		cr_expect_str_eq(str(d, "properties.tags.0"), "cuda-graphs");
 		const char *cat = category(id);
 		if (cat)
@@ -411,7 +411,7 @@ Test(sarif, fingerprints_notes_and_bytes_that_are_not_utf8)
 	pack_load_builtin(p);
 	struct arena *a = arena_new();
 	struct diag_list l;
-	diag_init(&l, a, p, NULL);
+	diag_init(&l, a, &p->lookup, NULL);
 	static const struct diag_note notes[] = {{{"gone.cu", 3, 2}, "the capture began here"}};
 	diag_report(&l, pack_find(p, "CG101"), (struct loc){"gone.yaml", 0, 0}, "value 'x\xFFy'", NULL, NULL);
 	diag_report(&l, pack_find(p, "CG301"), (struct loc){"gone.cu", 7, 4}, "m", "f", NULL);
@@ -450,7 +450,7 @@ Test(sarif, regions_from_the_texts_the_run_read)
 	pack_load_builtin(p);
 	struct arena *a = arena_new();
 	struct diag_list l;
-	diag_init(&l, a, p, NULL);
+	diag_init(&l, a, &p->lookup, NULL);
 	struct text_store *texts = text_store_new();
 	static const char yaml[] = "model:\n  x: 1\n", src[] = "a\r\n\tcudaDeviceSynchronize();\r\n";
 	text_put(texts, "disk.yaml", yaml, strlen(yaml));
@@ -460,7 +460,7 @@ Test(sarif, regions_from_the_texts_the_run_read)
 	static const struct target tgt = {.mcore = 190, .bridge = 60};
 	char *out;
 	size_t n;
-	struct out_ctx o = {.f = open_memstream(&out, &n), .target = &tgt, .texts = texts};
+	struct out_ctx o = {.f = open_memstream(&out, &n), .target = &tgt, .pack = p, .texts = texts};
 	out_print(&out_sarif, &o, &l);
 	fclose(o.f);
 	json_error_t err;
@@ -557,7 +557,7 @@ Test(github, hostile_text_is_escaped_exactly)
 	pack_load_builtin(p);
 	struct arena *a = arena_new();
 	struct diag_list l;
-	diag_init(&l, a, p, NULL);
+	diag_init(&l, a, &p->lookup, NULL);
 	static const struct diag_note notes[] = {{{"a,b:c%.yaml", 1, 1}, "first\nsecond"}};
 	const struct rule *r1 = pack_find(p, "CG122"), *r2 = pack_find(p, "CG132"), *r3 = pack_find(p, "CG142");
 	diag_report(&l, r1, (struct loc){"a,b:c%.yaml", 3, 24}, "unknown 'x%y,z:w\r\n::error::injected'", "drop it",
@@ -576,7 +576,7 @@ Test(github, hostile_text_is_escaped_exactly)
 		 "::warning title=cglint CG132 (%s)::100%%25 sure:%%0Ayes\n"
 		 "::notice file=a%%2Cb%%3Ac%%25.yaml,line=1,col=1,title=cglint CG142 (%s)::whole file\n"
 		 "cglint: 1 error(s), 1 warning(s), 1 note(s)\n",
-		 r1->name, r2->name, r3->name);
+		 r1->head.name, r2->head.name, r3->head.name);
 	cr_expect_str_eq(out, want);
 	free(out);
 	diag_release(&l);

@@ -27,7 +27,7 @@ static struct pack *load(const char *text, struct diag_list *d, struct arena *a)
 {
 	struct pack *p = pack_new();
 	pack_load_builtin(p);
-	diag_init(d, a, p, NULL);
+	diag_init(d, a, &p->lookup, NULL);
 	pack_load(p, d, "test.yaml", text, strlen(text));
 	return p;
 }
@@ -60,7 +60,7 @@ Test(claims, malformed_claims_are_pack_errors_at_their_line)
 	cr_assert(has_message(&d, "unknown expect key 'calls'; did you mean 'call'?"));
 	cr_assert(has_message(&d, "no rule CG999"));
 	for (size_t k = 0; k < d.n; k++)
-		cr_assert_str_eq(d.items[k].rule->id, "CG910");
+		cr_assert_str_eq(d.items[k].rule->head.id, "CG910");
 	cr_assert_eq(d.items[0].loc.line, 5);
 	cr_assert(!pack_claim_find(p, "X-ONE"), "a claim with errors is not loaded");
 	diag_release(&d);
@@ -96,7 +96,7 @@ Test(claims, every_builtin_claim_names_a_capture_rule)
 	pack_load_builtin(p);
 	cr_assert_gt(p->n_claims, 40);
 	for (size_t k = 0; k < p->n_claims; k++) {
-		const char *id = p->claims[k].rule->id;
+		const char *id = p->claims[k].rule->head.id;
 		cr_assert(!strncmp(id, "CG3", 3) || !strncmp(id, "CG4", 3), "%s claims for %s", p->claims[k].row, id);
 	}
 	pack_free(p);

@@ -20,7 +20,7 @@ static void setup(void)
 	a = arena_new();
 	p = pack_new();
 	pack_load_builtin(p);
-	diag_init(&d, a, p, NULL);
+	diag_init(&d, a, &p->lookup, NULL);
 	sc = (struct sh_script){0};
 }
 
@@ -96,7 +96,7 @@ static void expect_cg908(const char *text, unsigned line, unsigned col)
 {
 	cr_assert_eq(parse_n(text, strlen(text)), -1, "read without complaint: %s", text);
 	cr_assert_eq(d.n, 1, "%zu diagnostics for: %s", d.n, text);
-	cr_expect_str_eq(d.items[0].rule->id, "CG908");
+	cr_expect_str_eq(d.items[0].rule->head.id, "CG908");
 	cr_expect_eq(d.items[0].loc.line, line, "%s: line %u, expected %u", text, d.items[0].loc.line, line);
 	cr_expect_eq(d.items[0].loc.col, col, "%s: column %u, expected %u", text, d.items[0].loc.col, col);
 	cr_expect_str_eq(d.items[0].loc.path, "run.sh");
@@ -508,7 +508,7 @@ Test(sh, hostile_exponential_values, .timeout = 30)
 	char *s = repeat("X=ab\n", "X=$X$X$X$X\n", 2000, "run $X\n");
 	cr_assert_eq(parse_n(s, strlen(s)), -1, "runs out of budget");
 	cr_expect_eq(d.n, 1);
-	cr_expect_str_eq(d.items[0].rule->id, "CG908");
+	cr_expect_str_eq(d.items[0].rule->head.id, "CG908");
 	free(s);
 
 	teardown();

@@ -30,7 +30,7 @@ static void setup(void)
 	facts_init(&t, a);
 	p = pack_new();
 	pack_load_builtin(p);
-	diag_init(&d, a, p, NULL);
+	diag_init(&d, a, &p->lookup, NULL);
 }
 
 static void teardown(void)
@@ -216,7 +216,7 @@ static void run_engine(void)
 static bool fired(const char *id)
 {
 	for (size_t k = 0; k < d.n; k++)
-		if (!strcmp(d.items[k].rule->id, id))
+		if (!strcmp(d.items[k].rule->head.id, id))
 			return true;
 	return false;
 }

@@ -6,11 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/pack.h"
 
-void diag_init(struct diag_list *l, struct arena *a, const struct pack *p, const struct diag_filter *f)
+/* A rule starts with its diag_rule (C11 6.7.2.1p15: a pointer to a struct, suitably converted,
+ * points to its first member). */
+static const struct diag_rule *head(const struct rule *r)
 {
-	*l = (struct diag_list){.arena = a, .pack = p, .filter = f};
+	return (const struct diag_rule *)(const void *)r;
+}
+
+void diag_init(struct diag_list *l, struct arena *a, const struct diag_rules *rules, const struct diag_filter *f)
+{
+	*l = (struct diag_list){.arena = a, .rules = rules, .filter = f};
 }
 
 void diag_release(struct diag_list *l)
@@ -24,9 +30,9 @@ bool diag_matches(const char *pat, const struct rule *r)
 {
 	if (!strcmp(pat, "ALL"))
 		return true;
-	if (!strcmp(pat, r->name))
+	if (!strcmp(pat, head(r)->name))
 		return true;
-	return !strncmp(r->id, pat, strlen(pat));
+	return !strncmp(head(r)->id, pat, strlen(pat));
 }
 
 static bool any_match(const char **pats, size_t n, const struct rule *r)
@@ -43,7 +49,7 @@ static size_t best_match(const char **pats, size_t n, const struct rule *r)
 	size_t best = 0;
 	for (size_t i = 0; i < n; i++)
 		if (diag_matches(pats[i], r)) {
-			size_t len = !strcmp(pats[i], "ALL") ? 0 : strcmp(pats[i], r->name) ? strlen(pats[i]) : 99;
+			size_t len = !strcmp(pats[i], "ALL") ? 0 : strcmp(pats[i], head(r)->name) ? strlen(pats[i]) : 99;
 			if (len + 1 > best)
 				best = len + 1;
 		}
@@ -65,7 +71,8 @@ struct diag *diag_report(struct diag_list *l, const struct rule *r, struct loc l
 			 const char *fix, const char *mirrors)
 {
 	/* Unreadable or unparsable input decides the exit status even when its id is ignored. */
-	if (!strncmp(r->id, "CG9", 3) && r->sev == SEV_ERROR)
+	const struct diag_rule *h = head(r);
+	if (!strncmp(h->id, "CG9", 3) && h->sev == SEV_ERROR)
 		l->input_error = true;
 	if (!diag_selected(l->filter, r))
 		return NULL;
@@ -74,7 +81,7 @@ struct diag *diag_report(struct diag_list *l, const struct rule *r, struct loc l
 		l->items = mem_realloc(l->items, l->cap * sizeof(*l->items));
 	}
 	l->items[l->n] = (struct diag){
-		.rule = r, .sev = r->sev, .loc = loc, .message = message, .fix = fix, .mirrors = mirrors,
+		.rule = r, .sev = h->sev, .loc = loc, .message = message, .fix = fix, .mirrors = mirrors,
 	};
 	return &l->items[l->n++];
 }
@@ -94,7 +101,7 @@ void diag_move(struct diag_list *dst, struct diag_list *src)
 
 void diag_input(struct diag_list *l, const char *id, struct loc loc, const char *fmt, ...)
 {
-	const struct rule *r = pack_find(l->pack, id);
+	const struct rule *r = l->rules ? l->rules->find(l->rules->owner, id) : NULL;
 	if (!r) {
 		fprintf(stderr, "cglint: internal error: no rule %s in the built-in packs\n", id);
 		exit(3);
@@ -103,7 +110,7 @@ void diag_input(struct diag_list *l, const char *id, struct loc loc, const char 
 	va_start(ap, fmt);
 	const char *msg = arena_vprintf(l->arena, fmt, ap);
 	va_end(ap);
-	diag_report(l, r, loc, msg, r->fix, NULL);
+	diag_report(l, r, loc, msg, head(r)->fix, NULL);
 }
 
 static int cmp_diag(const void *pa, const void *pb)
@@ -116,7 +123,7 @@ static int cmp_diag(const void *pa, const void *pb)
 		return a->loc.line < b->loc.line ? -1 : 1;
 	if (a->loc.col != b->loc.col)
 		return a->loc.col < b->loc.col ? -1 : 1;
-	return strcmp(a->rule->id, b->rule->id);
+	return strcmp(head(a->rule)->id, head(b->rule)->id);
 }
 
 static bool same_diag(const struct diag *a, const struct diag *b)

@@ -5,7 +5,7 @@
  * Checks decide, the funnel records, output formats print.
  *
  * The list owns its diagnostics; their strings live in the list's arena. Rules are borrowed
- * from the pack, which must outlive the list.
+ * from their owner (the rule packs), which must outlive the list.
  */
 #ifndef CGLINT_DIAG_H
 #define CGLINT_DIAG_H
@@ -17,10 +17,25 @@
 #include "base/mem.h"
 
 struct arena;
-struct pack;
 struct rule;
 
 enum sev { SEV_NOTE, SEV_WARNING, SEV_ERROR };
+
+/*
+ * What the funnel knows of a rule. Every rule starts with one (config/pack.h), so the funnel
+ * selects, sorts and records rules without knowing where they come from.
+ */
+struct diag_rule {
+	const char *id, *name;
+	enum sev sev;           /* the default; .cglint.yaml may override it per finding */
+	const char *fix;        /* the fix hint, may be NULL */
+};
+
+/* The rule table the funnel looks input problems (CG9xx) up in, registered by its owner. */
+struct diag_rules {
+	const void *owner;
+	const struct rule *(*find)(const void *owner, const char *id);  /* NULL when none */
+};
 
 /* A secondary position: a call chain step, where a capture began. */
 struct diag_note {
@@ -51,14 +66,14 @@ struct diag_filter {
 
 struct diag_list {
 	struct arena *arena;
-	const struct pack *pack;
+	const struct diag_rules *rules;
 	const struct diag_filter *filter;
 	struct diag *items;
 	size_t n, cap;
 	bool input_error;       /* an input could not be read or parsed: exit status 2 */
 };
 
-void diag_init(struct diag_list *l, struct arena *a, const struct pack *p, const struct diag_filter *f);
+void diag_init(struct diag_list *l, struct arena *a, const struct diag_rules *rules, const struct diag_filter *f);
 void diag_release(struct diag_list *l);
 
 bool diag_selected(const struct diag_filter *f, const struct rule *r);
@@ -71,7 +86,7 @@ struct diag *diag_report(struct diag_list *l, const struct rule *r, struct loc l
 			 const char *fix, const char *mirrors);
 /* Move src's diagnostics to the end of dst (strings stay where they are). */
 void diag_move(struct diag_list *dst, struct diag_list *src);
-/* An input problem by id (CG9xx); the rule must exist in the pack. */
+/* An input problem by id (CG9xx); the rule must exist in the list's rules. */
 void diag_input(struct diag_list *l, const char *id, struct loc loc, const char *fmt, ...) CG_PRINTF(4, 5);
 void diag_sort(struct diag_list *l);
 size_t diag_count_at_least(const struct diag_list *l, enum sev s);

@@ -296,7 +296,7 @@ static void print_range(FILE *f, const char *what, const struct vrange *r, bool 
 
 static int cmp_rule_id(const void *a, const void *b)
 {
-	return strcmp((*(const struct rule *const *)a)->id, (*(const struct rule *const *)b)->id);
+	return strcmp((*(const struct rule *const *)a)->head.id, (*(const struct rule *const *)b)->head.id);
 }
 
 /* The calls of the source scanner's table that break a rule, comma-separated. */
@@ -314,7 +314,7 @@ static void print_apis(const struct pack *p, const struct rule *r)
 
 static void explain_one(const struct pack *p, const struct rule *r)
 {
-	printf("%s %s (%s)\n", r->id, r->name, diag_sev_name(r->sev));
+	printf("%s %s (%s)\n", r->head.id, r->head.name, diag_sev_name(r->head.sev));
 	printf("applies to:");
 	if (r->check == CHECK_SOURCE)
 		printf(" C, C++ and CUDA sources (any target)");
@@ -323,8 +323,8 @@ static void explain_one(const struct pack *p, const struct rule *r)
 	print_range(stdout, "mcore", &r->mcore, false);
 	print_range(stdout, "bridge", &r->bridge, true);
 	printf("\nmessage: %s\n", r->message);
-	if (r->fix)
-		printf("fix: %s\n", r->fix);
+	if (r->head.fix)
+		printf("fix: %s\n", r->head.fix);
 	for (size_t k = 0; k < r->n_autofix; k++)
 		printf("autofix (--fix): %s: %s\n", r->autofix_keys[k], r->autofix_values[k]);
 	if (r->when_src)
@@ -348,7 +348,7 @@ static int cmd_explain(const struct pack *p, const char *id)
 	bool first = true;
 	for (size_t k = 0; k < p->n_rules; k++) {
 		const struct rule *r = p->rules[k];
-		if (strcmp(r->id, id) && strcmp(r->name, id))
+		if (strcmp(r->head.id, id) && strcmp(r->head.name, id))
 			continue;
 		if (!first)
 			printf("\n----\n\n");
@@ -372,12 +372,12 @@ static int cmd_rules(const struct pack *p, const struct cli *c)
 			continue;
 		const char *mirror = pack_mirror_for(r->mirrors, r->n_mirrors, t);
 		if (json)
-			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "rule", r->id, "name", r->name,
-							     "severity", diag_sev_name(r->sev), "message", r->message,
-							     "fix", r->fix ? json_string(r->fix) : json_null(), "mirrors",
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "rule", r->head.id, "name", r->head.name,
+							     "severity", diag_sev_name(r->head.sev), "message", r->message,
+							     "fix", r->head.fix ? json_string(r->head.fix) : json_null(), "mirrors",
 							     mirror ? json_string(mirror) : json_null()));
 		else
-			printf("%-6s %-8s %-44s %s\n", r->id, diag_sev_name(r->sev), r->name, mirror ? mirror : "");
+			printf("%-6s %-8s %-44s %s\n", r->head.id, diag_sev_name(r->head.sev), r->head.name, mirror ? mirror : "");
 	}
 	free(sorted);
 	if (json) {
@@ -426,7 +426,7 @@ static int print_outputs(const struct cli *c, struct out_ctx *o, const struct di
 			fprintf(stderr, "cglint: --output %s: %s\n", c->outputs[k].path, strerror(errno));
 			return 2;
 		}
-		struct out_ctx fo = {.f = f, .target = o->target, .texts = o->texts};
+		struct out_ctx fo = {.f = f, .target = o->target, .pack = o->pack, .texts = o->texts};
 		out_print(c->outputs[k].format, &fo, l);
 		if (fclose(f)) {
 			fprintf(stderr, "cglint: --output %s: %s\n", c->outputs[k].path, strerror(errno));
@@ -648,6 +648,7 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 		.f = stdout,
 		.color = c->color == 1 || (c->color == -1 && tty && !(nc && *nc) && !(term && !strcmp(term, "dumb"))),
 		.target = session_target(s),
+		.pack = session_pack(s),
 	};
 	c->s.lint.target = *session_target(s);
 	const struct pack *p = session_pack(s);

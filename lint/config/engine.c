@@ -196,7 +196,7 @@ void engine_report(struct engine *e, const struct rule *r, struct loc loc, const
 		key = fl.key;
 	}
 	struct diag *d = diag_report(e->diags, r, loc, interpolate(e, r->message, value, suggestion),
-				     interpolate(e, r->fix, value, suggestion),
+				     interpolate(e, r->head.fix, value, suggestion),
 				     pack_mirror_for(r->mirrors, r->n_mirrors, e->target));
 	if (d && key)
 		d->key = arena_strdup(e->diags->arena, key);

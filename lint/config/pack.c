@@ -34,10 +34,16 @@ const char *pack_check_name(enum check_kind k)
 	return k < CHECK_NONE ? check_names[k] : "";
 }
 
+static const struct rule *find_for_funnel(const void *owner, const char *id)
+{
+	return pack_find(owner, id);
+}
+
 struct pack *pack_new(void)
 {
 	struct pack *p = mem_alloc(sizeof(*p));
 	p->arena = arena_new();
+	p->lookup = (struct diag_rules){p, find_for_funnel};
 	return p;
 }
 
@@ -224,30 +230,30 @@ static void load_rule(struct loader *ld, const struct node *n)
 	only_keys(ld, n, "rule", keys);
 	struct rule *r = arena_alloc(ld->p->arena, sizeof(*r));
 	r->defined = n->loc;
-	r->id = scalar(ld, n, "id", true);
-	r->name = scalar(ld, n, "name", true);
+	r->head.id = scalar(ld, n, "id", true);
+	r->head.name = scalar(ld, n, "name", true);
 	r->message = scalar(ld, n, "message", true);
 	r->doc = scalar(ld, n, "doc", true);
-	r->fix = scalar(ld, n, "fix", false);
+	r->head.fix = scalar(ld, n, "fix", false);
 	r->key = scalar(ld, n, "key", false);
 	const char *sev = scalar(ld, n, "severity", true);
-	if (sev && diag_sev_parse(sev, &r->sev))
+	if (sev && diag_sev_parse(sev, &r->head.sev))
 		bad(ld, node_get(n, "severity"), "severity must be error, warning or note, not '%s'", sev);
-	if (r->id && !valid_id(r->id))
-		bad(ld, node_get(n, "id"), "rule id '%s' must be capital letters then digits, like CG104", r->id);
+	if (r->head.id && !valid_id(r->head.id))
+		bad(ld, node_get(n, "id"), "rule id '%s' must be capital letters then digits, like CG104", r->head.id);
 	range(ld, n, "mcore", &r->mcore);
 	range(ld, n, "bridge", &r->bridge);
 	/* one id may have per-version variants, as long as no target sees two of them */
-	for (size_t k = 0; r->id && r->name && k < ld->p->n_rules; k++) {
+	for (size_t k = 0; r->head.id && r->head.name && k < ld->p->n_rules; k++) {
 		const struct rule *o = ld->p->rules[k];
-		bool same_id = !strcmp(o->id, r->id), same_name = !strcmp(o->name, r->name);
+		bool same_id = !strcmp(o->head.id, r->head.id), same_name = !strcmp(o->head.name, r->head.name);
 		if (!same_id && !same_name)
 			continue;
 		if (same_id != same_name)
-			bad(ld, n, "rule %s (%s) clashes with rule %s (%s): variants share both id and name", r->id,
-			    r->name, o->id, o->name);
+			bad(ld, n, "rule %s (%s) clashes with rule %s (%s): variants share both id and name", r->head.id,
+			    r->head.name, o->head.id, o->head.name);
 		else if (ranges_overlap(&o->mcore, &r->mcore) && ranges_overlap(&o->bridge, &r->bridge))
-			bad(ld, node_get(n, "id"), "rule id '%s' is defined twice for the same targets", r->id);
+			bad(ld, node_get(n, "id"), "rule id '%s' is defined twice for the same targets", r->head.id);
 	}
 	mirrors(ld, n, &r->mirrors, &r->n_mirrors);
 	/* autofix: {KEY: VALUE}: the text a key at the diagnostic takes (fix.h) */
@@ -724,7 +730,7 @@ void pack_load_builtin(struct pack *p)
 {
 	struct arena *a = arena_new();
 	struct diag_list d;
-	diag_init(&d, a, p, NULL);
+	diag_init(&d, a, &p->lookup, NULL);
 	for (size_t k = 0; k < pack_n_sources; k++)
 		if (pack_load(p, &d, pack_sources[k].path, pack_sources[k].text, pack_sources[k].len) || d.n) {
 			for (size_t i = 0; i < d.n; i++)
@@ -740,7 +746,7 @@ void pack_load_builtin(struct pack *p)
 const struct rule *pack_find(const struct pack *p, const char *id_or_name)
 {
 	for (size_t k = 0; k < p->n_rules; k++)
-		if (!strcmp(p->rules[k]->id, id_or_name) || !strcmp(p->rules[k]->name, id_or_name))
+		if (!strcmp(p->rules[k]->head.id, id_or_name) || !strcmp(p->rules[k]->head.name, id_or_name))
 			return p->rules[k];
 	return NULL;
 }
@@ -749,8 +755,8 @@ const char *pack_closest_rule(const struct pack *p, const char *word)
 {
 	const char **cands = mem_alloc((2 * p->n_rules + 1) * sizeof(*cands));
 	for (size_t k = 0; k < p->n_rules; k++) {
-		cands[2 * k] = p->rules[k]->id;
-		cands[2 * k + 1] = p->rules[k]->name;
+		cands[2 * k] = p->rules[k]->head.id;
+		cands[2 * k + 1] = p->rules[k]->head.name;
 	}
 	const char *best = suggest_closest(word, cands, 2 * p->n_rules);
 	free(cands);

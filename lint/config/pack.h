@@ -36,8 +36,7 @@ struct mirror {
 };
 
 struct rule {
-	const char *id, *name;
-	enum sev sev;
+	struct diag_rule head;          /* first: what the funnel reads of it (base/diag.h) */
 	struct vrange mcore, bridge;
 	struct expr *when;
 	const char *when_src;
@@ -47,7 +46,7 @@ struct rule {
 	const char **at;                /* keys whose position the diagnostic takes, first set wins */
 	struct expr **at_when;          /* per 'at' key: only when this holds (NULL: always) */
 	size_t n_at;
-	const char *message, *fix, *doc;
+	const char *message, *doc;
 	const char **autofix_keys;      /* a mechanical fix: key at the diagnostic -> the text it takes */
 	const char **autofix_values;
 	size_t n_autofix;
@@ -172,6 +171,7 @@ struct pack {
 	size_t n_flags, cap_flags;
 	const char **suggest;           /* keys did-you-mean offers */
 	size_t n_suggest, cap_suggest;
+	struct diag_rules lookup;       /* the pack as the funnel sees it: diag_init(.., &p->lookup, ..) */
 };
 
 struct pack *pack_new(void);

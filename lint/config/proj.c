@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "input/fe_yaml.h"
-#include "run/lint.h"
+#include "input/read.h"
 #include "base/mem.h"
 #include "input/node.h"
 #include "config/pack.h"
@@ -335,7 +335,7 @@ static void load_packs(struct reader *rd, struct cfg *c, const struct node *n)
 			char *text;
 			size_t len;
 			size_t before = pj->problems->n;
-			if (lint_read_path(pj->problems, pj->a, real, &text, &len) == 0)
+			if (read_path(pj->problems, pj->a, real, &text, &len) == 0)
 				pack_load(pj->pack, pj->problems, real, text, len);
 			rd->bad |= pj->problems->n > before;
 		}
@@ -357,7 +357,7 @@ static struct cfg *read_cfg(struct proj *pj, const char *path, const char *dir)
 	char *buf;
 	size_t len;
 	struct node *root = NULL;
-	if (lint_read_path(pj->problems, pj->a, path, &buf, &len) ||
+	if (read_path(pj->problems, pj->a, path, &buf, &len) ||
 	    fe_yaml_parse(pj->a, pj->problems, path, buf, len, &root))
 		return c;       /* reported; the file applies with nothing set */
 	if (!root)

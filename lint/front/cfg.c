@@ -147,7 +147,7 @@ int cfg_dotlist(struct facts *t, struct diag_list *d, const char *arg, struct lo
 	if (lenient) {
 		/* a launch script's word: what Hydra's own grammar makes of it is a string to cglint */
 		struct diag_list quiet;
-		diag_init(&quiet, t->arena, d->pack, NULL);
+		diag_init(&quiet, t->arena, d->rules, NULL);
 		int rc = fe_yaml_parse(t->arena, &quiet, where.path, text, strlen(text), &root);
 		diag_release(&quiet);
 		v = rc ? value_str(arena_strdup(t->arena, text)) : root ? node_value(t->arena, root, &enum_form) : value_null;

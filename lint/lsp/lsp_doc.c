@@ -13,6 +13,7 @@
 #include "source/fe_clang.h"
 #include "report/fix.h"
 #include "run/lint.h"
+#include "input/read.h"
 #include "lsp/lsp_uri.h"
 #include "base/mem.h"
 #include "config/pack.h"
@@ -332,7 +333,7 @@ static json_t *diag_json(const struct lsp_docs *ds, const struct doc *doc, const
 			      "source", "cglint", "message", str(msg.buf));
 	sbuf_release(&msg);
 	if (d->rule)
-		json_object_set_new(j, "code", str(d->rule->id));
+		json_object_set_new(j, "code", str(d->rule->head.id));
 	if (json_array_size(related))
 		json_object_set_new(j, "relatedInformation", related);
 	else
@@ -345,9 +346,9 @@ static void lint(struct lsp_docs *ds, struct doc *d)
 	drop_result(d);
 	d->dirty = false;
 	json_t *list = json_array();
-	if (d->len > LINT_MAX_FILE_BYTES) {     /* as the command line refuses such a file */
+	if (d->len > READ_MAX_BYTES) {     /* as the command line refuses such a file */
 		char msg[96];
-		snprintf(msg, sizeof(msg), "file is %zu bytes; cglint reads at most %u", d->len, LINT_MAX_FILE_BYTES);
+		snprintf(msg, sizeof(msg), "file is %zu bytes; cglint reads at most %u", d->len, READ_MAX_BYTES);
 		json_array_append_new(list, json_pack("{s:o, s:i, s:s, s:s, s:s}", "range",
 						      range_json((struct lsp_range){{0, 0}, {0, 0}}), "severity", 1,
 						      "code", "CG903", "source", "cglint", "message", msg));
@@ -400,7 +401,7 @@ static void hover_text(struct sbuf *sb, const struct diag *d)
 	if (sb->len)
 		sbuf_adds(sb, "\n\n---\n\n");
 	if (d->rule)
-		sbuf_printf(sb, "**%s** %s (%s)\n\n", d->rule->id, d->rule->name, diag_sev_name(d->sev));
+		sbuf_printf(sb, "**%s** %s (%s)\n\n", d->rule->head.id, d->rule->head.name, diag_sev_name(d->sev));
 	sbuf_adds(sb, d->message ? d->message : "");
 	if (d->rule && d->rule->doc) {
 		size_t n = strlen(d->rule->doc);
@@ -466,7 +467,7 @@ static bool listed(const json_t *context, const struct doc_diag *dd)
 		struct lsp_range r;
 		const char *code = get_str(c, "code");
 		if (get_range(json_object_get(c, "range"), &r) && !lsp_pos_cmp(r.start, dd->range.start) &&
-		    !lsp_pos_cmp(r.end, dd->range.end) && code && dd->d->rule && !strcmp(code, dd->d->rule->id))
+		    !lsp_pos_cmp(r.end, dd->range.end) && code && dd->d->rule && !strcmp(code, dd->d->rule->head.id))
 			return true;
 	}
 	return false;
@@ -521,7 +522,7 @@ int lsp_doc_code_action(struct lsp_docs *ds, const json_t *params, json_t **resu
 				d->diags[j].d->loc.line == dd->d->loc.line;
 		if (!again && dd->d->rule && fix_suppress(a, dd->d, d->text, d->len, &e) && e.start <= e.end &&
 		    e.end <= d->len) {
-			const char *title = e.title ? e.title : arena_printf(a, "Suppress %s", dd->d->rule->id);
+			const char *title = e.title ? e.title : arena_printf(a, "Suppress %s", dd->d->rule->head.id);
 			json_array_append_new(*result, action(ds, d, dd, &e, title, false));
 		}
 	}

@@ -82,7 +82,7 @@ static void text_cell(FILE *f, const struct verify_cell *v)
 {
 	const struct probe_cell *c = v->cell;
 	char call[16], end[16];
-	fprintf(f, "%-20s %-6s %-12s %-11s ", c->id, v->claim ? v->claim->rule->id : "-", pack_probe_modes[c->mode],
+	fprintf(f, "%-20s %-6s %-12s %-11s ", c->id, v->claim ? v->claim->rule->head.id : "-", pack_probe_modes[c->mode],
 		pack_probe_streams[c->stream]);
 	if (c->skipped) {
 		fprintf(f, "skipped: %s\n", c->skipped);
@@ -119,18 +119,18 @@ static void print_text(FILE *f, const struct probe_run *run, const struct verify
 		const struct verify_cell *v = &r->cells[k];
 		if (!v->n_miss)
 			continue;
-		fprintf(f, "  %s:%u: %s %s %s %s: ", v->expect->loc.path, v->expect->loc.line, v->cell->id, v->claim->rule->id,
+		fprintf(f, "  %s:%u: %s %s %s %s: ", v->expect->loc.path, v->expect->loc.line, v->cell->id, v->claim->rule->head.id,
 			pack_probe_modes[v->cell->mode], pack_probe_streams[v->cell->stream]);
 		for (size_t i = 0; i < v->n_miss; i++)
 			fprintf(f, "%s%s %s", i ? ", " : "", v->miss[i].field, v->miss[i].observed);
-		fprintf(f, " (%s claims ", v->claim->rule->id);
+		fprintf(f, " (%s claims ", v->claim->rule->head.id);
 		for (size_t i = 0; i < v->n_miss; i++)
 			fprintf(f, "%s%s %s", i ? ", " : "", v->miss[i].field, v->miss[i].expected);
 		fprintf(f, ")\n");
 	}
 	for (size_t k = 0; k < r->n_not_probed; k++)
 		fprintf(f, "  %s:%u: %s (%s) is claimed but the probe has no such row\n", r->not_probed[k]->loc.path,
-			r->not_probed[k]->loc.line, r->not_probed[k]->row, r->not_probed[k]->rule->id);
+			r->not_probed[k]->loc.line, r->not_probed[k]->row, r->not_probed[k]->rule->head.id);
 	fprintf(f, "\n%zu cells: %zu match, %zu mismatch, %zu unclaimed, %zu skipped", r->n_cells, r->count[VERDICT_MATCH],
 		r->count[VERDICT_MISMATCH], r->count[VERDICT_UNCLAIMED], r->count[VERDICT_SKIPPED]);
 	if (r->n_not_probed)
@@ -197,7 +197,7 @@ static json_t *json_cell(const struct verify_cell *v)
 		json_array_append_new(misses, json_pack("{s:s, s:s, s:s}", "field", v->miss[i].field, "expected",
 							v->miss[i].expected, "observed", v->miss[i].observed));
 	json_t *o = json_pack("{s:s, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "id", c->id, "rule",
-			      v->claim ? json_string(v->claim->rule->id) : json_null(), "mode", pack_probe_modes[c->mode], "stream",
+			      v->claim ? json_string(v->claim->rule->head.id) : json_null(), "mode", pack_probe_modes[c->mode], "stream",
 			      pack_probe_streams[c->stream], "does", str_or_null(c->does), "call_rc", int_or_null(c->call_rc),
 			      "call_err", str_or_null(c->call_err), "status", word_or_null(pack_probe_status, c->status), "end_rc",
 			      int_or_null(c->end_rc));
@@ -237,7 +237,7 @@ static void print_json(FILE *f, const struct probe_run *run, const struct verify
 	for (size_t k = 0; k < r->n_cells; k++)
 		json_array_append_new(rows, json_cell(&r->cells[k]));
 	for (size_t k = 0; k < r->n_not_probed; k++)
-		json_array_append_new(missing, json_pack("{s:s, s:s}", "row", r->not_probed[k]->row, "rule", r->not_probed[k]->rule->id));
+		json_array_append_new(missing, json_pack("{s:s, s:s}", "row", r->not_probed[k]->row, "rule", r->not_probed[k]->rule->head.id));
 	json_t *capture = c->present ? json_pack("{s:i, s:i, s:i, s:i, s:i, s:b}", "chain", c->chain, "begin_rc", c->begin_rc,
 						  "end_rc", c->end_rc, "instantiate_rc", c->instantiate_rc, "replay_rc",
 						  c->replay_rc, "bitwise_equal", c->bitwise_equal)

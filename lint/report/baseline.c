@@ -12,7 +12,7 @@
 
 #include "base/diag.h"
 #include "report/fix.h"
-#include "run/lint.h"
+#include "input/read.h"
 #include "base/mem.h"
 #include "config/pack.h"
 #include "base/strmap.h"
@@ -106,7 +106,7 @@ struct baseline *baseline_read(const char *path, struct arena *a, struct diag_li
 {
 	char *text;
 	size_t len;
-	if (lint_read_path(problems, a, path, &text, &len))
+	if (read_path(problems, a, path, &text, &len))
 		return NULL;
 	json_error_t err;
 	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
@@ -150,7 +150,7 @@ static bool keep(struct diag *d, void *ctx)
 	if (!d->fingerprint || !d->loc.path)
 		return true;
 	char *rel = relative(c->b->root, d->loc.path);
-	char *key = key_of(rel, d->rule->id, d->fingerprint);
+	char *key = key_of(rel, d->rule->head.id, d->fingerprint);
 	size_t k;
 	bool hit = strmap_get(&c->b->index, key, strlen(key), &k) && c->left[k];
 	if (hit)
@@ -179,7 +179,7 @@ int baseline_write(const char *path, const struct diag_list *l)
 		if (!d->fingerprint || !d->loc.path)
 			continue;
 		char *rel = relative(root, d->loc.path);
-		json_array_append_new(items, json_pack("{s:s, s:s, s:s, s:s}", "path", rel, "rule", d->rule->id,
+		json_array_append_new(items, json_pack("{s:s, s:s, s:s, s:s}", "path", rel, "rule", d->rule->head.id,
 						       "fingerprint", d->fingerprint, "message", d->message ? d->message : ""));
 		free(rel);
 	}

@@ -97,7 +97,7 @@ static bool is_rule_char(char c)
 
 bool fix_suppress(struct arena *a, const struct diag *d, const char *buf, size_t len, struct fix_edit *e)
 {
-	const char *id = d->rule->id;
+	const char *id = d->rule->head.id;
 	bool c_syntax = supp_c_syntax(d->loc.path);
 	const char *mark = c_syntax ? "//" : "#";
 	const char *title = arena_printf(a, "Suppress %s on this line", id);

@@ -11,6 +11,7 @@
 
 struct diag;
 struct diag_list;
+struct pack;
 struct target;
 struct text_store;
 
@@ -18,6 +19,7 @@ struct out_ctx {
 	FILE *f;
 	bool color;
 	const struct target *target;
+	const struct pack *pack;        /* every rule, for formats that list them (SARIF); may be NULL */
 	const struct text_store *texts; /* the inputs' texts, for formats that look again; may be NULL */
 	void *state;            /* the format's own */
 };

@@ -46,9 +46,9 @@ static void github_diag(struct out_ctx *o, const struct diag *d)
 	}
 	fputs("title=", f);
 	put_escaped(f, "cglint ", true);
-	put_escaped(f, d->rule->id, true);
+	put_escaped(f, d->rule->head.id, true);
 	put_escaped(f, " (", true);
-	put_escaped(f, d->rule->name, true);
+	put_escaped(f, d->rule->head.name, true);
 	put_escaped(f, ")", true);
 	fputs("::", f);
 	put_escaped(f, d->message, false);

@@ -35,7 +35,7 @@ static json_t *str_or_null(const char *s)
 static void json_diag(struct out_ctx *o, const struct diag *d)
 {
 	json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:i, s:i, s:o, s:o, s:o}",
-						  "rule", d->rule->id, "name", d->rule->name, "severity",
+						  "rule", d->rule->head.id, "name", d->rule->head.name, "severity",
 						  diag_sev_name(d->sev), "path", str_or_null(d->loc.path), "line",
 						  (int)(d->loc.line ? d->loc.line : 1), "column",
 						  (int)(d->loc.col ? d->loc.col : 1), "message", str_or_null(d->message),

@@ -21,7 +21,7 @@
 #include "input/text.h"
 
 #define SARIF_TEXT_MAX 1024             /* GitHub's bound on rule descriptions, in bytes here */
-#define SARIF_READ_MAX (8u << 20)       /* no input cglint lints is larger (LINT_MAX_FILE_BYTES) */
+#define SARIF_READ_MAX (8u << 20)       /* no input cglint lints is larger (READ_MAX_BYTES) */
 #define SARIF_NO_PATH "<command line>"  /* what a diagnostic without a file is reported at */
 
 static const char *const level[] = {"note", "warning", "error"};
@@ -277,16 +277,16 @@ static json_t *help(const struct rule *r)
 	char *text, *md;
 	size_t tn, mn;
 	FILE *t = open_memstream(&text, &tn), *m = open_memstream(&md, &mn);
-	const char *doc = r->doc && *r->doc ? r->doc : r->message && *r->message ? r->message : r->name;
+	const char *doc = r->doc && *r->doc ? r->doc : r->message && *r->message ? r->message : r->head.name;
 	size_t dn = strlen(doc);
 	while (dn && (doc[dn - 1] == '\n' || doc[dn - 1] == ' '))
 		dn--;
 	fprintf(t, "%.*s", (int)dn, doc);
 	fprintf(m, "%.*s", (int)dn, doc);      /* docs are written in Markdown already */
-	if (r->fix) {
-		fprintf(t, "\n\nFix: %s", r->fix);
+	if (r->head.fix) {
+		fprintf(t, "\n\nFix: %s", r->head.fix);
 		fputs("\n\n**Fix:** ", m);
-		put_md(m, r->fix);
+		put_md(m, r->head.fix);
 	}
 	if (r->n_mirrors) {
 		fputs("\n\nMirrors:", t);
@@ -310,14 +310,14 @@ static json_t *help(const struct rule *r)
 static json_t *descriptor(const struct rule *r)
 {
 	json_t *tags = json_pack("[s]", "cuda-graphs");
-	const char *cat = category(r->id);
+	const char *cat = category(r->head.id);
 	if (cat)
 		json_array_append_new(tags, json_string(cat));
-	char *shrt = clip(r->message && *r->message ? r->message : r->name);
+	char *shrt = clip(r->message && *r->message ? r->message : r->head.name);
 	char *full = clip(r->doc && *r->doc ? r->doc : shrt);
-	json_t *j = json_pack("{s:o, s:o, s:{s:o}, s:{s:o}, s:o, s:{s:s}, s:{s:o, s:s}}", "id", jstr(r->id), "name",
-			      jstr(r->name), "shortDescription", "text", jstr(shrt), "fullDescription", "text", jstr(full),
-			      "help", help(r), "defaultConfiguration", "level", level[r->sev], "properties", "tags", tags,
+	json_t *j = json_pack("{s:o, s:o, s:{s:o}, s:{s:o}, s:o, s:{s:s}, s:{s:o, s:s}}", "id", jstr(r->head.id), "name",
+			      jstr(r->head.name), "shortDescription", "text", jstr(shrt), "fullDescription", "text", jstr(full),
+			      "help", help(r), "defaultConfiguration", "level", level[r->head.sev], "properties", "tags", tags,
 			      "precision", "high");
 	free(shrt);
 	free(full);
@@ -326,31 +326,31 @@ static json_t *descriptor(const struct rule *r)
 
 static int by_id(const void *a, const void *b)
 {
-	return strcmp((*(const struct rule *const *)a)->id, (*(const struct rule *const *)b)->id);
+	return strcmp((*(const struct rule *const *)a)->head.id, (*(const struct rule *const *)b)->head.id);
 }
 
 static int id_cmp(const void *key, const void *elem)
 {
-	return strcmp(key, (*(const struct rule *const *)elem)->id);
+	return strcmp(key, (*(const struct rule *const *)elem)->head.id);
 }
 
 static void add_rule(const struct rule **u, size_t *n, const struct rule *r)
 {
 	for (size_t i = 0; i < *n; i++)
-		if (!strcmp(u[i]->id, r->id))
+		if (!strcmp(u[i]->head.id, r->head.id))
 			return;
 	u[(*n)++] = r;
 }
 
 /* One rule per id, the pack's first variant, and any rule a diagnostic names that the pack lacks;
  * sorted by id. */
-static const struct rule **unique_rules(const struct diag_list *l, size_t *n)
+static const struct rule **unique_rules(const struct pack *p, const struct diag_list *l, size_t *n)
 {
-	size_t in_pack = l->pack ? l->pack->n_rules : 0;
+	size_t in_pack = p ? p->n_rules : 0;
 	const struct rule **u = malloc((in_pack + l->n + 1) * sizeof(*u));
 	*n = 0;
 	for (size_t k = 0; k < in_pack; k++)
-		add_rule(u, n, l->pack->rules[k]);
+		add_rule(u, n, p->rules[k]);
 	for (size_t k = 0; k < l->n; k++)
 		add_rule(u, n, l->items[k].rule);
 	qsort(u, *n, sizeof(*u), by_id);
@@ -378,7 +378,7 @@ static void sarif_diag(struct out_ctx *o, const struct diag *d)
 		fprintf(m, " Fix: %s", d->fix);
 	fclose(m);
 	/* ruleIndex is known once every rule is: sarif_end sets it */
-	json_t *r = json_pack("{s:o, s:i, s:s, s:{s:o}, s:[o]}", "ruleId", jstr(d->rule->id), "ruleIndex", -1, "level",
+	json_t *r = json_pack("{s:o, s:i, s:s, s:{s:o}, s:[o]}", "ruleId", jstr(d->rule->head.id), "ruleIndex", -1, "level",
 			      level[d->sev], "message", "text", jstr(msg), "locations", location(s, d->loc, NULL));
 	free(msg);
 	if (d->fingerprint)
@@ -399,7 +399,7 @@ static void sarif_end(struct out_ctx *o, const struct diag_list *l)
 {
 	struct sarif *s = o->state;
 	size_t n;
-	const struct rule **u = unique_rules(l, &n);
+	const struct rule **u = unique_rules(o->pack, l, &n);
 	json_t *rules = json_array();
 	for (size_t k = 0; k < n; k++)
 		json_array_append_new(rules, descriptor(u[k]));

@@ -39,7 +39,7 @@ static void text_diag(struct out_ctx *o, const struct diag *d)
 {
 	put_head(o, d->loc, d->sev, diag_sev_name(d->sev));
 	put_clean(o->f, d->message);
-	fprintf(o->f, " [%s %s]\n", d->rule->id, d->rule->name);
+	fprintf(o->f, " [%s %s]\n", d->rule->head.id, d->rule->head.name);
 	for (size_t k = 0; k < d->n_notes; k++) {
 		put_head(o, d->notes[k].loc, SEV_NOTE, "note");
 		put_clean(o->f, d->notes[k].message);

@@ -1,15 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* lint: reading inputs, layering facts, walking folders. */
+/* lint: one unit per input, its facts in layer order, judged. */
 #include "run/lint.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "front/args.h"
 #include "front/cfg.h"
@@ -20,77 +15,19 @@
 #include "base/mem.h"
 #include "front/mlm.h"
 #include "input/node.h"
+#include "input/read.h"
+#include "input/walk.h"
 #include "config/pack.h"
 #include "config/proj.h"
 #include "base/suggest.h"
 #include "input/text.h"
-
-/* ---- reading ---- */
-
-/* Read at most LINT_MAX_FILE_BYTES of a regular file (or stdin for fd 0). 0 or -1 (reported). */
-static int read_input(struct diag_list *d, struct arena *a, const char *path, int fd, char **buf, size_t *len)
-{
-	struct loc whole = {path, 0, 0};
-	struct stat st;
-	if (fd != 0) {
-		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-			diag_input(d, "CG904", whole, "not a regular file");
-			return -1;
-		}
-		if ((unsigned long long)st.st_size > LINT_MAX_FILE_BYTES) {
-			diag_input(d, "CG903", whole, "file is %lld bytes; cglint reads at most %u",
-				   (long long)st.st_size, LINT_MAX_FILE_BYTES);
-			return -1;
-		}
-	}
-	size_t cap = 65536, n = 0;
-	char *b = mem_alloc(cap);
-	for (;;) {
-		if (n == cap) {
-			if (cap > LINT_MAX_FILE_BYTES) {
-				free(b);
-				diag_input(d, "CG903", whole, "input exceeds %u bytes", LINT_MAX_FILE_BYTES);
-				return -1;
-			}
-			b = mem_realloc(b, cap *= 2);
-		}
-		ssize_t got = read(fd, b + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			free(b);
-			diag_input(d, "CG904", whole, "cannot read: %s", strerror(errno));
-			return -1;
-		}
-		if (!got)
-			break;
-		n += (size_t)got;
-	}
-	*buf = arena_strndup(a, b, n);
-	*len = n;
-	free(b);
-	return 0;
-}
-
-int lint_read_path(struct diag_list *d, struct arena *a, const char *path, char **buf, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		diag_input(d, "CG904", (struct loc){path, 0, 0}, "cannot open: %s",
-			   errno == ELOOP ? "symbolic link loop" : strerror(errno));
-		return -1;
-	}
-	int rc = read_input(d, a, path, fd, buf, len);
-	close(fd);
-	return rc;
-}
 
 static struct node *parse_yaml_path(struct lint_run *r, struct arena *a, const char *path)
 {
 	char *buf;
 	size_t len;
 	struct node *root = NULL;
-	if (lint_read_path(&r->diags, a, path, &buf, &len) == 0) {
+	if (read_path(&r->diags, a, path, &buf, &len) == 0) {
 		text_put(r->texts, path, buf, len);
 		fe_yaml_parse(a, &r->diags, path, buf, len, &root);
 	}
@@ -104,7 +41,7 @@ void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_o
 {
 	*r = (struct lint_run){.pack = p, .opts = o, .arena = arena_new(), .sources = src_queue_new(), .proj = proj,
 			       .texts = text_store_new()};
-	diag_init(&r->diags, r->arena, p, f);
+	diag_init(&r->diags, r->arena, &p->lookup, f);
 	r->overlays = mem_alloc((o->n_overlays + 1) * sizeof(*r->overlays));
 	for (size_t k = 0; k < o->n_overlays; k++)
 		r->overlays[k] = parse_yaml_path(r, r->arena, arena_strdup(r->arena, o->overlays[k]));
@@ -112,7 +49,7 @@ void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_o
 		const char *path = arena_strdup(r->arena, o->env_files[k]);
 		char *buf;
 		size_t len;
-		if (lint_read_path(&r->diags, r->arena, path, &buf, &len) == 0) {
+		if (read_path(&r->diags, r->arena, path, &buf, &len) == 0) {
 			text_put(r->texts, path, buf, len);
 			fe_env_parse(r->arena, &r->diags, path, buf, len, &r->env);
 		}
@@ -371,96 +308,34 @@ static void lint_file(struct lint_run *r, const char *path, int fd)
 {
 	char *buf;
 	size_t len;
-	int rc = fd >= 0 ? read_input(&r->diags, r->arena, path, fd, &buf, &len)
-			 : lint_read_path(&r->diags, r->arena, path, &buf, &len);
+	int rc = fd >= 0 ? read_fd(&r->diags, r->arena, path, fd, &buf, &len)
+			 : read_path(&r->diags, r->arena, path, &buf, &len);
 	if (rc == 0)
 		lint_buffer(r, path, buf, len);
 }
 
-static bool excluded(struct lint_run *r, const char *path)
+static bool excluded(void *ctx, const char *path)
 {
+	struct lint_run *r = ctx;
 	if (!r->proj || !proj_excluded(r->proj, path))
 		return false;
 	r->excluded++;
 	return true;
 }
 
-static bool is_yaml_name(const char *name)
+static bool is_input_name(const char *name)
 {
-	return has_suffix(name, ".yaml") || has_suffix(name, ".yml");
+	return fe_clang_is_source(name) || has_suffix(name, ".yaml") || has_suffix(name, ".yml") ||
+	       is_script_name(name);
 }
 
-static int cmp_str(const void *a, const void *b)
+static void take_file(void *ctx, const char *path, bool regular)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-struct dir_chain {
-	const struct dir_chain *up;
-	dev_t dev;
-	ino_t ino;
-};
-
-static void walk(struct lint_run *r, const char *path, const struct dir_chain *up, unsigned depth)
-{
-	struct stat st;
-	if (stat(path, &st) < 0) {
-		diag_input(&r->diags, "CG904", (struct loc){path, 0, 0}, "cannot open: %s",
-			   errno == ELOOP ? "symbolic link loop" : strerror(errno));
-		return;
-	}
-	if (excluded(r, path))
-		return;         /* explicit files too: pre-commit passes every staged file */
-	if (!S_ISDIR(st.st_mode)) {
-		if (fe_clang_is_source(path) && S_ISREG(st.st_mode))
-			src_add(r->sources, path, NULL, 0);     /* read by its worker */
-		else
-			lint_file(r, path, -1);
-		return;
-	}
-	for (const struct dir_chain *c = up; c; c = c->up)
-		if (c->dev == st.st_dev && c->ino == st.st_ino) {
-			diag_input(&r->diags, "CG904", (struct loc){path, 0, 0},
-				   "folder loop: this folder contains itself through a symbolic link");
-			return;
-		}
-	if (depth > LINT_MAX_WALK_DEPTH) {
-		diag_input(&r->diags, "CG903", (struct loc){path, 0, 0}, "folders nested deeper than %d",
-			   LINT_MAX_WALK_DEPTH);
-		return;
-	}
-	DIR *dir = opendir(path);
-	if (!dir) {
-		diag_input(&r->diags, "CG904", (struct loc){path, 0, 0}, "cannot open folder: %s", strerror(errno));
-		return;
-	}
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	for (struct dirent *de; (de = readdir(dir));) {
-		if (de->d_name[0] == '.')
-			continue;       /* ., .., and hidden folders such as .git */
-		if (n == cap)
-			names = mem_realloc(names, (cap = cap ? cap * 2 : 32) * sizeof(*names));
-		names[n++] = mem_strdup(de->d_name);
-	}
-	closedir(dir);
-	qsort(names, n, sizeof(*names), cmp_str);
-	struct dir_chain here = {up, st.st_dev, st.st_ino};
-	for (size_t k = 0; k < n; k++) {
-		const char *child = arena_printf(r->arena, "%s%s%s", path,
-						 path[strlen(path) - 1] == '/' ? "" : "/", names[k]);
-		struct stat cst;
-		bool source = fe_clang_is_source(names[k]);
-		bool config = is_yaml_name(names[k]) || is_script_name(names[k]);
-		if (stat(child, &cst) < 0 || S_ISDIR(cst.st_mode))
-			walk(r, child, &here, depth + 1);     /* errors are reported there */
-		else if (source && !excluded(r, child))
-			src_add(r->sources, child, NULL, 0);
-		else if (config && !excluded(r, child))
-			lint_file(r, child, -1);
-		free(names[k]);
-	}
-	free(names);
+	struct lint_run *r = ctx;
+	if (fe_clang_is_source(path) && regular)
+		src_add(r->sources, path, NULL, 0);     /* read by its worker */
+	else
+		lint_file(r, path, -1);
 }
 
 void lint_path(struct lint_run *r, const char *path)
@@ -471,5 +346,6 @@ void lint_path(struct lint_run *r, const char *path)
 			lint_file(r, arena_strdup(r->arena, name), 0);
 		return;
 	}
-	walk(r, arena_strdup(r->arena, path), NULL, 0);
+	struct walk_visit v = {r, excluded, is_input_name, take_file};
+	walk_path(&r->diags, r->arena, path, &v);
 }

@@ -22,9 +22,6 @@ struct pack;
 struct proj;
 struct text_store;
 
-#define LINT_MAX_FILE_BYTES (8u << 20)  /* larger inputs are refused (CG903) */
-#define LINT_MAX_WALK_DEPTH 64
-
 struct lint_opts {
 	struct target target;           /* resolved; a .cglint.yaml target overrides what was not given */
 	bool mcore_given, bridge_given; /* on the command line */
@@ -62,11 +59,6 @@ struct lint_run {
 void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_opts *o, const struct diag_filter *f,
 		   struct proj *proj);
 void lint_run_release(struct lint_run *r);
-/*
- * Read a regular file of at most LINT_MAX_FILE_BYTES into 'a' (NUL-terminated). Returns 0, or -1
- * after reporting CG903/CG904 into 'd'. Every input cglint reads, rule packs included, comes here.
- */
-int lint_read_path(struct diag_list *d, struct arena *a, const char *path, char **buf, size_t *len);
 /* Lint a file, a folder (walked for *.yaml, *.yml, launch scripts and C/C++/CUDA sources) or
  * '-' (stdin). Sources are queued: call lint_finish once every path is in. */
 void lint_path(struct lint_run *r, const char *path);

@@ -28,7 +28,7 @@ static bool config_keep(struct diag *d, void *ctx)
 	struct proj *pj = ctx;
 	/* an input that cannot be read fails the run: hiding why would leave a bare status 2,
 	 * and a config's own mistakes would otherwise be filtered by that config */
-	if (!d->loc.path || (d->rule->sev == SEV_ERROR && !strncmp(d->rule->id, "CG9", 3)))
+	if (!d->loc.path || (d->rule->head.sev == SEV_ERROR && !strncmp(d->rule->head.id, "CG9", 3)))
 		return true;
 	if (!proj_rule_applies(pj, d->rule, d->loc.path))
 		return false;
@@ -58,7 +58,7 @@ struct supp_ctx {
 
 static bool names(const char *written, const struct rule *r)
 {
-	return !strcasecmp(written, r->id) || !strcmp(written, r->name) || !strcasecmp(written, "all");
+	return !strcasecmp(written, r->head.id) || !strcmp(written, r->head.name) || !strcasecmp(written, "all");
 }
 
 static bool supp_keep(struct diag *d, void *ctx)
@@ -204,7 +204,7 @@ static void fingerprint(struct lint_run *r)
 		struct diag *d = &r->diags.items[k];
 		size_t n = 0;
 		sb.len = 0;
-		sbuf_adds(&sb, d->rule->id);
+		sbuf_adds(&sb, d->rule->head.id);
 		sbuf_addc(&sb, '\0');
 		add_normalized(&sb, d->message ? d->message : "", d->message ? strlen(d->message) : 0);
 		const char *line = line_of(r, &cur, d, &n);

@@ -8,6 +8,7 @@
 
 #include "report/baseline.h"
 #include "base/mem.h"
+#include "input/read.h"
 #include "config/pack.h"
 #include "run/post.h"
 #include "config/proj.h"
@@ -38,13 +39,13 @@ struct session *session_new(const struct session_opts *o, struct arena *a, struc
 	s->arena = arena_new();
 	s->pack = pack_new();
 	pack_load_builtin(s->pack);
-	diag_init(problems, a, s->pack, NULL);
+	diag_init(problems, a, &s->pack->lookup, NULL);
 	bool bad = false;
 	for (size_t k = 0; k < o->n_rule_files; k++) {
 		char *text;
 		size_t len;
 		size_t before = problems->n;
-		if (lint_read_path(problems, s->arena, o->rule_files[k], &text, &len) == 0)
+		if (read_path(problems, s->arena, o->rule_files[k], &text, &len) == 0)
 			pack_load(s->pack, problems, o->rule_files[k], text, len);
 		bad |= problems->n > before;
 	}

@@ -113,7 +113,7 @@ static const char *fill(const struct cap *c, const char *tmpl, const struct cap_
 
 struct diag *cap_report(const struct cap *c, const struct rule *r, const struct sir_ev *at, const struct cap_words *w)
 {
-	return diag_report(c->diags, r, at->loc, fill(c, r->message, w), r->fix,
+	return diag_report(c->diags, r, at->loc, fill(c, r->message, w), r->head.fix,
 			   r->n_mirrors ? r->mirrors[0].where : NULL);
 }
 
@@ -476,7 +476,7 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 		case API_HAZARD:
 			if ((a->unsafe && relaxed) || (a->n_when_arg && !arg_named(e, a)))
 				break;
-			if (!strcmp(a->rule->id, "CG408") && !host_once(w, f, e))
+			if (!strcmp(a->rule->head.id, "CG408") && !host_once(w, f, e))
 				break;
 			report(w, f, a->rule, e, (struct cap_words){.effect = effect_for(w, a)});
 			break;

@@ -10,7 +10,7 @@
 #include "source/cap.h"
 #include "base/diag.h"
 #include "source/fe_clang.h"
-#include "run/lint.h"
+#include "input/read.h"
 #include "base/mem.h"
 #include "input/text.h"
 
@@ -72,12 +72,12 @@ struct pool {
 static void run_job(struct pool *p, struct src_job *j)
 {
 	j->arena = arena_new();
-	diag_init(&j->diags, j->arena, p->pack, p->filter);
+	diag_init(&j->diags, j->arena, &p->pack->lookup, p->filter);
 	const char *buf = j->buf;
 	size_t len = j->len;
 	if (!buf) {
 		char *b;
-		if (lint_read_path(&j->diags, j->arena, j->path, &b, &len))
+		if (read_path(&j->diags, j->arena, j->path, &b, &len))
 			return;
 		buf = b;
 	}
