@@ -542,8 +542,7 @@ static void check_region(const struct cap *c, const struct cap_region *r)
 			       (struct cap_words){.stream = cap_ref_name(c, &w.forks[k].stream)});
 }
 
-/* The regions of one function, each checked; then the function-wide checks. */
-static void check_function(const struct cap *c, const struct sir_fn *fn)
+struct cap_region *cap_regions(const struct cap *c, const struct sir_fn *fn, size_t *count)
 {
 	struct cap_region *regions = NULL;
 	size_t n = 0;
@@ -578,14 +577,6 @@ static void check_function(const struct cap *c, const struct sir_fn *fn)
 		check_region(c, &regions[n]);
 		n++;
 	}
-	cap_graph_check(c, fn, regions, n);
-	free(regions);
-}
-
-void cap_check(const struct sir_tu *tu, const struct pack *p, struct diag_list *d, struct arena *a)
-{
-	struct cap c = {tu, p, d, a};
-	for (size_t f = 0; f < tu->n_fns; f++)
-		if (tu->fns[f].in_main)
-			check_function(&c, &tu->fns[f]);
+	*count = n;
+	return regions;
 }

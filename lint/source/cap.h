@@ -10,7 +10,7 @@
  * events tracked along the way. Which call is which comes from the pack's 'apis' table.
  *
  * cap.c: regions and the per-event hazards (CG3xx, CG401-CG403, CG408).
- * cap_graph.c: checks over a function's shape (CG404-CG407, CG409).
+ * cap_graph.c, a layer above: checks over a function's shape (CG404-CG407, CG409, CG410).
  */
 #ifndef CGLINT_CAP_H
 #define CGLINT_CAP_H
@@ -48,8 +48,9 @@ struct cap {
 	struct arena *arena;
 };
 
-/* Run every source check over 'tu'; diagnostics go to 'd' (strings in 'a'). */
-void cap_check(const struct sir_tu *tu, const struct pack *p, struct diag_list *d, struct arena *a);
+/* The capture regions of one function, each checked for hazards as it is found; malloc'd
+ * (NULL when none), the caller frees. */
+struct cap_region *cap_regions(const struct cap *c, const struct sir_fn *fn, size_t *count);
 
 /* What a message's {placeholders} say (rules/capture.yaml); NULL ones stay empty. */
 struct cap_words {
@@ -58,12 +59,11 @@ struct cap_words {
 	enum cap_mode mode;
 };
 
-/* ---- shared by cap.c and cap_graph.c ---- */
+/* ---- for the checks built on regions (cap_graph.c) ---- */
 const struct pack_api *cap_role(const struct cap *c, const struct sir_ev *e, enum api_role role);
 struct sir_ref cap_arg(const struct sir_ev *e, int pos);
 bool cap_same(const struct sir_ref *a, const struct sir_ref *b);
 const char *cap_ref_name(const struct cap *c, const struct sir_ref *r);
 struct diag *cap_report(const struct cap *c, const struct rule *r, const struct sir_ev *at, const struct cap_words *w);
-void cap_graph_check(const struct cap *c, const struct sir_fn *fn, const struct cap_region *regions, size_t n);
 
 #endif

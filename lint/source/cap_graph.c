@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* cap_graph: graph-API misuse judged over a function's shape (CG404-CG407, CG409, CG410); see cap.h. */
-#include "source/cap.h"
+/* cap_graph: graph-API misuse judged over a function's shape (CG404-CG407, CG409, CG410). */
+#include "source/cap_graph.h"
 
 #include <string.h>
 
 #include "base/diag.h"
 #include "base/mem.h"
 #include "config/pack.h"
+#include "source/cap.h"
 
 static bool loop_contains(const struct sir_tu *tu, int loop, unsigned off)
 {

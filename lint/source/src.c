@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "source/cap.h"
+#include "source/cap_graph.h"
 #include "base/diag.h"
 #include "source/fe_clang.h"
 #include "input/read.h"
@@ -85,8 +86,17 @@ static void run_job(struct pool *p, struct src_job *j)
 	j->len = len;
 	struct fe_clang_opts fo = {.cuda_path = p->opts->cuda_path, .cdb_dir = p->opts->cdb_dir, .cdbs = p->cdbs};
 	struct sir_tu *tu;
-	if (fe_clang_parse(j->arena, &j->diags, j->path, buf, len, &fo, &tu) == 0)
-		cap_check(tu, p->pack, &j->diags, j->arena);
+	if (fe_clang_parse(j->arena, &j->diags, j->path, buf, len, &fo, &tu))
+		return;
+	struct cap c = {tu, p->pack, &j->diags, j->arena};
+	for (size_t f = 0; f < tu->n_fns; f++) {
+		if (!tu->fns[f].in_main)
+			continue;       /* a header's functions are followed from the regions that call them */
+		size_t n;
+		struct cap_region *regions = cap_regions(&c, &tu->fns[f], &n);
+		cap_graph_check(&c, &tu->fns[f], regions, n);
+		free(regions);
+	}
 }
 
 static void *worker(void *arg)
