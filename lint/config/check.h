@@ -3,10 +3,10 @@
 #ifndef CGLINT_CHECK_H
 #define CGLINT_CHECK_H
 
-struct engine;
+struct judge;
 struct rule;
 
-#define CHECK(tag, name, fn) void fn(struct engine *e, const struct rule *r);
+#define CHECK(tag, name, fn) void fn(struct judge *j, const struct rule *r);
 #include "config/checks.def"
 #undef CHECK
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* engine: defaults, normalization, rules. */
+/* engine: defaults, normalization, then each rule judged. */
 #include "config/engine.h"
 
 #include <stdlib.h>
@@ -9,33 +9,16 @@
 #include "base/diag.h"
 #include "config/expr.h"
 #include "config/fact.h"
+#include "config/judge.h"
 #include "base/mem.h"
 #include "config/pack.h"
 #include "config/target.h"
 
-static void (*const check_fns[])(struct engine *, const struct rule *) = {
+static void (*const check_fns[])(struct judge *, const struct rule *) = {
 #define CHECK(tag, name, fn) fn,
 #include "config/checks.def"
 #undef CHECK
 };
-
-static struct expr_env env_of(const struct engine *e)
-{
-	return (struct expr_env){.facts = e->facts, .target = e->target, .arena = e->arena};
-}
-
-struct value engine_value(const struct engine *e, const char *key)
-{
-	return facts_value(e->facts, key);
-}
-
-bool engine_when(const struct engine *e, const struct rule *r)
-{
-	if (!r->when)
-		return true;
-	struct expr_env env = env_of(e);
-	return expr_truth(r->when, &env) == TRI_TRUE;
-}
 
 static void note(struct engine *e, struct loc loc, const char *text)
 {
@@ -67,22 +50,6 @@ static void apply_defaults(struct engine *e)
 	}
 }
 
-struct first_loc {
-	const char *key;                /* the key the position came from */
-	const struct facts *facts;
-	struct loc loc;
-};
-
-static void take_loc(const char *path, void *ctx)
-{
-	struct first_loc *fl = ctx;
-	const struct fact *f = fl->loc.path ? NULL : facts_get(fl->facts, path);
-	if (f && f->loc.path) {
-		fl->loc = f->loc;
-		fl->key = f->key;
-	}
-}
-
 /* Where a computed value comes from: its own position, else the first key its expression reads.
  * A literal (the impl a deprecated boolean migrates to) has none: a key it creates is placed at
  * what made the step apply, a key it rewrites keeps its place. */
@@ -91,17 +58,18 @@ static struct loc value_origin(const struct engine *e, const struct step *s, con
 {
 	if (v->loc.path)
 		return v->loc;
-	struct first_loc fl = {.facts = e->facts};
-	expr_each_path(x, take_loc, &fl);
-	if (!fl.loc.path && creates && s->when)
-		expr_each_path(s->when, take_loc, &fl);
-	return fl.loc;
+	struct loc loc = {0};
+	const char *key;
+	judge_expr_loc(e->facts, x, &key, &loc);
+	if (creates)
+		judge_expr_loc(e->facts, s->when, &key, &loc);
+	return loc;
 }
 
 static void normalize(struct engine *e)
 {
 	const struct pack *p = e->pack;
-	struct expr_env env = env_of(e);
+	struct expr_env env = {.facts = e->facts, .target = e->target, .arena = e->arena};
 	for (size_t k = 0; k < p->n_steps; k++) {
 		const struct step *s = p->steps[k];
 		if (!pack_applies(&s->mcore, &s->bridge, e->target))
@@ -137,82 +105,18 @@ static void normalize(struct engine *e)
 	}
 }
 
-/* Where a rule's diagnostic goes: its 'at' keys, then the keys its condition reads, in order. */
-static struct first_loc rule_at(const struct engine *e, const struct rule *r)
-{
-	struct first_loc fl = {.facts = e->facts};
-	struct expr_env env = env_of(e);
-	for (size_t k = 0; k < r->n_at && !fl.loc.path; k++)
-		if (!r->at_when[k] || expr_truth(r->at_when[k], &env) == TRI_TRUE)
-			take_loc(r->at[k], &fl);
-	if (!fl.loc.path && r->key)
-		take_loc(r->key, &fl);
-	if (!fl.loc.path && r->when)
-		expr_each_path(r->when, take_loc, &fl);
-	if (!fl.loc.path)
-		fl.loc = (struct loc){e->unit_path, 1, 1};
-	return fl;
-}
-
-/* Expand {key.path}, {value} and {suggestion} in a message or fix template. */
-struct fill {
-	const struct engine *e;
-	const char *value, *suggestion;
-};
-
-static void put_fact(struct sbuf *sb, const char *name, size_t len, const void *ctx)
-{
-	const struct fill *f = ctx;
-	if (len == 5 && !strncmp(name, "value", 5)) {
-		sbuf_adds(sb, f->value ? f->value : "");
-	} else if (len == 10 && !strncmp(name, "suggestion", 10)) {
-		if (f->suggestion)
-			sbuf_printf(sb, "; did you mean '%s'?", f->suggestion);
-	} else {
-		struct value v = facts_value(f->e->facts, arena_strndup(f->e->arena, name, len));
-		value_render(sb, &v, true);
-	}
-}
-
-static const char *interpolate(const struct engine *e, const char *tmpl, const char *value, const char *suggestion)
-{
-	if (!tmpl)
-		return NULL;
-	struct sbuf sb;
-	sbuf_init(&sb);
-	struct fill f = {e, value, suggestion};
-	sbuf_template(&sb, tmpl, put_fact, &f);
-	const char *s = arena_strdup(e->diags->arena, sb.buf);
-	sbuf_release(&sb);
-	return s;
-}
-
-void engine_report(struct engine *e, const struct rule *r, struct loc loc, const char *value, const char *suggestion)
-{
-	const char *key = NULL;
-	if (!loc.path) {
-		struct first_loc fl = rule_at(e, r);
-		loc = fl.loc;
-		key = fl.key;
-	}
-	struct diag *d = diag_report(e->diags, r, loc, interpolate(e, r->message, value, suggestion),
-				     interpolate(e, r->head.fix, value, suggestion),
-				     pack_mirror_for(r->mirrors, r->n_mirrors, e->target));
-	if (d && key)
-		d->key = arena_strdup(e->diags->arena, key);
-}
-
 static void judge(struct engine *e)
 {
 	const struct pack *p = e->pack;
+	struct judge j = {e->target, e->facts, e->diags, e->arena, e->unit_path};
 	for (size_t k = 0; k < p->n_rules; k++) {
 		const struct rule *r = p->rules[k];
 		if (!pack_applies(&r->mcore, &r->bridge, e->target) || !diag_selected(e->diags->filter, r))
 			continue;
 		if (r->check != CHECK_NONE)
-			check_fns[r->check](e, r);
-		else if (engine_when(e, r))
-			engine_report(e, r, (struct loc){0}, NULL, NULL);
+			check_fns[r->check](&j, r);
+		else if (judge_when(&j, r))
+			judge_report(&j, r, (struct loc){0}, NULL, NULL);
 	}
 }
 

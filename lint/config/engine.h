@@ -44,9 +44,4 @@ struct engine {
 void engine_run(struct engine *e);
 void engine_notes_release(struct engine_notes *n);
 
-/* For built-in checks (check.c). */
-struct value engine_value(const struct engine *e, const char *key);
-void engine_report(struct engine *e, const struct rule *r, struct loc loc, const char *value, const char *suggestion);
-bool engine_when(const struct engine *e, const struct rule *r);     /* no condition counts as true */
-
 #endif

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* judge: one rule against one unit's facts. */
+#include "config/judge.h"
+
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/mem.h"
+#include "config/expr.h"
+#include "config/fact.h"
+#include "config/pack.h"
+
+static struct expr_env env_of(const struct judge *j)
+{
+	return (struct expr_env){.facts = j->facts, .target = j->target, .arena = j->arena};
+}
+
+struct value judge_value(const struct judge *j, const char *key)
+{
+	return facts_value(j->facts, key);
+}
+
+bool judge_when(const struct judge *j, const struct rule *r)
+{
+	if (!r->when)
+		return true;
+	struct expr_env env = env_of(j);
+	return expr_truth(r->when, &env) == TRI_TRUE;
+}
+
+struct first_loc {
+	const char *key;                /* the key the position came from */
+	const struct facts *facts;
+	struct loc loc;
+};
+
+static void take_loc(const char *path, void *ctx)
+{
+	struct first_loc *fl = ctx;
+	const struct fact *f = fl->loc.path ? NULL : facts_get(fl->facts, path);
+	if (f && f->loc.path) {
+		fl->loc = f->loc;
+		fl->key = f->key;
+	}
+}
+
+void judge_expr_loc(const struct facts *f, const struct expr *x, const char **key, struct loc *loc)
+{
+	if (loc->path || !x)
+		return;
+	struct first_loc fl = {.facts = f};
+	expr_each_path(x, take_loc, &fl);
+	*loc = fl.loc;
+	*key = fl.key;
+}
+
+/* Where a rule's diagnostic goes: its 'at' keys, then the keys its condition reads, in order. */
+static struct first_loc rule_at(const struct judge *j, const struct rule *r)
+{
+	struct first_loc fl = {.facts = j->facts};
+	struct expr_env env = env_of(j);
+	for (size_t k = 0; k < r->n_at && !fl.loc.path; k++)
+		if (!r->at_when[k] || expr_truth(r->at_when[k], &env) == TRI_TRUE)
+			take_loc(r->at[k], &fl);
+	if (!fl.loc.path && r->key)
+		take_loc(r->key, &fl);
+	if (!fl.loc.path && r->when)
+		expr_each_path(r->when, take_loc, &fl);
+	if (!fl.loc.path)
+		fl.loc = (struct loc){j->unit_path, 1, 1};
+	return fl;
+}
+
+/* Expand {key.path}, {value} and {suggestion} in a message or fix template. */
+struct fill {
+	const struct judge *j;
+	const char *value, *suggestion;
+};
+
+static void put_fact(struct sbuf *sb, const char *name, size_t len, const void *ctx)
+{
+	const struct fill *f = ctx;
+	if (len == 5 && !strncmp(name, "value", 5)) {
+		sbuf_adds(sb, f->value ? f->value : "");
+	} else if (len == 10 && !strncmp(name, "suggestion", 10)) {
+		if (f->suggestion)
+			sbuf_printf(sb, "; did you mean '%s'?", f->suggestion);
+	} else {
+		struct value v = facts_value(f->j->facts, arena_strndup(f->j->arena, name, len));
+		value_render(sb, &v, true);
+	}
+}
+
+static const char *interpolate(const struct judge *j, const char *tmpl, const char *value, const char *suggestion)
+{
+	if (!tmpl)
+		return NULL;
+	struct sbuf sb;
+	sbuf_init(&sb);
+	struct fill f = {j, value, suggestion};
+	sbuf_template(&sb, tmpl, put_fact, &f);
+	const char *s = arena_strdup(j->diags->arena, sb.buf);
+	sbuf_release(&sb);
+	return s;
+}
+
+void judge_report(struct judge *j, const struct rule *r, struct loc loc, const char *value, const char *suggestion)
+{
+	const char *key = NULL;
+	if (!loc.path) {
+		struct first_loc fl = rule_at(j, r);
+		loc = fl.loc;
+		key = fl.key;
+	}
+	struct diag *d = diag_report(j->diags, r, loc, interpolate(j, r->message, value, suggestion),
+				     interpolate(j, r->head.fix, value, suggestion),
+				     pack_mirror_for(r->mirrors, r->n_mirrors, j->target));
+	if (d && key)
+		d->key = arena_strdup(j->diags->arena, key);
+}
