@@ -17,6 +17,7 @@
 #include "base/diag.h"
 #include "harness.h"
 #include "base/mem.h"
+#include "report/formats.h"
 #include "report/out.h"
 #include "config/pack.h"
 #include "config/target.h"
@@ -616,11 +617,11 @@ Test(github, nothing_found_prints_nothing)
 
 Test(out, table_of_formats)
 {
-	cr_expect_eq(out_find("sarif"), &out_sarif);
-	cr_expect_eq(out_find("github"), &out_github);
-	cr_expect_eq(out_find("text"), &out_text);
-	cr_expect_null(out_find("xml"));
-	cr_expect_str_eq(out_names(), "text|json|sarif|github");
+	cr_expect_eq(formats_find("sarif"), &out_sarif);
+	cr_expect_eq(formats_find("github"), &out_github);
+	cr_expect_eq(formats_find("text"), &out_text);
+	cr_expect_null(formats_find("xml"));
+	cr_expect_str_eq(formats_names(), "text|json|sarif|github");
 }
 
 static void expect_rel(const char *path, const char *want)

@@ -17,6 +17,7 @@
 #include "run/lint.h"
 #include "lsp/lsp.h"
 #include "base/mem.h"
+#include "report/formats.h"
 #include "report/out.h"
 #include "config/pack.h"
 #include "probe/probe.h"
@@ -210,18 +211,18 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		case O_CONFIG_FILE: push(&c->s.lint.overlays, &c->s.lint.n_overlays, optarg); break;
 		case O_ASSUME: c->s.lint.assume_defaults = true; break;
 		case O_FORMAT:
-			if (!(c->format = out_find(optarg)))
-				return usage_error("--format is one of %s, not '%s'", out_names(), optarg);
+			if (!(c->format = formats_find(optarg)))
+				return usage_error("--format is one of %s, not '%s'", formats_names(), optarg);
 			break;
 		case O_OUTPUT: {
 			char *eq = strchr(optarg, '=');
 			const struct out_format *f = NULL;
 			if (eq) {
 				*eq = '\0';
-				f = out_find(optarg);
+				f = formats_find(optarg);
 			}
 			if (!f || !eq[1])
-				return usage_error("--output wants FORMAT=PATH with FORMAT one of %s, not '%s'", out_names(),
+				return usage_error("--output wants FORMAT=PATH with FORMAT one of %s, not '%s'", formats_names(),
 						   optarg);
 			c->outputs = mem_realloc(c->outputs, (c->n_outputs + 1) * sizeof(*c->outputs));
 			c->outputs[c->n_outputs++] = (struct output){f, eq + 1};

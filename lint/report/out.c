@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* out: the table of output formats, and the project-relative paths they print. */
+/* out: what every output format shares: printing a list, project-relative paths, UTF-8. */
 #define _XOPEN_SOURCE 700   /* realpath */
 #include "report/out.h"
 
@@ -12,21 +12,6 @@
 
 #include "base/diag.h"
 #include "base/mem.h"
-
-static const struct out_format *const formats[] = {&out_text, &out_json, &out_sarif, &out_github, NULL};
-
-const struct out_format *out_find(const char *name)
-{
-	for (size_t k = 0; formats[k]; k++)
-		if (!strcmp(formats[k]->name, name))
-			return formats[k];
-	return NULL;
-}
-
-const char *out_names(void)
-{
-	return "text|json|sarif|github";
-}
 
 void out_print(const struct out_format *fmt, struct out_ctx *o, const struct diag_list *l)
 {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * out: output formats as small vtables, one file each. A format prints; it never decides what
- * is reported (that is the funnel's job in diag.c). NULL hooks mean "nothing to do".
+ * out: output formats as small vtables, one file each (out_*.c), and what they share. A format
+ * prints; it never decides what is reported (that is the funnel's job in diag.c). NULL hooks
+ * mean "nothing to do".
  */
 #ifndef CGLINT_OUT_H
 #define CGLINT_OUT_H
@@ -31,10 +32,8 @@ struct out_format {
 	void (*end)(struct out_ctx *o, const struct diag_list *l);
 };
 
-extern const struct out_format out_text, out_json, out_sarif, out_github;
+extern const struct out_format out_text, out_json, out_sarif, out_github;     /* formats.h lists them */
 
-const struct out_format *out_find(const char *name);
-const char *out_names(void);     /* "text|json|sarif|github" for usage messages */
 void out_print(const struct out_format *fmt, struct out_ctx *o, const struct diag_list *l);
 
 /*

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The source tree's layering, checked: lint/ has one folder per stage of the data flow, and a
+file may use only its own stage and the stages below it.
+
+usage: layers.py LINT_DIR [BUILD_DIR]
+
+- Includes: every #include "..." in lint/<stage>/ must name a header of its own stage or a
+  lower one; third-party parsers are included only by the files named in THIRD_PARTY.
+- Calls (with BUILD_DIR): the object files' symbols (nm) give which module calls which; no
+  call may go to a higher stage, and no two modules may call each other, directly or round a
+  longer circle.
+Before judging the real tree it judges a small made-up one with one fault of each kind and
+fails unless it finds them all, so a checker that finds nothing cannot pass.
+"""
+import collections
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# The stages, lowest first. This list is the one place the order is written.
+STAGES = ["base", "input", "config", "front", "source", "report", "probe", "run", "lsp", "cli"]
+
+# Third-party headers (by prefix) and the only files allowed to include them.
+THIRD_PARTY = {
+    "yaml.h": {"input/fe_yaml.c"},
+    "clang-c/": {"source/fe_clang.c", "source/fe_clang_walk.c"},
+    "tree_sitter/": {"front/fe_py.c"},
+}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]', re.M)
+
+
+def stage_of(rel):
+    top = rel.split("/", 1)[0]
+    return top if top in STAGES else None
+
+
+def check_includes(lint):
+    faults = []
+    for dirpath, dirs, files in os.walk(lint):
+        dirs[:] = [d for d in dirs if d != "shim"]      # the scanner's stand-in system headers
+        for name in sorted(files):
+            if not name.endswith((".c", ".h", ".cu", ".def")):
+                continue
+            path = os.path.join(dirpath, name)
+            rel = os.path.relpath(path, lint).replace(os.sep, "/")
+            own = stage_of(rel)
+            if own is None or rel.count("/") != 1:
+                faults.append(f"lint/{rel}: not in a stage folder ({', '.join(STAGES)})")
+                continue
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            for m in INCLUDE.finditer(text):
+                kind, inc = m.group(1), m.group(2)
+                line = text.count("\n", 0, m.start()) + 1
+                for prefix, allowed in THIRD_PARTY.items():
+                    if inc.startswith(prefix) and rel not in allowed:
+                        faults.append(f"lint/{rel}:{line}: includes {inc}, which only {', '.join(sorted(allowed))} may")
+                if kind != '"':
+                    continue
+                target = inc if "/" in inc else f"{own}/{inc}"
+                st = stage_of(target)
+                if st is None:
+                    faults.append(f"lint/{rel}:{line}: includes \"{inc}\", which is in no stage")
+                elif STAGES.index(st) > STAGES.index(own):
+                    faults.append(f"lint/{rel}:{line}: includes \"{inc}\": stage {st} is above {own}")
+    return faults
+
+
+def module_graph(build):
+    """module -> {module: [symbols]} from the object files' defined and undefined symbols."""
+    objs = []
+    for dirpath, _, files in os.walk(build):
+        objs += [os.path.join(dirpath, f) for f in files
+                 if f.endswith(".c.o") and f"{os.sep}lint{os.sep}" in dirpath]
+    defs, uses = {}, collections.defaultdict(set)
+    for o in objs:
+        parts = o.replace(os.sep, "/").split("/lint/")[-1].split("/")
+        if len(parts) != 2 or parts[0] not in STAGES:
+            continue
+        mod = f"{parts[0]}/{parts[1][:-len('.c.o')]}"
+        out = subprocess.run(["nm", o], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 3 and f[1] in "TDRB":
+                defs[f[2]] = mod
+            elif len(f) == 2 and f[0] == "U":
+                uses[mod].add(f[1])
+    graph = collections.defaultdict(lambda: collections.defaultdict(list))
+    for mod, syms in uses.items():
+        for s in sorted(syms):
+            if s in defs and defs[s] != mod:
+                graph[mod][defs[s]].append(s)
+    return graph, len({m for m in defs.values()})
+
+
+def check_calls(graph):
+    faults = []
+    for a in sorted(graph):
+        for b, syms in sorted(graph[a].items()):
+            if STAGES.index(b.split("/")[0]) > STAGES.index(a.split("/")[0]):
+                faults.append(f"{a} calls {b} ({', '.join(syms[:3])}): stage {b.split('/')[0]} is above {a.split('/')[0]}")
+    # circles: strongly connected components of more than one module (Tarjan)
+    index, low, on, stack, comps = {}, {}, set(), [], []
+    nodes = sorted(set(graph) | {b for a in graph for b in graph[a]})
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, {})):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                comps.append(sorted(comp))
+
+    for v in nodes:
+        if v not in index:
+            visit(v)
+    for c in comps:
+        faults.append("modules call each other in a circle: " + " <-> ".join(c))
+    return faults
+
+
+def self_test():
+    """A made-up tree with one fault of each kind; every one must be found."""
+    with tempfile.TemporaryDirectory() as d:
+        for rel, text in {
+            "base/a.c": '#include "config/b.h"\n',            # an include that runs up
+            "config/b.h": "",
+            "front/c.c": "#include <clang-c/Index.h>\n",       # a parser outside its file
+            "stray.c": "",                                     # a file in no stage
+        }.items():
+            os.makedirs(os.path.dirname(os.path.join(d, rel)), exist_ok=True)
+            with open(os.path.join(d, rel), "w") as f:
+                f.write(text)
+        found = check_includes(d)
+    graph = {"base/x": {"run/y": ["y_f"]}, "run/y": {"run/z": ["z_f"]}, "run/z": {"run/y": ["y_g"]}}
+    found += check_calls(graph)
+    want = ["stage config is above base", "only source/fe_clang.c", "not in a stage folder",
+            "stage run is above base", "run/y <-> run/z"]
+    missing = [w for w in want if not any(w in f for f in found)]
+    if missing or len(found) != len(want):
+        print("layers.py: the self-test expected faults it did not find, or found others:", missing, found)
+        return False
+    return True
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        print(__doc__)
+        return 2
+    if not self_test():
+        return 1
+    lint = sys.argv[1]
+    faults = check_includes(lint)
+    checked = "includes"
+    if len(sys.argv) == 3:
+        graph, n = module_graph(sys.argv[2])
+        if n < 20:
+            faults.append(f"only {n} modules' objects found under {sys.argv[2]}: is it a build folder?")
+        faults += check_calls(graph)
+        checked += f" and the calls between {n} modules"
+    for f in faults:
+        print(f)
+    print(f"layers: {len(faults)} faults in {checked}; stages {' < '.join(STAGES)}")
+    return 1 if faults else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
