@@ -17,11 +17,11 @@
 #include "base/diag.h"
 #include "harness.h"
 #include "base/mem.h"
-#include "report/formats.h"
-#include "report/out.h"
 #include "config/pack.h"
 #include "config/target.h"
 #include "input/text.h"
+#include "report/formats.h"
+#include "report/out.h"
 
 static char base[] = "/tmp/cglint-out-XXXXXX";     /* holds the project and what lies outside it */
 static char dir[64];            /* the project: base/proj, with .git and examples/ */

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "base/diag.h"
-#include "front/fe_sh.h"
 #include "base/mem.h"
 #include "config/pack.h"
+#include "front/fe_sh.h"
 
 static struct arena *a;
 static struct pack *p;

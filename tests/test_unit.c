@@ -4,19 +4,19 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "front/cfg.h"
 #include "base/diag.h"
+#include "base/mem.h"
+#include "base/suggest.h"
 #include "config/engine.h"
 #include "config/expr.h"
 #include "config/fact.h"
-#include "input/fe_yaml.h"
-#include "base/mem.h"
-#include "input/node.h"
-#include "config/proj.h"
-#include "input/text.h"
 #include "config/pack.h"
-#include "base/suggest.h"
+#include "config/proj.h"
 #include "config/target.h"
+#include "front/cfg.h"
+#include "input/fe_yaml.h"
+#include "input/node.h"
+#include "input/text.h"
 
 static struct arena *a;
 static struct facts t;

@@ -2,10 +2,10 @@
 /* check: built-in config checks. */
 #include "config/check.h"
 
+#include "base/suggest.h"
 #include "config/fact.h"
 #include "config/judge.h"
 #include "config/pack.h"
-#include "base/suggest.h"
 
 #include <stdlib.h>
 

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/check.h"
 #include "base/diag.h"
+#include "base/mem.h"
+#include "config/check.h"
 #include "config/expr.h"
 #include "config/fact.h"
 #include "config/judge.h"
-#include "base/mem.h"
 #include "config/pack.h"
 #include "config/target.h"
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/fact.h"
 #include "base/mem.h"
+#include "config/fact.h"
 #include "config/target.h"
 
 #define EXPR_MAX_DEPTH 64

@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/mem.h"
+#include "base/suggest.h"
 #include "config/expr.h"
 #include "input/fe_yaml.h"
-#include "base/mem.h"
 #include "input/node.h"
-#include "base/suggest.h"
 
 /* Written by CMake from the rules/ folder (cmake/embed.cmake); input.yaml comes first. */
 struct pack_source {

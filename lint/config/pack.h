@@ -14,8 +14,8 @@
 #include <stddef.h>
 
 #include "base/diag.h"
-#include "config/target.h"
 #include "base/value.h"
+#include "config/target.h"
 
 struct expr;
 struct diag_list;

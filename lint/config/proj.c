@@ -11,13 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "input/fe_yaml.h"
-#include "input/read.h"
 #include "base/mem.h"
-#include "input/node.h"
-#include "config/pack.h"
 #include "base/strmap.h"
 #include "base/suggest.h"
+#include "config/pack.h"
+#include "input/fe_yaml.h"
+#include "input/node.h"
+#include "input/read.h"
 
 const char *const proj_keys[] = {"inherit", "target", "select", "ignore", "severity", "rules", "exclude",
 				 "per-path", NULL};

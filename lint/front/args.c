@@ -5,14 +5,14 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "front/cfg.h"
 #include "base/diag.h"
-#include "config/fact.h"
 #include "base/mem.h"
-#include "config/pack.h"
 #include "base/suggest.h"
-#include "config/target.h"
 #include "base/value.h"
+#include "config/fact.h"
+#include "config/pack.h"
+#include "config/target.h"
+#include "front/cfg.h"
 
 #define ARGS_MAX_LIST 4096      /* words one flag may take; the rest are read as positionals */
 

@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/mem.h"
+#include "base/value.h"
 #include "config/fact.h"
 #include "input/fe_yaml.h"
-#include "base/mem.h"
 #include "input/node.h"
-#include "base/value.h"
 
 struct walk {
 	struct facts *t;

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
+#include "base/value.h"
+#include "config/fact.h"
 #include "front/args.h"
 #include "front/cfg.h"
-#include "config/fact.h"
-#include "base/mem.h"
 #include "input/node.h"
-#include "base/value.h"
 
 enum mlm_kind mlm_kind(const struct node *root)
 {

@@ -24,8 +24,8 @@
 #include <jansson.h>
 
 #include "base/diag.h"
-#include "lsp/lsp_doc.h"
 #include "base/mem.h"
+#include "lsp/lsp_doc.h"
 #include "report/out.h"
 #include "run/session.h"
 

@@ -10,15 +10,15 @@
 #include <jansson.h>
 
 #include "base/diag.h"
-#include "source/fe_clang.h"
-#include "report/fix.h"
-#include "run/lint.h"
-#include "input/read.h"
-#include "lsp/lsp_uri.h"
 #include "base/mem.h"
 #include "config/pack.h"
-#include "run/session.h"
+#include "input/read.h"
 #include "input/text.h"
+#include "lsp/lsp_uri.h"
+#include "report/fix.h"
+#include "run/lint.h"
+#include "run/session.h"
+#include "source/fe_clang.h"
 
 /* A diagnostic of the document's last lint, with the range it was published with. */
 struct doc_diag {

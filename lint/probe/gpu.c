@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "config/target.h"
 #include "probe/out_probe.h"
 #include "probe/probe.h"
-#include "config/target.h"
 #include "probe/verify.h"
 
 extern char **environ;

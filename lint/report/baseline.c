@@ -11,11 +11,11 @@
 #include <jansson.h>
 
 #include "base/diag.h"
-#include "report/fix.h"
-#include "input/read.h"
 #include "base/mem.h"
-#include "config/pack.h"
 #include "base/strmap.h"
+#include "config/pack.h"
+#include "input/read.h"
+#include "report/fix.h"
 
 struct baseline {
 	char *root;                     /* the baseline file's folder, resolved */

@@ -14,8 +14,8 @@
 #include "base/diag.h"
 #include "base/mem.h"
 #include "config/pack.h"
-#include "report/supp.h"
 #include "input/text.h"
+#include "report/supp.h"
 
 /* The value token after "leaf:" (YAML) or "leaf=" (environment, shell) at 'p'. */
 static bool value_span(const char *line, size_t n, size_t at, const char *leaf, size_t *vs, size_t *ve)

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/fe_clang.h"
 #include "base/mem.h"
+#include "source/fe_clang.h"
 
 bool supp_c_syntax(const char *path)
 {

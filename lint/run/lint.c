@@ -6,21 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "front/args.h"
-#include "front/cfg.h"
-#include "config/fact.h"
-#include "source/fe_clang.h"
-#include "front/fe_sh.h"
-#include "input/fe_yaml.h"
 #include "base/mem.h"
-#include "front/mlm.h"
-#include "input/node.h"
-#include "input/read.h"
-#include "input/walk.h"
+#include "base/suggest.h"
+#include "config/fact.h"
 #include "config/pack.h"
 #include "config/proj.h"
-#include "base/suggest.h"
+#include "front/args.h"
+#include "front/cfg.h"
+#include "front/fe_sh.h"
+#include "front/mlm.h"
+#include "input/fe_yaml.h"
+#include "input/node.h"
+#include "input/read.h"
 #include "input/text.h"
+#include "input/walk.h"
+#include "source/fe_clang.h"
 
 static struct node *parse_yaml_path(struct lint_run *r, struct arena *a, const char *path)
 {

@@ -12,9 +12,9 @@
 
 #include "base/diag.h"
 #include "config/engine.h"
+#include "config/target.h"
 #include "front/fe_env.h"
 #include "source/src.h"
-#include "config/target.h"
 
 struct arena;
 struct node;

@@ -10,16 +10,16 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "report/baseline.h"
 #include "base/diag.h"
-#include "run/lint.h"
 #include "base/mem.h"
-#include "config/pack.h"
-#include "config/proj.h"
 #include "base/strmap.h"
 #include "base/suggest.h"
-#include "report/supp.h"
+#include "config/pack.h"
+#include "config/proj.h"
 #include "input/text.h"
+#include "report/baseline.h"
+#include "report/supp.h"
+#include "run/lint.h"
 
 /* ---- .cglint.yaml: selection, severities, and rule packs scoped to their config ---- */
 

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/baseline.h"
 #include "base/mem.h"
-#include "input/read.h"
 #include "config/pack.h"
-#include "run/post.h"
 #include "config/proj.h"
+#include "input/read.h"
 #include "input/text.h"
+#include "report/baseline.h"
+#include "run/post.h"
 
 struct session {
 	struct session_opts o;

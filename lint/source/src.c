@@ -7,13 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/diag.h"
+#include "base/mem.h"
+#include "input/read.h"
+#include "input/text.h"
 #include "source/cap.h"
 #include "source/cap_graph.h"
-#include "base/diag.h"
 #include "source/fe_clang.h"
-#include "input/read.h"
-#include "base/mem.h"
-#include "input/text.h"
 
 struct src_job {
 	const char *path;

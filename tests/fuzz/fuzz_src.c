@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "run/lint.h"
 #include "config/pack.h"
+#include "run/lint.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
