@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fe_clang: C, C++ and CUDA sources through libclang, into a sir_tu (sir.h). The only file that
- * includes libclang.
+ * fe_clang: C, C++ and CUDA sources through libclang, into a sir_tu (sir.h). Its two files,
+ * fe_clang.c (the translation unit) and fe_clang_walk.c (the AST walk), alone include libclang.
  *
  * A file is parsed once, as CUDA host code when it is .cu/.cuh (or a header with a launch),
  * with the flags its compile_commands.json gives (found with -p or upward from the file) kept
