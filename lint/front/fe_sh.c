@@ -17,6 +17,7 @@
 #include "base/mem.h"
 #include "base/strmap.h"
 #include "front/sh.h"
+#include "front/sh_asg.h"
 #include "front/sh_cmd.h"
 #include "front/sh_exp.h"
 #include "front/sh_lex.h"
@@ -262,9 +263,9 @@ static int word(struct sh *s, size_t *pos, struct sh_cmdst *c)
 		return 0;
 	}
 	c->func_named = c->func;
-	struct sh_var_head h;
-	if ((!c->has_cmd || c->decl) && sh_var_asg_head(s, p, &h))
-		return sh_var_assignment(s, pos, c, &h);
+	struct sh_asg_head h;
+	if ((!c->has_cmd || c->decl) && sh_asg_head(s, p, &h))
+		return sh_asg_assign(s, pos, c, &h);
 	int decl = D_NONE, x = 0;
 	if (!c->has_cmd) {
 		sh_cmd_start(s, c);
@@ -414,7 +415,7 @@ static int parse(struct sh *s)
 	} else {
 		/* the command being read when reading stopped is incomplete: dropped */
 		for (size_t i = c.nas; i-- > 0;)
-			sh_var_restore(s, &c.as[i]);
+			sh_asg_restore(s, &c.as[i]);
 		c.nas = 0;
 		sh_cmd_free(&c);
 	}

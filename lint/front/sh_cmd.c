@@ -7,6 +7,8 @@
 
 #include "base/mem.h"
 #include "front/fe_sh.h"
+#include "front/sh_asg.h"
+#include "front/sh_items.h"
 #include "front/sh_exp.h"
 #include "front/sh_lex.h"
 #include "front/sh_var.h"
@@ -36,7 +38,7 @@ void sh_cmd_start(struct sh *s, struct sh_cmdst *c)
 			c->inl[c->ninl++] = (struct sh_var){v->name, sh_var_text(s, v), sh_var_loc(s, v)};
 	}
 	for (size_t i = c->nas; i-- > 0;)
-		sh_var_restore(s, &c->as[i]);
+		sh_asg_restore(s, &c->as[i]);
 	c->nas = 0;
 }
 
@@ -51,7 +53,7 @@ void sh_cmd_add_word(struct sh *s, struct sh_cmdst *c, const struct sh_field *f)
 		c->w = mem_realloc(c->w, c->capw * sizeof(*c->w));
 	}
 	s->work += 4;
-	c->w[c->nw++] = (struct sh_word){sh_exp_items_text(s, &f->it), sh_lex_loc(s, f->off), f->unres};
+	c->w[c->nw++] = (struct sh_word){sh_items_text(s, &f->it), sh_lex_loc(s, f->off), f->unres};
 }
 
 static bool in_env(const struct sh_v *v)

@@ -7,70 +7,10 @@
 #include <stdlib.h>
 
 #include "base/mem.h"
+#include "front/sh_items.h"
 #include "front/sh_lex.h"
 #include "front/sh_var.h"
 
-/* ---- items ---- */
-
-void sh_exp_put(struct sh *s, struct sh_items *o, size_t off, char c, unsigned char k)
-{
-	if (o->n >= SH_MAX_VALUE || s->work >= SH_MAX_WORK) {
-		if (s->work >= SH_MAX_WORK)
-			s->over = true;
-		if (o->cut)
-			return;
-		o->cut = true;
-		c = 0, k = K_UNRES;
-	} else {
-		s->work++;
-	}
-	if (o->n == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 16;
-		o->v = mem_realloc(o->v, o->cap * sizeof(*o->v));
-	}
-	o->v[o->n++] = (struct sh_item){(uint32_t)off, c, k};
-}
-
-void sh_exp_put_el(struct sh *s, struct sh_items *o, const struct sh_items *el, unsigned char k)
-{
-	for (size_t i = 0; i < el->n && !o->cut; i++)
-		sh_exp_put(s, o, el->v[i].off, el->v[i].c, el->v[i].k == K_UNRES ? K_UNRES : k);
-}
-
-void sh_exp_keep_value(struct sh *s, struct sh_items *dst, const struct sh_items *src)
-{
-	for (size_t i = 0; i < src->n && !dst->cut; i++) {
-		const struct sh_item *it = &src->v[i];
-		if (it->k == K_CH || it->k == K_SPLIT)
-			sh_exp_put(s, dst, it->off, it->c, K_CH);
-		else if (it->k == K_UNRES)
-			sh_exp_put(s, dst, it->off, 0, K_UNRES);
-		else if (it->k == K_BRK)
-			sh_exp_put(s, dst, it->off, ' ', K_CH);
-	}
-}
-
-bool sh_exp_has_unres(const struct sh_items *it)
-{
-	for (size_t i = 0; i < it->n; i++)
-		if (it->v[i].k == K_UNRES)
-			return true;
-	return false;
-}
-
-char *sh_exp_items_text(struct sh *s, const struct sh_items *it)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < it->n; i++)
-		n += it->v[i].k != K_UNRES;
-	char *p = arena_alloc(s->a, n + 1);
-	n = 0;
-	for (size_t i = 0; i < it->n; i++)
-		if (it->v[i].k != K_UNRES)
-			p[n++] = it->v[i].c;
-	s->work += n / 8;
-	return p;
-}
 
 /* ---- variables, as expansions read them ---- */
 
@@ -90,18 +30,18 @@ static void put_var(struct sh *s, struct sh_items *o, const struct sh_v *v, int 
 	unsigned char k = quoted ? K_CH : K_SPLIT;
 	if (sel == SEL_ONE) {
 		if (idx < v->nel)
-			sh_exp_put_el(s, o, &v->el[idx], k);
+			sh_items_put_el(s, o, &v->el[idx], k);
 		return;
 	}
 	for (size_t i = 0; i < v->nel && !o->cut; i++) {
 		if (quoted && sel == SEL_AT) {
 			if (i)
-				sh_exp_put(s, o, doff, 0, K_BRK);
-			sh_exp_put(s, o, doff, 0, K_KEEP);
+				sh_items_put(s, o, doff, 0, K_BRK);
+			sh_items_put(s, o, doff, 0, K_KEEP);
 		} else if (i) {
-			sh_exp_put(s, o, doff, ' ', k);
+			sh_items_put(s, o, doff, ' ', k);
 		}
-		sh_exp_put_el(s, o, &v->el[i], k);
+		sh_items_put_el(s, o, &v->el[i], k);
 	}
 	if (quoted && sel == SEL_AT && at_seen)
 		*at_seen = true;
@@ -140,7 +80,7 @@ static int ansi(struct sh *s, size_t *pos, struct sh_items *o)
 				for (; k < 2 && q < n && hexval(t[q]) >= 0; k++)
 					v = v * 16 + hexval(t[q++]);
 				if (!k)
-					sh_exp_put(s, o, w, '\\', K_CH);
+					sh_items_put(s, o, w, '\\', K_CH);
 				c = k ? (char)v : 'x';
 				break;
 			default:
@@ -151,16 +91,16 @@ static int ansi(struct sh *s, size_t *pos, struct sh_items *o)
 					c = (char)v;
 				} else {
 					/* bash keeps the backslash of an unknown escape */
-					sh_exp_put(s, o, w, '\\', K_CH);
+					sh_items_put(s, o, w, '\\', K_CH);
 					c = e;
 				}
 			}
 		}
-		sh_exp_put(s, o, w, c, K_CH);
+		sh_items_put(s, o, w, c, K_CH);
 	}
 	if (q >= n)
 		return sh_lex_fail(s, p, "unterminated $'...' quote");
-	sh_exp_put(s, o, p, 0, K_KEEP);
+	sh_items_put(s, o, p, 0, K_KEEP);
 	*pos = q + 1;
 	return 0;
 }
@@ -170,7 +110,7 @@ static void put_number(struct sh *s, struct sh_items *o, size_t off, size_t v)
 	char buf[32];
 	int k = snprintf(buf, sizeof(buf), "%zu", v);
 	for (int i = 0; i < k; i++)
-		sh_exp_put(s, o, off, buf[i], K_CH);
+		sh_items_put(s, o, off, buf[i], K_CH);
 }
 
 /* ${...} at *pos (the '$'). */
@@ -230,10 +170,10 @@ static int brace(struct sh *s, size_t *pos, int x, int depth, struct sh_items *o
 			goto unsupported;
 		if (known && sel != SEL_ONE)
 			put_number(s, o, b, v->nel);
-		else if (known && (idx >= v->nel || !sh_exp_has_unres(&v->el[idx])))
+		else if (known && (idx >= v->nel || !sh_items_has_unres(&v->el[idx])))
 			put_number(s, o, b, idx < v->nel ? v->el[idx].n : 0);
 		else
-			sh_exp_put(s, o, b, 0, K_UNRES);
+			sh_items_put(s, o, b, 0, K_UNRES);
 		*pos = q + 1;
 		return 0;
 	}
@@ -242,7 +182,7 @@ static int brace(struct sh *s, size_t *pos, int x, int depth, struct sh_items *o
 		if (known)
 			put_var(s, o, v, sel, idx, quoted, b, at_seen);
 		else
-			sh_exp_put(s, o, b, 0, K_UNRES);
+			sh_items_put(s, o, b, 0, K_UNRES);
 		*pos = q + 1;
 		return 0;
 	}
@@ -276,11 +216,11 @@ static int brace(struct sh *s, size_t *pos, int x, int depth, struct sh_items *o
 		q++;    /* the '}' scan stopped at */
 		if (op == '=' && !special && idx_known && sel == SEL_ONE && !idx) {
 			struct sh_items val = {0};
-			sh_exp_keep_value(s, &val, &w);
+			sh_items_keep(s, &val, &w);
 			sh_var_assign_scalar(s, sh_var_get(s, s->t + ns, nl), &val, ws);
 		}
 		for (size_t i = 0; i < w.n && !o->cut; i++)
-			sh_exp_put(s, o, w.v[i].off, w.v[i].c, w.v[i].k);
+			sh_items_put(s, o, w.v[i].off, w.v[i].c, w.v[i].k);
 		free(w.v);
 	} else {
 		if (sh_lex_skip_nested(s, &q, cl, b) < 0)
@@ -288,7 +228,7 @@ static int brace(struct sh *s, size_t *pos, int x, int depth, struct sh_items *o
 		if (what == USE_VAR)
 			put_var(s, o, v, sel, idx, quoted, b, at_seen);
 		else if (what == UNRESOLVED)
-			sh_exp_put(s, o, b, 0, K_UNRES);
+			sh_items_put(s, o, b, 0, K_UNRES);
 	}
 	*pos = q;
 	return 0;
@@ -297,7 +237,7 @@ unsupported:
 	q = b + 2;
 	if (sh_lex_skip_nested(s, &q, cl, b) < 0)
 		return -1;
-	sh_exp_put(s, o, b, 0, K_UNRES);
+	sh_items_put(s, o, b, 0, K_UNRES);
 	*pos = q;
 	return 0;
 }
@@ -318,7 +258,7 @@ static int dollar(struct sh *s, size_t *pos, int x, int depth, struct sh_items *
 		size_t q = p + 2;
 		if (sh_lex_skip_nested(s, &q, CL_PAREN, p) < 0)
 			return -1;
-		sh_exp_put(s, o, p, 0, K_UNRES);
+		sh_items_put(s, o, p, 0, K_UNRES);
 		*pos = q;
 		return 0;
 	}
@@ -332,16 +272,16 @@ static int dollar(struct sh *s, size_t *pos, int x, int depth, struct sh_items *
 		if (v && v->set)
 			put_var(s, o, v, SEL_ONE, 0, quoted, p, at_seen);
 		else
-			sh_exp_put(s, o, p, 0, K_UNRES);
+			sh_items_put(s, o, p, 0, K_UNRES);
 		*pos = q;
 		return 0;
 	}
 	if (sh_is_digit(c1) || sh_in_set(c1, "@*#?-$!")) {
-		sh_exp_put(s, o, p, 0, K_UNRES);
+		sh_items_put(s, o, p, 0, K_UNRES);
 		*pos = p + 2;
 		return 0;
 	}
-	sh_exp_put(s, o, p, '$', x == X_BRACE ? K_SPLIT : K_CH);
+	sh_items_put(s, o, p, '$', x == X_BRACE ? K_SPLIT : K_CH);
 	*pos = p + 1;
 	return 0;
 }
@@ -371,10 +311,10 @@ int sh_exp_scan(struct sh *s, size_t *pos, int x, int depth, size_t open, struct
 			if (c1 == '\n') {
 				p += 2;
 			} else if (p + 1 >= n || (quoted && !sh_in_set(c1, x == X_DQ ? "$`\"\\" : "$`\"\\}"))) {
-				sh_exp_put(s, o, p, '\\', K_CH);
+				sh_items_put(s, o, p, '\\', K_CH);
 				p++;
 			} else {
-				sh_exp_put(s, o, p, c1, K_CH);
+				sh_items_put(s, o, p, c1, K_CH);
 				p += 2;
 			}
 			continue;
@@ -386,8 +326,8 @@ int sh_exp_scan(struct sh *s, size_t *pos, int x, int depth, size_t open, struct
 			if (q >= n)
 				return sh_lex_fail(s, p, "unterminated single quote");
 			for (size_t i = p + 1; i < q; i++)
-				sh_exp_put(s, o, i, t[i], K_CH);
-			sh_exp_put(s, o, p, 0, K_KEEP);
+				sh_items_put(s, o, i, t[i], K_CH);
+			sh_items_put(s, o, p, 0, K_KEEP);
 			p = q + 1;
 			continue;
 		}
@@ -397,7 +337,7 @@ int sh_exp_scan(struct sh *s, size_t *pos, int x, int depth, size_t open, struct
 			if (sh_exp_scan(s, &q, X_DQ, depth, p, o, &sub) < 0)
 				return -1;
 			if (!sub)       /* "" is a word; "${A[@]}" of an empty A is none */
-				sh_exp_put(s, o, p, 0, K_KEEP);
+				sh_items_put(s, o, p, 0, K_KEEP);
 			p = q;
 			continue;
 		}
@@ -405,7 +345,7 @@ int sh_exp_scan(struct sh *s, size_t *pos, int x, int depth, size_t open, struct
 			size_t q = p + 1;
 			if (sh_lex_skip_nested(s, &q, CL_TICK, p) < 0)
 				return -1;
-			sh_exp_put(s, o, p, 0, K_UNRES);
+			sh_items_put(s, o, p, 0, K_UNRES);
 			p = q;
 			continue;
 		}
@@ -414,7 +354,7 @@ int sh_exp_scan(struct sh *s, size_t *pos, int x, int depth, size_t open, struct
 				return -1;
 			continue;
 		}
-		sh_exp_put(s, o, p, c, lit);
+		sh_items_put(s, o, p, c, lit);
 		p++;
 	}
 	*pos = p;
@@ -455,13 +395,13 @@ void sh_exp_split(struct sh *s, const struct sh_items *in, struct sh_fields *out
 			continue;
 		}
 		if (it->k == K_CH || it->k == K_SPLIT) {
-			sh_exp_put(s, &f.it, it->off, it->c, K_CH);
+			sh_items_put(s, &f.it, it->off, it->c, K_CH);
 			if (!has_char)
 				f.off = it->off;
 			has_char = has_off = true;
 		} else {
 			if (it->k == K_UNRES) {
-				sh_exp_put(s, &f.it, it->off, 0, K_UNRES);
+				sh_items_put(s, &f.it, it->off, 0, K_UNRES);
 				f.unres = true;
 			}
 			if (!has_off)

@@ -15,16 +15,6 @@
 /* Contexts of sh_exp_scan(): a word, inside "...", the word of ${X:-word} unquoted or inside "...". */
 enum { X_WORD, X_DQ, X_BRACE, X_BRACE_DQ };
 
-/* Append one item (c is 0 for a mark). */
-void sh_exp_put(struct sh *s, struct sh_items *o, size_t off, char c, unsigned char k);
-/* Copy a stored value; its bytes become kind k, its marks stay marks. */
-void sh_exp_put_el(struct sh *s, struct sh_items *o, const struct sh_items *el, unsigned char k);
-/* An expansion as a variable keeps it: no splitting, "${A[@]}" joined with spaces. */
-void sh_exp_keep_value(struct sh *s, struct sh_items *dst, const struct sh_items *src);
-bool sh_exp_has_unres(const struct sh_items *it);
-/* The bytes of 'it' without its marks, in the arena. */
-char *sh_exp_items_text(struct sh *s, const struct sh_items *it);
-
 /*
  * Expand from *pos in context x into o. A word ends before a blank or operator, "..." after
  * its closing quote, a ${...} word before its '}'. 'open' is where the construct began (for
