@@ -28,7 +28,8 @@ static bool is_fixture(const char *dir, const char *name)
 	bool yaml = (n > 5 && !strcmp(name + n - 5, ".yaml")) || (n > 4 && !strcmp(name + n - 4, ".yml"));
 	bool script = (n > 3 && !strcmp(name + n - 3, ".sh")) || (n > 7 && !strcmp(name + n - 7, ".sbatch"));
 	bool source = n > 3 && !strcmp(name + n - 3, ".cu");
-	return (yaml || script || source) && strstr(dir, "/examples") && !strstr(name, ".data.");
+	bool python = n > 3 && !strcmp(name + n - 3, ".py");
+	return (yaml || script || source || python) && strstr(dir, "/examples") && !strstr(name, ".data.");
 }
 
 static void collect(const char *dir, struct fx *out, size_t *n)

@@ -95,9 +95,10 @@ void cfg_env_vars(struct facts *t)
 		const struct fact *f = t->order[k];
 		if (strncmp(f->key, "env_vars.", 9) || strchr(f->key + 9, '.'))
 			continue;
-		if (f->val.kind == V_LIST || f->val.kind == V_MAP || f->val.kind == V_UNKNOWN)
+		if (f->val.kind == V_LIST || f->val.kind == V_MAP)
 			continue;       /* Bridge raises TypeError on non-scalars; nothing to compare */
-		cfg_env(t, f->key + 9, env_string(t->arena, &f->val), f->loc, f->layer);
+		/* a value cglint cannot know (a Python recipe's) leaves the variable unknown */
+		cfg_env(t, f->key + 9, f->val.kind == V_UNKNOWN ? NULL : env_string(t->arena, &f->val), f->loc, f->layer);
 	}
 }
 

@@ -13,6 +13,7 @@
 #include "config/proj.h"
 #include "front/args.h"
 #include "front/cfg.h"
+#include "front/fe_py.h"
 #include "front/fe_sh.h"
 #include "front/mlm.h"
 #include "input/fe_yaml.h"
@@ -142,24 +143,36 @@ static void judge(struct lint_run *r, const char *path, struct facts *t, const s
 	r->units++;
 }
 
-/* A Bridge config: the file, then --config-file overlays, dotlists, env_vars:, the environment. */
-static void bridge_unit(struct lint_run *r, const char *path, const struct node *root, struct facts *t,
-			const struct target *tg)
+/* The layers over a Bridge config's own keys: --config-file overlays, dotlists, env_vars:, the
+ * environment; then the unit is judged. 'env_spread': env_vars took entries cglint did not read. */
+static void bridge_layers(struct lint_run *r, const char *path, struct facts *t, const struct target *tg,
+			  bool full_dump, bool env_spread)
 {
 	const struct lint_opts *o = r->opts;
-	bool full_dump = cfg_from_yaml(t, root, "config");
 	for (size_t k = 0; k < o->n_overlays; k++)
 		if (r->overlays[k])
 			cfg_from_yaml(t, r->overlays[k], "config-file");
 	for (size_t k = 0; k < o->n_dotlists; k++)
 		cfg_dotlist(t, &r->diags, o->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1}, false);
 	/* the shell wins over env_vars: (Bridge applies them with os.environ.setdefault) */
-	if (tg->bridge >= TARGET_BRIDGE_ENV_VARS)
+	if (tg->bridge >= TARGET_BRIDGE_ENV_VARS) {
+		bool env_closed = t->env_closed;
 		cfg_env_vars(t);
+		if (env_spread)
+			t->env_closed = env_closed;     /* {**BASE, ...}: other names may be set */
+	}
 	add_outer_env(r, t);
 	t->closed = full_dump || o->assume_defaults;
 	check_key_spelling(r, t);
 	judge(r, path, t, tg);
+}
+
+/* A Bridge config: the file, then the layers over it. */
+static void bridge_unit(struct lint_run *r, const char *path, const struct node *root, struct facts *t,
+			const struct target *tg)
+{
+	bool full_dump = cfg_from_yaml(t, root, "config");
+	bridge_layers(r, path, t, tg, full_dump, false);
 }
 
 /* Megatron-LM runs Megatron Core without Bridge, whatever --bridge says. */
@@ -198,6 +211,54 @@ static void yaml_unit(struct lint_run *r, const char *path, const struct node *r
 	arena_free(a);
 }
 
+static bool has_suffix(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), m = strlen(suffix);
+	return n > m && !strcmp(name + n - m, suffix);
+}
+
+/* A Python recipe: each function that sets a CUDA-graph key is a Bridge config of its own, judged
+ * like a partial override (keys it does not set are unknown unless --assume-defaults). A file
+ * without one gives no unit and no diagnostic, its syntax errors included. */
+static void python_units(struct lint_run *r, const char *path, const char *buf, size_t len, const struct target *tg)
+{
+	struct arena *a = arena_new();
+	struct py_file py;
+	if (fe_py_parse(a, path, buf, len, &py)) {
+		diag_input(&r->diags, "CG917", (struct loc){path, 1, 1}, "the Python parser could not run on this file");
+		arena_free(a);
+		return;
+	}
+	bool reported = false;
+	for (size_t u = 0; u < py.n_units; u++) {
+		const struct py_unit *pu = &py.units[u];
+		bool graph = false;
+		for (size_t k = 0; k < pu->n_keys && !graph; k++)
+			graph = fe_py_is_graph_key(pu->keys[k].key);
+		if (!graph)
+			continue;
+		if (!reported) {
+			for (size_t k = 0; k < py.n_errors; k++)
+				diag_input(&r->diags, "CG917", py.errors[k], "Python syntax error: %s", py.error_what[k]);
+			reported = true;
+		}
+		struct arena *ua = arena_new();
+		struct facts t;
+		facts_init(&t, ua);
+		for (size_t k = 0; k < pu->n_keys; k++)
+			facts_set(&t, pu->keys[k].key, pu->keys[k].val, pu->keys[k].loc, "config");
+		size_t first = r->diags.n;
+		bridge_layers(r, path, &t, tg, false, pu->env_spread);
+		/* findings name the function they are about */
+		for (size_t k = first; k < r->diags.n; k++)
+			r->diags.items[k].message =
+				arena_printf(r->arena, "%s (in %s)", r->diags.items[k].message, pu->name);
+		facts_release(&t);
+		arena_free(ua);
+	}
+	arena_free(a);
+}
+
 /* Each training command of a launch script is a unit: the script's environment, then its flags. */
 static void script_units(struct lint_run *r, const char *path, const char *buf, size_t len, const struct target *unit)
 {
@@ -233,12 +294,6 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 		arena_free(ua);
 	}
 	arena_free(a);
-}
-
-static bool has_suffix(const char *name, const char *suffix)
-{
-	size_t n = strlen(name), m = strlen(suffix);
-	return n > m && !strcmp(name + n - m, suffix);
 }
 
 static bool is_script_name(const char *name)
@@ -291,6 +346,10 @@ void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t l
 	}
 	text_put(r->texts, path, buf, len);
 	struct target tg = lint_target_for(r, path);
+	if (has_suffix(path, ".py")) {
+		python_units(r, path, buf, len, &tg);
+		return;
+	}
 	if (lint_is_script(path, buf, len)) {
 		script_units(r, path, buf, len, &tg);
 		return;
@@ -326,7 +385,7 @@ static bool excluded(void *ctx, const char *path)
 static bool is_input_name(const char *name)
 {
 	return fe_clang_is_source(name) || has_suffix(name, ".yaml") || has_suffix(name, ".yml") ||
-	       is_script_name(name);
+	       has_suffix(name, ".py") || is_script_name(name);
 }
 
 static void take_file(void *ctx, const char *path, bool regular)
