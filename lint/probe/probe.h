@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * probe: what the GPU probe program (lint/probe_gpu.cu, installed as cglint-probe beside
+ * probe: what the GPU probe program (lint/probe/probe_gpu.cu and its rows, installed as cglint-probe beside
  * cglint) observed, as plain data. The program prints JSON lines; this module runs it, or reads
  * a recording of its output (--from), and parses the lines. Judging the rows against the rule
  * docs is verify.h's job, printing is out_probe.c's.

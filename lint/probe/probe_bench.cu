@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* probe_bench: the capture, bench and memory lines: eager vs graph launch cost and graph memory
  * over chains of 10, 100 and 1000 kernels. */
-#include "probe_gpu.h"
+#include "probe/probe_gpu.h"
 
 #include <algorithm>
 #include <chrono>

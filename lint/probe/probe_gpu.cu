@@ -19,7 +19,7 @@
  *   nvcc -O2 -std=c++17 -arch=sm_90 lint/probe/probe_gpu.cu lint/probe/probe_rows.cu \
  *        lint/probe/probe_bench.cu -o cglint-probe -ldl -lpthread
  */
-#include "probe_gpu.h"
+#include "probe/probe_gpu.h"
 
 #include <cstdarg>
 #include <cstdio>

@@ -7,7 +7,7 @@
  * driver call of MODULE-LOAD, and the ncclResult_t name (ncclXxx) for the NCCL rows. HOST-WORK
  * makes no CUDA call: its call_rc/call_err are null.
  */
-#include "probe_gpu.h"
+#include "probe/probe_gpu.h"
 
 #include <cuda.h> /* CUresult / CUmodule types only; nothing from libcuda is linked */
 
