@@ -115,6 +115,17 @@ static int read_expectations(const char *path, char *args, size_t args_size, str
 		const char *a = marker(line, "cglint-args:");
 		if (a)
 			snprintf(args, args_size, "%s", a);
+		const char *env = marker(line, "cglint-env:");
+		if (env) {      /* each fixture runs in its own process: the setting ends with it */
+			char *copy = strdup(env);
+			for (char *tok = strtok(copy, " "); tok; tok = strtok(NULL, " ")) {
+				char *eq = strchr(tok, '=');
+				cr_assert_not_null(eq, "%s:%u: cglint-env wants NAME=VALUE, not '%s'", path, lineno, tok);
+				*eq = '\0';
+				setenv(tok, eq + 1, 1);
+			}
+			free(copy);
+		}
 		const char *other = marker(line, "expect-other:");
 		const char *e = other ? other : marker(line, "expect:");
 		if (!e)

@@ -3,8 +3,6 @@
 #define _XOPEN_SOURCE 700   /* realpath */
 #include "source/fe_clang.h"
 
-#include <clang-c/CXCompilationDatabase.h>
-#include <clang-c/Index.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -13,11 +11,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "source/cflags.h"
 #include "base/diag.h"
-#include "source/fe_clang_walk.h"
 #include "base/mem.h"
 #include "base/strmap.h"
+#include "source/cflags.h"
+#include "source/fe_clang_lib.h"
+#include "source/fe_clang_walk.h"
 
 struct shim_source {
 	const char *path, *text;
@@ -100,7 +99,7 @@ void fe_clang_cdbs_free(struct fe_clang_cdbs *c)
 		return;
 	for (size_t k = 0; k < c->n; k++) {
 		if (c->dbs[k])
-			clang_CompilationDatabase_dispose(c->dbs[k]);
+			fe_clang_lib.CompilationDatabase_dispose(c->dbs[k]);
 		free(c->dirs[k]);
 	}
 	free(c->dirs);
@@ -123,10 +122,12 @@ static CXCompilationDatabase cdb_open(struct fe_clang_cdbs *c, char *dir)
 		c->dirs = mem_realloc(c->dirs, c->cap * sizeof(*c->dirs));
 		c->dbs = mem_realloc(c->dbs, c->cap * sizeof(*c->dbs));
 	}
-	CXCompilationDatabase_Error err;
-	CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir, &err);
+	CXCompilationDatabase_Error err = CXCompilationDatabase_NoError;
+	CXCompilationDatabase db = NULL;
+	if (!fe_clang_lib_load())       /* without libclang no database is read; parsing says why */
+		db = fe_clang_lib.CompilationDatabase_fromDirectory(dir, &err);
 	if (err != CXCompilationDatabase_NoError && db) {
-		clang_CompilationDatabase_dispose(db);
+		fe_clang_lib.CompilationDatabase_dispose(db);
 		db = NULL;
 	}
 	c->dirs[c->n] = dir;
@@ -143,19 +144,19 @@ static bool cdb_flags(struct arena *a, struct cflags *f, struct fe_clang_cdbs *c
 	bool found = false;
 	pthread_mutex_lock(&c->lock);
 	CXCompilationDatabase db = cdb_open(c, dir);
-	CXCompileCommands cmds = db ? clang_CompilationDatabase_getCompileCommands(db, realpath(path, abs) ? abs : path) : NULL;
-	if (cmds && clang_CompileCommands_getSize(cmds) > 0) {
-		CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
-		unsigned n = clang_CompileCommand_getNumArgs(cmd);
+	CXCompileCommands cmds = db ? fe_clang_lib.CompilationDatabase_getCompileCommands(db, realpath(path, abs) ? abs : path) : NULL;
+	if (cmds && fe_clang_lib.CompileCommands_getSize(cmds) > 0) {
+		CXCompileCommand cmd = fe_clang_lib.CompileCommands_getCommand(cmds, 0);
+		unsigned n = fe_clang_lib.CompileCommand_getNumArgs(cmd);
 		const char **argv = mem_alloc((n + 1) * sizeof(*argv));
 		for (unsigned i = 0; i < n; i++)
-			argv[i] = fe_clang_walk_cxstr(a, clang_CompileCommand_getArg(cmd, i));
-		cflags_from_command(a, f, argv, n, fe_clang_walk_cxstr(a, clang_CompileCommand_getDirectory(cmd)));
+			argv[i] = fe_clang_walk_cxstr(a, fe_clang_lib.CompileCommand_getArg(cmd, i));
+		cflags_from_command(a, f, argv, n, fe_clang_walk_cxstr(a, fe_clang_lib.CompileCommand_getDirectory(cmd)));
 		free(argv);
 		found = true;
 	}
 	if (cmds)
-		clang_CompileCommands_dispose(cmds);
+		fe_clang_lib.CompileCommands_dispose(cmds);
 	pthread_mutex_unlock(&c->lock);
 	return found;
 }
@@ -220,9 +221,11 @@ const char **fe_clang_args(struct arena *a, const char *path, const char *buf, s
 
 const char *fe_clang_version(struct arena *a)
 {
-	CXString s = clang_getClangVersion();
-	const char *v = arena_strdup(a, clang_getCString(s));
-	clang_disposeString(s);
+	if (fe_clang_lib_load())
+		return "libclang (not loaded)";
+	CXString s = fe_clang_lib.getClangVersion();
+	const char *v = arena_strdup(a, fe_clang_lib.getCString(s));
+	fe_clang_lib.disposeString(s);
 	return v;
 }
 
@@ -249,28 +252,28 @@ static const char *first_error(struct arena *a, CXTranslationUnit tu, const char
 {
 	const char *msg = NULL;
 	*count = 0;
-	unsigned n = clang_getNumDiagnostics(tu);
+	unsigned n = fe_clang_lib.getNumDiagnostics(tu);
 	for (unsigned i = 0; i < n; i++) {
-		CXDiagnostic d = clang_getDiagnostic(tu, i);
-		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+		CXDiagnostic d = fe_clang_lib.getDiagnostic(tu, i);
+		if (fe_clang_lib.getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
 			if (!msg) {
-				CXSourceLocation l = clang_getDiagnosticLocation(d);
+				CXSourceLocation l = fe_clang_lib.getDiagnosticLocation(d);
 				CXFile file;
 				unsigned line, col;
-				clang_getFileLocation(l, &file, &line, &col, NULL);
+				fe_clang_lib.getFileLocation(l, &file, &line, &col, NULL);
 				*where = (struct loc){main_path, line, col};
-				if (file && !clang_Location_isFromMainFile(l)) {
-					const char *fn = fe_clang_walk_cxstr(a, clang_getFileName(file));
+				if (file && !fe_clang_lib.Location_isFromMainFile(l)) {
+					const char *fn = fe_clang_walk_cxstr(a, fe_clang_lib.getFileName(file));
 					msg = arena_printf(a, "%s:%u:%u: %s", fn, line, col,
-							   fe_clang_walk_cxstr(a, clang_getDiagnosticSpelling(d)));
+							   fe_clang_walk_cxstr(a, fe_clang_lib.getDiagnosticSpelling(d)));
 					*where = (struct loc){main_path, 0, 0};
 				} else {
-					msg = fe_clang_walk_cxstr(a, clang_getDiagnosticSpelling(d));
+					msg = fe_clang_walk_cxstr(a, fe_clang_lib.getDiagnosticSpelling(d));
 				}
 			}
 			(*count)++;
 		}
-		clang_disposeDiagnostic(d);
+		fe_clang_lib.disposeDiagnostic(d);
 	}
 	return msg;
 }
@@ -280,13 +283,13 @@ static CXTranslationUnit parse(struct arena *a, const char *abspath, const char 
 {
 	unsigned nu;
 	struct CXUnsavedFile *u = unsaved_files(a, abspath, buf, len, &nu);
-	CXIndex ix = clang_createIndex(0, 0);
+	CXIndex ix = fe_clang_lib.createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
 	/* KeepGoing: a missing header is an error we report, not a silent stop */
-	enum CXErrorCode rc = clang_parseTranslationUnit2(ix, abspath, f->v, (int)f->n, u, nu,
+	enum CXErrorCode rc = fe_clang_lib.parseTranslationUnit2(ix, abspath, f->v, (int)f->n, u, nu,
 							  CXTranslationUnit_KeepGoing,
 							  &tu);
-	clang_disposeIndex(ix);     /* the TU keeps what it needs */
+	fe_clang_lib.disposeIndex(ix);     /* the TU keeps what it needs */
 	return rc == CXError_Success ? tu : NULL;
 }
 
@@ -294,6 +297,11 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 		   const struct fe_clang_opts *o, struct sir_tu **out)
 {
 	*out = NULL;
+	const char *missing = fe_clang_lib_load();
+	if (missing) {
+		diag_input(d, "CG918", (struct loc){path, 1, 1}, "not analysed: %s", missing);
+		return -1;
+	}
 	char absbuf[PATH_MAX];
 	const char *abspath = path[0] == '/' ? path : realpath(path, absbuf) ? arena_strdup(a, absbuf)
 				: arena_printf(a, "/cglint-stdin/%s", path);
@@ -310,10 +318,10 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 		const char *msg = first_error(a, tu, path, &where, &errors);
 		if (!msg) {
 			*out = fe_clang_walk_tu(a, tu, path, abspath, buf, len, f.per_thread_stream);
-			clang_disposeTranslationUnit(tu);
+			fe_clang_lib.disposeTranslationUnit(tu);
 			return 0;
 		}
-		clang_disposeTranslationUnit(tu);
+		fe_clang_lib.disposeTranslationUnit(tu);
 		const char *more = errors > 1 ? arena_printf(a, " (and %u more errors)", errors - 1) : "";
 		if (shim || where.line) {       /* an error in the file itself: the shim would not help */
 			diag_input(d, "CG911", where, "not analysed: %s%s", msg, more);

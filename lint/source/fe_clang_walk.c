@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* fe_clang_walk: the functions of a translation unit libclang parsed, walked into sir (sir.h). */
-#include <clang-c/Index.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/fe_clang_walk.h"   /* after libclang's: it declares fe_clang_walk_cxstr only then */
 #include "base/mem.h"
-#include "source/sir.h"
 #include "base/strmap.h"
+#include "source/fe_clang_lib.h"
+#include "source/fe_clang_walk.h"   /* after libclang's (fe_clang_lib.h): it declares fe_clang_walk_cxstr only then */
+#include "source/sir.h"
 
 #define MAX_DEPTH 400           /* AST nesting walked; clang itself stops at 256 brackets */
 
@@ -19,9 +19,9 @@ bool fe_clang_walk_has_suffix(const char *s, const char *suf)
 
 const char *fe_clang_walk_cxstr(struct arena *a, CXString s)
 {
-	const char *c = clang_getCString(s);
+	const char *c = fe_clang_lib.getCString(s);
 	const char *r = arena_strdup(a, c ? c : "");
-	clang_disposeString(s);
+	fe_clang_lib.disposeString(s);
 	return r;
 }
 
@@ -69,7 +69,7 @@ struct ctx {
 static unsigned offset_of(CXSourceLocation l)
 {
 	unsigned off;
-	clang_getFileLocation(l, NULL, NULL, NULL, &off);
+	fe_clang_lib.getFileLocation(l, NULL, NULL, NULL, &off);
 	return off;
 }
 
@@ -77,18 +77,18 @@ static struct loc loc_of(struct walker *w, CXSourceLocation l)
 {
 	CXFile file;
 	unsigned line, col;
-	clang_getFileLocation(l, &file, &line, &col, NULL);
+	fe_clang_lib.getFileLocation(l, &file, &line, &col, NULL);
 	struct loc r = {w->main_path, line, col};
-	if (file && !clang_File_isEqual(file, w->main_file))
-		r.path = fe_clang_walk_cxstr(w->a, clang_getFileName(file));
+	if (file && !fe_clang_lib.File_isEqual(file, w->main_file))
+		r.path = fe_clang_walk_cxstr(w->a, fe_clang_lib.getFileName(file));
 	return r;
 }
 
 static void extent_of(CXCursor c, unsigned *b, unsigned *e)
 {
-	CXSourceRange r = clang_getCursorExtent(c);
-	*b = offset_of(clang_getRangeStart(r));
-	*e = offset_of(clang_getRangeEnd(r));
+	CXSourceRange r = fe_clang_lib.getCursorExtent(c);
+	*b = offset_of(fe_clang_lib.getRangeStart(r));
+	*e = offset_of(fe_clang_lib.getRangeEnd(r));
 }
 
 /* Runtime and driver names come in variants (_ptds/_ptsz per-thread, _v2/_v3 revisions). */
@@ -112,17 +112,17 @@ static const char *qualified(struct arena *a, CXCursor c)
 {
 	const char *parts[16];
 	size_t n = 0;
-	for (CXCursor p = c; n < 16 && !clang_Cursor_isNull(p); p = clang_getCursorSemanticParent(p)) {
-		enum CXCursorKind k = clang_getCursorKind(p);
-		if (k == CXCursor_TranslationUnit || clang_isInvalid(k))
+	for (CXCursor p = c; n < 16 && !fe_clang_lib.Cursor_isNull(p); p = fe_clang_lib.getCursorSemanticParent(p)) {
+		enum CXCursorKind k = fe_clang_lib.getCursorKind(p);
+		if (k == CXCursor_TranslationUnit || fe_clang_lib.isInvalid(k))
 			break;
-		if (k == CXCursor_LinkageSpec || (k == CXCursor_Namespace && clang_Cursor_isInlineNamespace(p)))
+		if (k == CXCursor_LinkageSpec || (k == CXCursor_Namespace && fe_clang_lib.Cursor_isInlineNamespace(p)))
 			continue;
-		CXString s = clang_getCursorSpelling(p);
-		const char *sp = clang_getCString(s);
+		CXString s = fe_clang_lib.getCursorSpelling(p);
+		const char *sp = fe_clang_lib.getCString(s);
 		if (sp && *sp)
 			parts[n++] = arena_strdup(a, sp);
-		clang_disposeString(s);
+		fe_clang_lib.disposeString(s);
 	}
 	struct sbuf sb;
 	sbuf_init(&sb);
@@ -138,47 +138,47 @@ static const char *qualified(struct arena *a, CXCursor c)
 
 static int decl_index(struct walker *w, CXCursor d)
 {
-	CXString usr = clang_getCursorUSR(d);
-	const char *u = clang_getCString(usr);
+	CXString usr = fe_clang_lib.getCursorUSR(d);
+	const char *u = fe_clang_lib.getCString(usr);
 	if (!u || !*u) {
-		clang_disposeString(usr);
+		fe_clang_lib.disposeString(usr);
 		return -1;
 	}
 	size_t known;
 	if (strmap_get(&w->decls, u, strlen(u), &known)) {
-		clang_disposeString(usr);
+		fe_clang_lib.disposeString(usr);
 		return (int)known;
 	}
 	struct sir_tu *t = w->out;
 	strmap_put(&w->decls, arena_strdup(w->a, u), strlen(u), t->n_decls);
-	clang_disposeString(usr);
+	fe_clang_lib.disposeString(usr);
 	t->decls = grow(w->a, t->decls, t->n_decls, &w->cap_decls, sizeof(*t->decls));
 	struct sir_decl *x = &t->decls[t->n_decls];
-	enum CXCursorKind k = clang_getCursorKind(d);
-	CXType ty = clang_getCursorType(d);
-	CXType canon = clang_getCanonicalType(ty);
+	enum CXCursorKind k = fe_clang_lib.getCursorKind(d);
+	CXType ty = fe_clang_lib.getCursorType(d);
+	CXType canon = fe_clang_lib.getCanonicalType(ty);
 	*x = (struct sir_decl){
-		.name = fe_clang_walk_cxstr(w->a, clang_getCursorSpelling(d)),
-		.type = fe_clang_walk_cxstr(w->a, clang_getTypeSpelling(ty)),
+		.name = fe_clang_walk_cxstr(w->a, fe_clang_lib.getCursorSpelling(d)),
+		.type = fe_clang_walk_cxstr(w->a, fe_clang_lib.getTypeSpelling(ty)),
 		.kind = k == CXCursor_ParmDecl ? DECL_PARAM : k == CXCursor_FieldDecl ? DECL_FIELD : DECL_GLOBAL,
 		.fn = -1,
 		.param = -1,
-		.off = offset_of(clang_getCursorLocation(d)),
-		.loc = loc_of(w, clang_getCursorLocation(d)),
-		.in_main = clang_Location_isFromMainFile(clang_getCursorLocation(d)) != 0,
-		.scalar = !clang_isConstQualifiedType(canon) &&
+		.off = offset_of(fe_clang_lib.getCursorLocation(d)),
+		.loc = loc_of(w, fe_clang_lib.getCursorLocation(d)),
+		.in_main = fe_clang_lib.Location_isFromMainFile(fe_clang_lib.getCursorLocation(d)) != 0,
+		.scalar = !fe_clang_lib.isConstQualifiedType(canon) &&
 			  (canon.kind == CXType_Pointer || canon.kind == CXType_Enum ||
 			   (canon.kind >= CXType_FirstBuiltin && canon.kind <= CXType_LastBuiltin)),
 	};
-	if (k == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(d) != 1)
+	if (k == CXCursor_VarDecl && fe_clang_lib.Cursor_hasVarDeclGlobalStorage(d) != 1)
 		x->kind = DECL_LOCAL;
 	if (x->kind == DECL_LOCAL || x->kind == DECL_PARAM) {
 		x->fn = w->fn;
 		if (x->kind == DECL_PARAM) {
-			CXCursor parent = clang_getCursorSemanticParent(d);
-			int nargs = clang_Cursor_getNumArguments(parent);
+			CXCursor parent = fe_clang_lib.getCursorSemanticParent(d);
+			int nargs = fe_clang_lib.Cursor_getNumArguments(parent);
 			for (int i = 0; i < nargs; i++)
-				if (clang_equalCursors(clang_Cursor_getArgument(parent, (unsigned)i), d))
+				if (fe_clang_lib.equalCursors(fe_clang_lib.Cursor_getArgument(parent, (unsigned)i), d))
 					x->param = i;
 		}
 	}
@@ -210,21 +210,21 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData
 static struct kids kids_of(CXCursor c)
 {
 	struct kids k = {.n = 0};
-	clang_visitChildren(c, collect, &k);
+	fe_clang_lib.visitChildren(c, collect, &k);
 	return k;
 }
 
 static CXCursor first_child(CXCursor c)
 {
 	struct kids k = kids_of(c);
-	return k.n ? k.v[0] : clang_getNullCursor();
+	return k.n ? k.v[0] : fe_clang_lib.getNullCursor();
 }
 
 /* Through the implicit wrappers clang puts around an expression (casts, temporaries, braces
  * around one initializer) to what was written. */
 static CXCursor unwrap(CXCursor e)
 {
-	while ((clang_getCursorKind(e) == CXCursor_UnexposedExpr || clang_getCursorKind(e) == CXCursor_InitListExpr) &&
+	while ((fe_clang_lib.getCursorKind(e) == CXCursor_UnexposedExpr || fe_clang_lib.getCursorKind(e) == CXCursor_InitListExpr) &&
 	       kids_of(e).n == 1)
 		e = first_child(e);
 	return e;
@@ -234,8 +234,8 @@ static CXCursor unwrap(CXCursor e)
 static CXCursor member_base(CXCursor call)
 {
 	CXCursor callee = unwrap(first_child(call));
-	if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
-		return clang_getNullCursor();
+	if (fe_clang_lib.getCursorKind(callee) != CXCursor_MemberRefExpr)
+		return fe_clang_lib.getNullCursor();
 	return first_child(callee);
 }
 
@@ -243,12 +243,12 @@ static CXCursor member_base(CXCursor call)
  * spelled the same way: keep its spelling, if it is short and written in the main file. */
 static struct sir_ref with_text(struct walker *w, CXCursor e, struct sir_ref r)
 {
-	CXSourceRange ext = clang_getCursorExtent(e);
+	CXSourceRange ext = fe_clang_lib.getCursorExtent(e);
 	CXFile fb, fe;
 	unsigned b, end;
-	clang_getFileLocation(clang_getRangeStart(ext), &fb, NULL, NULL, &b);
-	clang_getFileLocation(clang_getRangeEnd(ext), &fe, NULL, NULL, &end);
-	if (fb && fe && clang_File_isEqual(fb, w->main_file) && clang_File_isEqual(fe, w->main_file) && b < end &&
+	fe_clang_lib.getFileLocation(fe_clang_lib.getRangeStart(ext), &fb, NULL, NULL, &b);
+	fe_clang_lib.getFileLocation(fe_clang_lib.getRangeEnd(ext), &fe, NULL, NULL, &end);
+	if (fb && fe && fe_clang_lib.File_isEqual(fb, w->main_file) && fe_clang_lib.File_isEqual(fe, w->main_file) && b < end &&
 	    end <= w->len && end - b <= 80)
 		r.text = arena_strndup(w->a, w->buf + b, end - b);
 	return r;
@@ -257,11 +257,11 @@ static struct sir_ref with_text(struct walker *w, CXCursor e, struct sir_ref r)
 static struct sir_ref ref_of(struct walker *w, CXCursor e, unsigned depth)
 {
 	struct sir_ref r = {.kind = REF_OTHER, .decl = -1};
-	if (clang_Cursor_isNull(e) || depth > 16)
+	if (fe_clang_lib.Cursor_isNull(e) || depth > 16)
 		return r;
-	enum CXCursorKind k = clang_getCursorKind(e);
-	CXSourceRange ext = clang_getCursorExtent(e);
-	if (clang_Range_isNull(ext) || offset_of(clang_getRangeStart(ext)) == offset_of(clang_getRangeEnd(ext))) {
+	enum CXCursorKind k = fe_clang_lib.getCursorKind(e);
+	CXSourceRange ext = fe_clang_lib.getCursorExtent(e);
+	if (fe_clang_lib.Range_isNull(ext) || offset_of(fe_clang_lib.getRangeStart(ext)) == offset_of(fe_clang_lib.getRangeEnd(ext))) {
 		if (k == CXCursor_UnexposedExpr && kids_of(e).n == 0) {
 			r.kind = REF_NONE;      /* a default argument the call left out */
 			r.decl = -1;
@@ -270,13 +270,13 @@ static struct sir_ref ref_of(struct walker *w, CXCursor e, unsigned depth)
 	}
 	switch (k) {
 	case CXCursor_IntegerLiteral: {
-		CXEvalResult ev = clang_Cursor_Evaluate(e);
-		if (ev && clang_EvalResult_getKind(ev) == CXEval_Int) {
+		CXEvalResult ev = fe_clang_lib.Cursor_Evaluate(e);
+		if (ev && fe_clang_lib.EvalResult_getKind(ev) == CXEval_Int) {
 			r.has_ival = true;
-			r.ival = clang_EvalResult_getAsLongLong(ev);
+			r.ival = fe_clang_lib.EvalResult_getAsLongLong(ev);
 		}
 		if (ev)
-			clang_EvalResult_dispose(ev);
+			fe_clang_lib.EvalResult_dispose(ev);
 		r.kind = r.has_ival && r.ival == 0 ? REF_NULL : REF_CONST;
 		return r;
 	}
@@ -285,12 +285,12 @@ static struct sir_ref ref_of(struct walker *w, CXCursor e, unsigned depth)
 		r.kind = REF_NULL;
 		return r;
 	case CXCursor_StringLiteral:
-		r.text = fe_clang_walk_cxstr(w->a, clang_getCursorSpelling(e));
+		r.text = fe_clang_walk_cxstr(w->a, fe_clang_lib.getCursorSpelling(e));
 		return r;
 	case CXCursor_DeclRefExpr:
 	case CXCursor_MemberRefExpr: {
-		CXCursor d = clang_getCursorReferenced(e);
-		enum CXCursorKind dk = clang_getCursorKind(d);
+		CXCursor d = fe_clang_lib.getCursorReferenced(e);
+		enum CXCursorKind dk = fe_clang_lib.getCursorKind(d);
 		if (is_var_decl(dk)) {
 			r.kind = REF_VAR;
 			r.decl = decl_index(w, d);
@@ -301,24 +301,24 @@ static struct sir_ref ref_of(struct walker *w, CXCursor e, unsigned depth)
 		} else if (dk == CXCursor_EnumConstantDecl) {
 			r.kind = REF_CONST;
 			r.has_ival = true;
-			r.ival = clang_getEnumConstantDeclValue(d);
-			r.text = fe_clang_walk_cxstr(w->a, clang_getCursorSpelling(d));
+			r.ival = fe_clang_lib.getEnumConstantDeclValue(d);
+			r.text = fe_clang_walk_cxstr(w->a, fe_clang_lib.getCursorSpelling(d));
 		}
 		return r;
 	}
 	case CXCursor_UnaryOperator: {
 		CXCursor op = first_child(e);
-		if (clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf) {
+		if (fe_clang_lib.getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf) {
 			r = ref_of(w, op, depth + 1);
 			r.addr = true;
 		}
 		return r;
 	}
 	case CXCursor_CallExpr: {
-		CXCursor d = clang_getCursorReferenced(e);
-		enum CXCursorKind dk = clang_getCursorKind(d);
+		CXCursor d = fe_clang_lib.getCursorReferenced(e);
+		enum CXCursorKind dk = fe_clang_lib.getCursorKind(d);
 		if (dk == CXCursor_ConversionFunction ||
-		    (dk == CXCursor_CXXMethod && !strcmp(fe_clang_walk_cxstr(w->a, clang_getCursorSpelling(d)), "stream")))
+		    (dk == CXCursor_CXXMethod && !strcmp(fe_clang_walk_cxstr(w->a, fe_clang_lib.getCursorSpelling(d)), "stream")))
 			return ref_of(w, member_base(e), depth + 1);    /* CUDAStream -> cudaStream_t */
 		if (dk == CXCursor_FunctionDecl || dk == CXCursor_CXXMethod) {
 			const char *q = qualified(w->a, d);
@@ -329,9 +329,9 @@ static struct sir_ref ref_of(struct walker *w, CXCursor e, unsigned depth)
 			else if (!strcmp(q, "c10::cuda::getStreamFromPool") || !strcmp(q, "at::cuda::getStreamFromPool"))
 				r.kind = REF_POOL;
 			r.text = q;
-		} else if (dk == CXCursor_Constructor && clang_Cursor_getNumArguments(e) >= 1) {
+		} else if (dk == CXCursor_Constructor && fe_clang_lib.Cursor_getNumArguments(e) >= 1) {
 			/* a copy or conversion, CUDAStream(s), at::Device(at::kCPU): what it was made from */
-			return ref_of(w, clang_Cursor_getArgument(e, 0), depth + 1);
+			return ref_of(w, fe_clang_lib.Cursor_getArgument(e, 0), depth + 1);
 		}
 		return with_text(w, e, r);
 	}
@@ -344,7 +344,7 @@ static struct sir_ref ref_of(struct walker *w, CXCursor e, unsigned depth)
 			return r;
 		r = ref_of(w, kk.last, depth + 1);
 		/* (cudaStream_t)0x1 and 0x2 are how the headers spell the legacy and per-thread streams */
-		if (r.kind == REF_CONST && r.has_ival && clang_getCanonicalType(clang_getCursorType(e)).kind == CXType_Pointer) {
+		if (r.kind == REF_CONST && r.has_ival && fe_clang_lib.getCanonicalType(fe_clang_lib.getCursorType(e)).kind == CXType_Pointer) {
 			if (r.ival == 1) {
 				r.kind = REF_LEGACY;
 				r.text = "cudaStreamLegacy";
@@ -376,7 +376,7 @@ static struct sir_ev *new_event(struct walker *w, enum sir_ev_kind kind, CXCurso
 	}
 	w->callee_usr[w->ev.n] = NULL;
 	struct sir_ev *e = &w->ev.v[w->ev.n++];
-	CXSourceLocation l = clang_getCursorLocation(c);
+	CXSourceLocation l = fe_clang_lib.getCursorLocation(c);
 	*e = (struct sir_ev){
 		.kind = kind, .loc = loc_of(w, l), .off = offset_of(l), .callee = -1,
 		.object = {.kind = REF_NONE, .decl = -1}, .stream = {.kind = REF_NONE, .decl = -1},
@@ -387,14 +387,14 @@ static struct sir_ev *new_event(struct walker *w, enum sir_ev_kind kind, CXCurso
 	/* Written through a macro: name it (CHECK_CUDA(...), a debug-sync macro). */
 	CXFile sf, ef;
 	unsigned soff, eoff;
-	clang_getSpellingLocation(l, &sf, NULL, NULL, &soff);
-	clang_getExpansionLocation(l, &ef, NULL, NULL, &eoff);
+	fe_clang_lib.getSpellingLocation(l, &sf, NULL, NULL, &soff);
+	fe_clang_lib.getExpansionLocation(l, &ef, NULL, NULL, &eoff);
 	if (sf != ef || soff != eoff) {
-		CXToken *tok = clang_getToken(w->tu, clang_getLocationForOffset(w->tu, ef, eoff));
+		CXToken *tok = fe_clang_lib.getToken(w->tu, fe_clang_lib.getLocationForOffset(w->tu, ef, eoff));
 		if (tok) {
-			if (clang_getTokenKind(*tok) == CXToken_Identifier)
-				e->macro = fe_clang_walk_cxstr(w->a, clang_getTokenSpelling(w->tu, *tok));
-			clang_disposeTokens(w->tu, tok, 1);
+			if (fe_clang_lib.getTokenKind(*tok) == CXToken_Identifier)
+				e->macro = fe_clang_walk_cxstr(w->a, fe_clang_lib.getTokenSpelling(w->tu, *tok));
+			fe_clang_lib.disposeTokens(w->tu, tok, 1);
 		}
 	}
 	return e;
@@ -402,19 +402,19 @@ static struct sir_ev *new_event(struct walker *w, enum sir_ev_kind kind, CXCurso
 
 static void set_args(struct walker *w, struct sir_ev *e, CXCursor call)
 {
-	int n = clang_Cursor_getNumArguments(call);
+	int n = fe_clang_lib.Cursor_getNumArguments(call);
 	if (n <= 0)
 		return;
 	e->args = arena_alloc(w->a, (size_t)n * sizeof(*e->args));
 	e->n_args = (unsigned)n;
 	for (int i = 0; i < n; i++)
-		e->args[i] = ref_of(w, clang_Cursor_getArgument(call, (unsigned)i), 0);
+		e->args[i] = ref_of(w, fe_clang_lib.Cursor_getArgument(call, (unsigned)i), 0);
 }
 
 static enum CXChildVisitResult find_global_attr(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_CUDAGlobalAttr) {
+	if (fe_clang_lib.getCursorKind(c) == CXCursor_CUDAGlobalAttr) {
 		*(bool *)data = true;
 		return CXChildVisit_Break;
 	}
@@ -424,18 +424,18 @@ static enum CXChildVisitResult find_global_attr(CXCursor c, CXCursor parent, CXC
 static bool is_kernel(CXCursor fn)
 {
 	bool found = false;
-	clang_visitChildren(fn, find_global_attr, &found);
+	fe_clang_lib.visitChildren(fn, find_global_attr, &found);
 	return found;
 }
 
 static enum CXChildVisitResult find_config(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
-		CXString s = clang_getCursorSpelling(c);
-		const char *sp = clang_getCString(s);
+	if (fe_clang_lib.getCursorKind(c) == CXCursor_CallExpr) {
+		CXString s = fe_clang_lib.getCursorSpelling(c);
+		const char *sp = fe_clang_lib.getCString(s);
 		bool cfg = sp && (!strcmp(sp, "cudaConfigureCall") || !strcmp(sp, "__cudaPushCallConfiguration"));
-		clang_disposeString(s);
+		fe_clang_lib.disposeString(s);
 		if (cfg) {
 			*(CXCursor *)data = c;
 			return CXChildVisit_Break;
@@ -469,8 +469,8 @@ static enum CXChildVisitResult visit_child(CXCursor c, CXCursor parent, CXClient
 
 static void walk_children(struct walker *w, CXCursor c, struct ctx x)
 {
-	struct visit v = {w, x, clang_getCursorKind(c)};
-	clang_visitChildren(c, visit_child, &v);
+	struct visit v = {w, x, fe_clang_lib.getCursorKind(c)};
+	fe_clang_lib.visitChildren(c, visit_child, &v);
 }
 
 static int new_loop(struct walker *w, CXCursor c, int up)
@@ -485,8 +485,8 @@ static int new_loop(struct walker *w, CXCursor c, int up)
 
 static void on_call(struct walker *w, CXCursor c, const struct ctx *x)
 {
-	CXCursor d = clang_getCursorReferenced(c);
-	enum CXCursorKind dk = clang_getCursorKind(d);
+	CXCursor d = fe_clang_lib.getCursorReferenced(c);
+	enum CXCursorKind dk = fe_clang_lib.getCursorKind(d);
 	if (dk != CXCursor_FunctionDecl && dk != CXCursor_CXXMethod && dk != CXCursor_Constructor &&
 	    dk != CXCursor_FunctionTemplate && dk != CXCursor_ConversionFunction)
 		return;         /* through a function pointer: nothing to name */
@@ -499,10 +499,10 @@ static void on_call(struct walker *w, CXCursor c, const struct ctx *x)
 	e->used = !x->discard;
 	set_args(w, e, c);
 	if (launch) {
-		CXCursor cfg = clang_getNullCursor();
-		clang_visitChildren(c, find_config, &cfg);
-		if (!clang_Cursor_isNull(cfg) && clang_Cursor_getNumArguments(cfg) >= 4)
-			e->stream = ref_of(w, clang_Cursor_getArgument(cfg, 3), 0);
+		CXCursor cfg = fe_clang_lib.getNullCursor();
+		fe_clang_lib.visitChildren(c, find_config, &cfg);
+		if (!fe_clang_lib.Cursor_isNull(cfg) && fe_clang_lib.Cursor_getNumArguments(cfg) >= 4)
+			e->stream = ref_of(w, fe_clang_lib.Cursor_getArgument(cfg, 3), 0);
 		else
 			e->stream.kind = REF_NONE;
 		return;
@@ -510,11 +510,11 @@ static void on_call(struct walker *w, CXCursor c, const struct ctx *x)
 	if (dk == CXCursor_CXXMethod || dk == CXCursor_ConversionFunction)
 		e->object = ref_of(w, member_base(c), 0);
 	/* a function this TU defines, resolved once every function is known */
-	CXCursor def = clang_getCursorDefinition(d);
-	if (!clang_Cursor_isNull(def) && !clang_Location_isInSystemHeader(clang_getCursorLocation(def))) {
-		CXString usr = clang_getCursorUSR(def);
-		w->callee_usr[w->ev.n - 1] = arena_strdup(w->a, clang_getCString(usr));
-		clang_disposeString(usr);
+	CXCursor def = fe_clang_lib.getCursorDefinition(d);
+	if (!fe_clang_lib.Cursor_isNull(def) && !fe_clang_lib.Location_isInSystemHeader(fe_clang_lib.getCursorLocation(def))) {
+		CXString usr = fe_clang_lib.getCursorUSR(def);
+		w->callee_usr[w->ev.n - 1] = arena_strdup(w->a, fe_clang_lib.getCString(usr));
+		fe_clang_lib.disposeString(usr);
 	}
 }
 
@@ -527,11 +527,11 @@ static void on_write(struct walker *w, CXCursor c, CXCursor target, CXCursor val
 	struct sir_ev *e = new_event(w, EV_WRITE, c, x);
 	e->target = t;
 	e->counter = counter;
-	if (!clang_Cursor_isNull(value)) {
+	if (!fe_clang_lib.Cursor_isNull(value)) {
 		e->args = arena_alloc(w->a, sizeof(*e->args));
 		e->args[0] = ref_of(w, value, 0);
 		e->n_args = 1;
-		e->from_call = clang_getCursorKind(unwrap(value)) == CXCursor_CallExpr;
+		e->from_call = fe_clang_lib.getCursorKind(unwrap(value)) == CXCursor_CallExpr;
 	}
 }
 
@@ -545,31 +545,31 @@ static void on_var_decl(struct walker *w, CXCursor c, const struct ctx *x)
 		return;
 	CXCursor init = k.last;
 	CXCursor core = unwrap(init);
-	if (clang_getCursorKind(core) == CXCursor_CallExpr &&
-	    clang_getCursorKind(clang_getCursorReferenced(core)) == CXCursor_Constructor) {
+	if (fe_clang_lib.getCursorKind(core) == CXCursor_CallExpr &&
+	    fe_clang_lib.getCursorKind(fe_clang_lib.getCursorReferenced(core)) == CXCursor_Constructor) {
 		/* a guard such as CUDAStreamCaptureModeGuard g{mode}: an object, not a write */
 		struct sir_ev *e = new_event(w, EV_VAR, c, x);
-		e->name = qualified(w->a, clang_getCursorSemanticParent(clang_getCursorReferenced(core)));
+		e->name = qualified(w->a, fe_clang_lib.getCursorSemanticParent(fe_clang_lib.getCursorReferenced(core)));
 		e->target = (struct sir_ref){.kind = REF_VAR, .decl = idx, .text = w->out->decls[idx].name};
 		set_args(w, e, core);
 		return;
 	}
-	if (!clang_isExpression(clang_getCursorKind(init)))
+	if (!fe_clang_lib.isExpression(fe_clang_lib.getCursorKind(init)))
 		return;
 	struct sir_ev *e = new_event(w, EV_WRITE, c, x);
 	e->target = (struct sir_ref){.kind = REF_VAR, .decl = idx, .text = w->out->decls[idx].name};
 	e->args = arena_alloc(w->a, sizeof(*e->args));
 	e->args[0] = ref_of(w, init, 0);
 	e->n_args = 1;
-	e->from_call = clang_getCursorKind(core) == CXCursor_CallExpr;
+	e->from_call = fe_clang_lib.getCursorKind(core) == CXCursor_CallExpr;
 }
 
 static bool is_false(CXCursor cond)
 {
-	CXEvalResult ev = clang_Cursor_Evaluate(cond);
-	bool f = ev && clang_EvalResult_getKind(ev) == CXEval_Int && clang_EvalResult_getAsLongLong(ev) == 0;
+	CXEvalResult ev = fe_clang_lib.Cursor_Evaluate(cond);
+	bool f = ev && fe_clang_lib.EvalResult_getKind(ev) == CXEval_Int && fe_clang_lib.EvalResult_getAsLongLong(ev) == 0;
 	if (ev)
-		clang_EvalResult_dispose(ev);
+		fe_clang_lib.EvalResult_dispose(ev);
 	return f;
 }
 
@@ -577,7 +577,7 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 {
 	if (++x.depth > MAX_DEPTH)
 		return;
-	enum CXCursorKind k = clang_getCursorKind(c);
+	enum CXCursorKind k = fe_clang_lib.getCursorKind(c);
 	switch (k) {
 	case CXCursor_LambdaExpr:
 		return;         /* its body runs when called, not here */
@@ -623,7 +623,7 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 		x.cond++;
 		break;
 	case CXCursor_BinaryOperator: {
-		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		enum CXBinaryOperatorKind op = fe_clang_lib.getCursorBinaryOperatorKind(c);
 		if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr)
 			x.cond++;
 		else if (op == CXBinaryOperator_Assign) {
@@ -640,9 +640,9 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 		break;
 	}
 	case CXCursor_UnaryOperator: {
-		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		enum CXUnaryOperatorKind op = fe_clang_lib.getCursorUnaryOperatorKind(c);
 		if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
-			on_write(w, c, first_child(c), clang_getNullCursor(), true, &x);
+			on_write(w, c, first_child(c), fe_clang_lib.getNullCursor(), true, &x);
 		break;
 	}
 	case CXCursor_VarDecl:
@@ -650,8 +650,8 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 		break;
 	case CXCursor_DeclRefExpr:
 	case CXCursor_MemberRefExpr: {
-		CXCursor d = clang_getCursorReferenced(c);
-		if (is_var_decl(clang_getCursorKind(d))) {
+		CXCursor d = fe_clang_lib.getCursorReferenced(c);
+		if (is_var_decl(fe_clang_lib.getCursorKind(d))) {
 			int i = decl_index(w, d);
 			if (i >= 0)
 				w->out->decls[i].uses++;
@@ -675,8 +675,8 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 		break;
 	case CXCursor_GotoStmt: {
 		struct sir_ev *e = new_event(w, EV_GOTO, c, &x);
-		CXCursor label = clang_getCursorReferenced(first_child(c));
-		e->jump_to = clang_Cursor_isNull(label) ? 0 : offset_of(clang_getCursorLocation(label));
+		CXCursor label = fe_clang_lib.getCursorReferenced(first_child(c));
+		e->jump_to = fe_clang_lib.Cursor_isNull(label) ? 0 : offset_of(fe_clang_lib.getCursorLocation(label));
 		break;
 	}
 	default:
@@ -698,23 +698,23 @@ static void add_function(struct walker *w, CXCursor c)
 	w->fn_callees = mem_realloc(w->fn_callees, w->cap_fns * sizeof(*w->fn_callees));
 	w->fn = (int)t->n_fns;
 	struct sir_fn *f = &t->fns[t->n_fns++];
-	CXSourceLocation l = clang_getCursorLocation(c);
+	CXSourceLocation l = fe_clang_lib.getCursorLocation(c);
 	*f = (struct sir_fn){.name = qualified(w->a, c), .loc = loc_of(w, l),
-			     .in_main = clang_Location_isFromMainFile(l) != 0};
+			     .in_main = fe_clang_lib.Location_isFromMainFile(l) != 0};
 	extent_of(c, &f->begin, &f->end);
-	CXString usr = clang_getCursorUSR(c);
-	const char *u = arena_strdup(w->a, clang_getCString(usr));
+	CXString usr = fe_clang_lib.getCursorUSR(c);
+	const char *u = arena_strdup(w->a, fe_clang_lib.getCString(usr));
 	strmap_put(&w->fns, u, strlen(u), (size_t)w->fn);
-	clang_disposeString(usr);
+	fe_clang_lib.disposeString(usr);
 	w->ev.n = 0;
 	/* parameters first, so they get their positions before the body refers to them */
-	int nargs = clang_Cursor_getNumArguments(c);
+	int nargs = fe_clang_lib.Cursor_getNumArguments(c);
 	for (int i = 0; i < nargs; i++)
-		decl_index(w, clang_Cursor_getArgument(c, (unsigned)i));
+		decl_index(w, fe_clang_lib.Cursor_getArgument(c, (unsigned)i));
 	struct ctx x = {.loop = -1, .breakable = -1};
 	extent_of(c, &x.stmt_begin, &x.stmt_end);
 	CXCursor body = kids_of(c).last;     /* a definition's body is its last child */
-	enum CXCursorKind bk = clang_getCursorKind(body);
+	enum CXCursorKind bk = fe_clang_lib.getCursorKind(body);
 	if (bk == CXCursor_CompoundStmt || bk == CXCursor_CXXTryStmt)
 		walk(w, body, x);
 	f = &t->fns[w->fn];
@@ -732,12 +732,12 @@ static enum CXChildVisitResult find_functions(CXCursor c, CXCursor parent, CXCli
 {
 	(void)parent;
 	struct walker *w = data;
-	CXSourceLocation l = clang_getCursorLocation(c);
-	if (clang_Location_isInSystemHeader(l))
+	CXSourceLocation l = fe_clang_lib.getCursorLocation(c);
+	if (fe_clang_lib.Location_isInSystemHeader(l))
 		return CXChildVisit_Continue;
-	enum CXCursorKind k = clang_getCursorKind(c);
+	enum CXCursorKind k = fe_clang_lib.getCursorKind(c);
 	if (is_function(k)) {
-		if (clang_isCursorDefinition(c))
+		if (fe_clang_lib.isCursorDefinition(c))
 			add_function(w, c);
 		return CXChildVisit_Continue;
 	}
@@ -764,11 +764,11 @@ struct sir_tu *fe_clang_walk_tu(struct arena *a, struct CXTranslationUnitImpl *t
 				const char *abspath, const char *buf, size_t len, bool per_thread)
 {
 	struct walker w = {.a = a, .tu = tu, .main_path = path, .fn = -1, .buf = buf, .len = len,
-			   .main_file = clang_getFile(tu, abspath)};
+			   .main_file = fe_clang_lib.getFile(tu, abspath)};
 	w.out = arena_alloc(a, sizeof(*w.out));
 	w.out->path = path;
 	w.out->per_thread_stream = per_thread;
-	clang_visitChildren(clang_getTranslationUnitCursor(tu), find_functions, &w);
+	fe_clang_lib.visitChildren(fe_clang_lib.getTranslationUnitCursor(tu), find_functions, &w);
 	resolve_callees(&w);
 	free(w.ev.v);
 	free(w.callee_usr);
