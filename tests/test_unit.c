@@ -2,6 +2,7 @@
 /* unit: the expression language, values, facts and layers, normalization, targets, YAML. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/diag.h"
@@ -342,4 +343,47 @@ Test(text, lines)
 	cr_expect_null(text_line(buf, sizeof(buf) - 1, 5, &n));
 	cr_expect_null(text_line(buf, sizeof(buf) - 1, 0, &n), "line 0 is the whole file, not a line");
 	cr_expect_null(text_line("x\n", 2, 2, &n), "a final newline starts no line");
+}
+
+/* ---- the built-in packs, compiled at build time (cmake/pack_compile.c) ---- */
+
+static void same_tree(const struct node *x, const struct node *b)
+{
+	cr_assert_eq(x->kind, b->kind, "%s:%u:%u: kind", b->loc.path, b->loc.line, b->loc.col);
+	cr_assert_eq(x->loc.line, b->loc.line, "%s:%u: line", b->loc.path, b->loc.line);
+	cr_assert_eq(x->loc.col, b->loc.col, "%s:%u: column", b->loc.path, b->loc.line);
+	cr_assert_str_eq(x->loc.path, b->loc.path);
+	cr_assert_eq(!x->scalar, !b->scalar, "%s:%u: scalar", b->loc.path, b->loc.line);
+	if (b->scalar)
+		cr_assert_str_eq(x->scalar, b->scalar, "%s:%u", b->loc.path, b->loc.line);
+	cr_assert_eq(x->plain, b->plain, "%s:%u: plain", b->loc.path, b->loc.line);
+	cr_assert_eq(x->n, b->n, "%s:%u: items", b->loc.path, b->loc.line);
+	cr_assert_eq(x->weight, b->weight);
+	cr_assert_eq(x->depth, b->depth);
+	size_t slots = b->kind == NODE_MAP ? 2 * b->n : b->n;
+	for (size_t k = 0; k < slots; k++)
+		same_tree(x->items[k], b->items[k]);
+}
+
+/* Every compiled pack is the tree the YAML reader makes of its file in rules/, node for node. */
+Test(unit, compiled_packs_are_the_yaml)
+{
+	cr_assert_gt(pack_n_trees, 10);
+	struct arena *ar = arena_new();
+	for (size_t k = 0; k < pack_n_trees; k++) {
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/../%s", CGLINT_FIXTURES, pack_trees[k].path);
+		FILE *f = fopen(path, "rb");
+		cr_assert_not_null(f, "%s", path);
+		static char buf[1 << 20];
+		size_t len = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		struct diag_list dl;
+		diag_init(&dl, ar, NULL, NULL);
+		struct node *root = NULL;
+		cr_assert_eq(fe_yaml_parse(ar, &dl, pack_trees[k].path, buf, len, &root), 0, "%s", path);
+		same_tree(pack_trees[k].root, root);
+		diag_release(&dl);
+	}
+	arena_free(ar);
 }

@@ -14,15 +14,6 @@
 #include "input/fe_yaml.h"
 #include "input/node.h"
 
-/* Written by CMake from the rules/ folder (cmake/embed.cmake); input.yaml comes first. */
-struct pack_source {
-	const char *path;
-	const char *text;
-	size_t len;
-};
-extern const struct pack_source pack_sources[];
-extern const size_t pack_n_sources;
-
 static const char *const check_names[] = {
 #define CHECK(tag, name, fn) name,
 #include "config/checks.def"
@@ -700,14 +691,10 @@ const struct pack_api *pack_api_find(const struct pack *p, const char *name, siz
 	return *n ? &p->apis[lo] : NULL;
 }
 
-int pack_load(struct pack *p, struct diag_list *d, const char *path, const char *text, size_t len)
+/* Load a pack's parsed tree; its strings must outlive the pack. */
+static int load_tree(struct pack *p, struct diag_list *d, const char *name, struct node *root)
 {
 	static const char *const keys[] = {"pack", "rules", "normalize", "defaults", "flags", "suggest", "apis", "probe", NULL};
-	struct node *root;
-	const char *name = arena_strdup(p->arena, path);
-	/* pack strings must outlive the run: parse into the pack's arena */
-	if (fe_yaml_parse(p->arena, d, name, text, len, &root))
-		return -1;
 	struct loader ld = {.p = p, .d = d};
 	if (!root || root->kind != NODE_MAP) {
 		diag_input(d, "CG910", (struct loc){name, 1, 1}, "a rule pack is a mapping with 'rules:'");
@@ -726,17 +713,27 @@ int pack_load(struct pack *p, struct diag_list *d, const char *path, const char 
 	return ld.errors ? -1 : 0;
 }
 
+int pack_load(struct pack *p, struct diag_list *d, const char *path, const char *text, size_t len)
+{
+	struct node *root;
+	const char *name = arena_strdup(p->arena, path);
+	/* pack strings must outlive the run: parse into the pack's arena */
+	if (fe_yaml_parse(p->arena, d, name, text, len, &root))
+		return -1;
+	return load_tree(p, d, name, root);
+}
+
 void pack_load_builtin(struct pack *p)
 {
 	struct arena *a = arena_new();
 	struct diag_list d;
 	diag_init(&d, a, &p->lookup, NULL);
-	for (size_t k = 0; k < pack_n_sources; k++)
-		if (pack_load(p, &d, pack_sources[k].path, pack_sources[k].text, pack_sources[k].len) || d.n) {
+	for (size_t k = 0; k < pack_n_trees; k++)
+		if (load_tree(p, &d, pack_trees[k].path, pack_trees[k].root) || d.n) {
 			for (size_t i = 0; i < d.n; i++)
 				fprintf(stderr, "%s:%u:%u: %s\n", d.items[i].loc.path, d.items[i].loc.line,
 					d.items[i].loc.col, d.items[i].message);
-			fprintf(stderr, "cglint: internal error: built-in rule pack %s is invalid\n", pack_sources[k].path);
+			fprintf(stderr, "cglint: internal error: built-in rule pack %s is invalid\n", pack_trees[k].path);
 			exit(3);
 		}
 	diag_release(&d);

@@ -18,6 +18,7 @@
 #include "config/target.h"
 
 struct expr;
+struct node;
 struct diag_list;
 
 enum check_kind {
@@ -173,6 +174,14 @@ struct pack {
 	size_t n_suggest, cap_suggest;
 	struct diag_rules lookup;       /* the pack as the funnel sees it: diag_init(.., &p->lookup, ..) */
 };
+
+/* The built-in packs, parsed at build time (cmake/pack_compile.c) into node trees: in load order. */
+struct pack_tree {
+	const char *path;               /* rules/NAME.yaml */
+	struct node *root;
+};
+extern const struct pack_tree pack_trees[];
+extern const size_t pack_n_trees;
 
 struct pack *pack_new(void);
 void pack_free(struct pack *p);

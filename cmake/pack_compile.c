@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pack_compile: a build-time tool. Parses the built-in rule packs (the YAML files in rules/) with the same
+ * YAML reader cglint uses and writes their node trees as static C data, so that cglint starts
+ * without parsing YAML (config/pack.h: pack_trees). The packs stay data in rules/; --rules and
+ * a .cglint.yaml's packs are still parsed at run time.
+ *
+ * usage: pack_compile OUT ROOT FILE...   (paths in the output are relative to ROOT)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/mem.h"
+#include "config/pack.h"
+#include "input/fe_yaml.h"
+#include "input/node.h"
+#include "input/read.h"
+
+/* Problems in a pack are reported under one stand-in rule: the real ones are what is being built. */
+static const struct rule any_problem = {.head = {"CG910", "rule-pack", SEV_ERROR, NULL}};
+
+static const struct rule *find_any(const void *owner, const char *id)
+{
+	(void)owner;
+	(void)id;
+	return &any_problem;
+}
+
+struct out {
+	FILE *f;
+	size_t nodes, items;    /* next free index in N[] and I[] */
+};
+
+/* A C string literal: escapes that keep any byte and no trigraph ("??="). */
+static void put_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p < 0x20 || *p >= 0x7f || *p == '?')
+			fprintf(f, "\\%03o", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+struct seen {
+	const struct node **v;
+	size_t *index;
+	size_t n, cap;
+};
+
+static long find(const struct seen *s, const struct node *n)
+{
+	for (size_t k = 0; k < s->n; k++)
+		if (s->v[k] == n)
+			return (long)s->index[k];
+	return -1;
+}
+
+/* Give every node an index in N[] (depth first, children before their parent's items are
+ * written) and write its initializer; returns the node's index. */
+static size_t emit(struct out *o, struct seen *s, const struct node *n, const char *path_var, FILE *items)
+{
+	long at = find(s, n);
+	if (at >= 0)
+		return (size_t)at;      /* an alias: the anchored node, already written */
+	size_t slots = n->kind == NODE_MAP ? 2 * n->n : n->n;     /* a map's n counts pairs */
+	size_t *kids = slots ? mem_alloc(slots * sizeof(*kids)) : NULL;
+	for (size_t k = 0; k < slots; k++)
+		kids[k] = emit(o, s, n->items[k], path_var, items);
+	size_t first = o->items;
+	for (size_t k = 0; k < slots; k++)
+		fprintf(items, "\t&N[%zu],\n", kids[k]);
+	o->items += slots;
+	free(kids);
+	size_t me = o->nodes++;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 256;
+		s->v = mem_realloc(s->v, s->cap * sizeof(*s->v));
+		s->index = mem_realloc(s->index, s->cap * sizeof(*s->index));
+	}
+	s->v[s->n] = n;
+	s->index[s->n++] = me;
+	static const char *const kinds[] = {"NODE_SCALAR", "NODE_SEQ", "NODE_MAP"};
+	fprintf(o->f, "\t[%zu] = {%s, {%s, %u, %u}, ", me, kinds[n->kind], path_var, n->loc.line, n->loc.col);
+	if (n->scalar)
+		put_str(o->f, n->scalar);
+	else
+		fputs("NULL", o->f);
+	fprintf(o->f, ", %s, ", n->plain ? "true" : "false");
+	if (slots)
+		fprintf(o->f, "&I[%zu]", first);
+	else
+		fputs("NULL", o->f);
+	fprintf(o->f, ", %zu, %zu, %u},\n", n->n, n->weight, n->depth);
+	return me;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 4) {
+		fprintf(stderr, "usage: pack_compile OUT ROOT FILE...\n");
+		return 2;
+	}
+	const char *root = argv[2];
+	size_t rootlen = strlen(root);
+	struct arena *a = arena_new();
+	struct diag_list d;
+	static const struct diag_rules rules = {NULL, find_any};
+	diag_init(&d, a, &rules, NULL);
+	char *nodes_text = NULL, *items_text = NULL, *trees_text = NULL, *paths_text = NULL;
+	size_t nodes_len, items_len, trees_len, paths_len;
+	struct out o = {.f = open_memstream(&nodes_text, &nodes_len)};
+	FILE *items = open_memstream(&items_text, &items_len);
+	FILE *trees = open_memstream(&trees_text, &trees_len);
+	FILE *paths = open_memstream(&paths_text, &paths_len);
+	for (int k = 3; k < argc; k++) {
+		const char *rel = argv[k];
+		if (!strncmp(rel, root, rootlen) && rel[rootlen] == '/')
+			rel += rootlen + 1;
+		char *text;
+		size_t len;
+		struct node *tree = NULL;
+		if (read_path(&d, a, argv[k], &text, &len) || fe_yaml_parse(a, &d, rel, text, len, &tree) || !tree) {
+			for (size_t i = 0; i < d.n; i++)
+				fprintf(stderr, "%s:%u:%u: %s\n", d.items[i].loc.path, d.items[i].loc.line, d.items[i].loc.col,
+					d.items[i].message);
+			fprintf(stderr, "pack_compile: %s cannot be read as YAML\n", argv[k]);
+			return 1;
+		}
+		char var[32];
+		snprintf(var, sizeof(var), "P%d", k - 3);
+		fprintf(paths, "static const char %s[] = ", var);
+		put_str(paths, rel);
+		fputs(";\n", paths);
+		struct seen s = {0};
+		size_t top = emit(&o, &s, tree, var, items);
+		free(s.v);
+		free(s.index);
+		fprintf(trees, "\t{%s, &N[%zu]},\n", var, top);
+	}
+	fclose(o.f);
+	fclose(items);
+	fclose(trees);
+	fclose(paths);
+	FILE *f = fopen(argv[1], "w");
+	if (!f) {
+		perror(argv[1]);
+		return 1;
+	}
+	fprintf(f, "/* generated by cmake/pack_compile.c from the packs in rules/; do not edit */\n"
+		   "#include <stdbool.h>\n#include <stddef.h>\n\n#include \"config/pack.h\"\n#include \"input/node.h\"\n\n");
+	fprintf(f, "%s\nstatic struct node N[%zu];\nstatic struct node *I[%zu] = {\n%s};\n", paths_text, o.nodes,
+		o.items ? o.items : 1, items_text);
+	fprintf(f, "static struct node N[%zu] = {\n%s};\n\n", o.nodes, nodes_text);
+	fprintf(f, "const struct pack_tree pack_trees[] = {\n%s};\nconst size_t pack_n_trees = %d;\n", trees_text, argc - 3);
+	free(nodes_text);
+	free(items_text);
+	free(trees_text);
+	free(paths_text);
+	if (fclose(f)) {
+		perror(argv[1]);
+		return 1;
+	}
+	arena_free(a);
+	return 0;
+}
