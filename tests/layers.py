@@ -27,7 +27,8 @@ STAGES = ["base", "input", "config", "front", "source", "report", "probe", "run"
 THIRD_PARTY = {
     "yaml.h": {"input/fe_yaml.c"},
     "clang-c/": {"source/fe_clang_lib.h"},
-    "tree_sitter/": {"front/fe_py.c"},
+    "tree_sitter/": {"front/fe_py.c", "front/fe_py_lit.c", "front/fe_py_lit.h", "front/fe_py_mod.c",
+                     "front/fe_py_mod.h"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]', re.M)

@@ -9,28 +9,25 @@
 #include <tree_sitter/api.h>
 
 #include "base/mem.h"
+#include "front/fe_py_lit.h"
+#include "front/fe_py_mod.h"
+#include "front/py_unit.h"
 
 const TSLanguage *tree_sitter_python(void);
 
-#define MAX_DEPTH 200           /* expression nesting read; deeper is unknown */
-
-/* A variable that names a config object or a section of one: its key prefix. Every object a
- * function binds gets a namespace of its own ("#3"), so that two objects never mix. */
-struct var {
-	const char *name;
-	const char *prefix;     /* "#0", "#0.model" */
-};
+#define MAX_WALKS 20000         /* functions walked to follow calls, a run */
 
 struct fn {
 	struct arena *a;
 	const char *path, *src;
-	struct py_key *keys;
-	size_t n_keys, cap_keys;
-	struct var *vars;
-	size_t n_vars, cap_vars;
-	unsigned next_ns;
+	struct py_log log;
 	const char *returned;   /* the namespace the function returns, or NULL */
-	struct sbuf spread_ns;  /* namespaces whose env_vars had a ** entry, '|'-separated */
+	struct py_cache *cache; /* NULL: calls are not followed */
+	struct mod *mod;
+	unsigned depth;
+	bool cut;               /* a call was cut off by the depth limit: record not kept */
+	const char **params, **param_ns;
+	size_t n_params, n_positional;
 };
 
 /* ---- small helpers ---- */
@@ -57,198 +54,14 @@ static TSNode field(TSNode n, const char *name)
 	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
 }
 
-static const char *var_prefix(struct fn *f, const char *name)
-{
-	for (size_t k = f->n_vars; k-- > 0;)
-		if (!strcmp(f->vars[k].name, name))
-			return f->vars[k].prefix;
-	return NULL;
-}
+#define var_prefix(f, name) py_unit_var(&(f)->log, (name))
+#define var_set(f, name, prefix) py_unit_bind(&(f)->log, (name), (prefix))
+#define new_ns(f) py_unit_new_ns(&(f)->log)
+#define put(f, key, v, loc) py_unit_put(&(f)->log, (key), (v), (loc))
+#define forget(f, prefix) py_unit_forget(&(f)->log, (prefix), false)
+#define touch(f, prefix) py_unit_forget(&(f)->log, (prefix), true)
 
-static void var_set(struct fn *f, const char *name, const char *prefix)
-{
-	for (size_t k = 0; k < f->n_vars; k++)
-		if (!strcmp(f->vars[k].name, name)) {
-			f->vars[k].prefix = prefix;
-			return;
-		}
-	if (f->n_vars == f->cap_vars) {
-		f->cap_vars = f->cap_vars ? 2 * f->cap_vars : 16;
-		f->vars = mem_realloc(f->vars, f->cap_vars * sizeof(*f->vars));
-	}
-	f->vars[f->n_vars++] = (struct var){arena_strdup(f->a, name), prefix};
-}
-
-static void var_drop(struct fn *f, const char *name)
-{
-	for (size_t k = 0; k < f->n_vars; k++)
-		if (!strcmp(f->vars[k].name, name))
-			f->vars[k].prefix = NULL;
-}
-
-static const char *new_ns(struct fn *f)
-{
-	return arena_printf(f->a, "#%u", f->next_ns++);
-}
-
-static void put(struct fn *f, const char *key, struct value v, struct loc loc)
-{
-	if (f->n_keys == f->cap_keys) {
-		f->cap_keys = f->cap_keys ? 2 * f->cap_keys : 32;
-		f->keys = mem_realloc(f->keys, f->cap_keys * sizeof(*f->keys));
-	}
-	f->keys[f->n_keys++] = (struct py_key){key, v, loc};
-}
-
-static bool under(const char *key, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	return !strncmp(key, prefix, n) && (key[n] == '\0' || key[n] == '.');
-}
-
-/* What a call or a rebinding may have changed: every key set so far under 'prefix' is unknown
- * from here on (written again, so that it overrides, at its old position). */
-static void forget(struct fn *f, const char *prefix)
-{
-	size_t n = f->n_keys;
-	for (size_t k = 0; k < n; k++) {
-		if (!under(f->keys[k].key, prefix) || f->keys[k].val.kind == V_UNKNOWN)
-			continue;
-		bool later = false;     /* only the latest write of a key matters */
-		for (size_t j = k + 1; j < n && !later; j++)
-			later = !strcmp(f->keys[j].key, f->keys[k].key);
-		if (!later) {
-			struct value u = value_unknown;
-			u.loc = f->keys[k].loc;
-			put(f, f->keys[k].key, u, f->keys[k].loc);
-		}
-	}
-}
-
-/* ---- literals ---- */
-
-static bool string_literal(struct fn *f, TSNode n, struct value *out)
-{
-	if (is(n, "concatenated_string")) {
-		struct sbuf sb;
-		sbuf_init(&sb);
-		bool ok = true;
-		for (uint32_t k = 0; ok && k < ts_node_named_child_count(n); k++) {
-			struct value part;
-			ok = string_literal(f, ts_node_named_child(n, k), &part);
-			if (ok)
-				sbuf_adds(&sb, part.s);
-		}
-		if (ok)
-			*out = value_str(arena_strdup(f->a, sb.buf ? sb.buf : ""));
-		sbuf_release(&sb);
-		return ok;
-	}
-	if (!is(n, "string"))
-		return false;
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	const char *p = f->src + s, *end = f->src + e;
-	bool raw = false;
-	while (p < end && isalpha((unsigned char)*p)) {
-		char c = (char)tolower((unsigned char)*p++);
-		if (c == 'f' || c == 'b')
-			return false;   /* f-strings and bytes are not config strings cglint reads */
-		raw |= c == 'r';
-	}
-	if (p >= end)
-		return false;
-	char q = *p;
-	size_t ql = (end - p >= 6 && p[1] == q && p[2] == q) ? 3 : 1;
-	if ((size_t)(end - p) < 2 * ql)
-		return false;
-	p += ql;
-	end -= ql;
-	struct sbuf sb;
-	sbuf_init(&sb);
-	sbuf_addn(&sb, "", 0);
-	for (; p < end; p++) {
-		if (*p != '\\' || raw || p + 1 >= end) {
-			sbuf_addc(&sb, *p);
-			continue;
-		}
-		char c = *++p;
-		switch (c) {
-		case 'n': sbuf_addc(&sb, '\n'); break;
-		case 't': sbuf_addc(&sb, '\t'); break;
-		case '\\': case '\'': case '"': sbuf_addc(&sb, c); break;
-		case '\n': break;
-		default:
-			sbuf_addc(&sb, '\\');
-			sbuf_addc(&sb, c);
-		}
-	}
-	*out = value_str(arena_strdup(f->a, sb.buf ? sb.buf : ""));
-	sbuf_release(&sb);
-	return true;
-}
-
-static bool literal(struct fn *f, TSNode n, struct value *out, unsigned depth)
-{
-	if (depth > MAX_DEPTH)
-		return false;
-	struct loc at = loc_of(f->path, n);
-	const char *t = ts_node_type(n);
-	if (!strcmp(t, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
-		return literal(f, ts_node_named_child(n, 0), out, depth + 1);
-	if (!strcmp(t, "string") || !strcmp(t, "concatenated_string")) {
-		if (!string_literal(f, n, out))
-			return false;
-	} else if (!strcmp(t, "true") || !strcmp(t, "false")) {
-		*out = value_bool(t[0] == 't');
-	} else if (!strcmp(t, "none")) {
-		*out = value_null;
-	} else if (!strcmp(t, "integer") || !strcmp(t, "float") ||
-		   (!strcmp(t, "unary_operator") && ts_node_named_child_count(n) == 1 &&
-		    (is(ts_node_named_child(n, 0), "integer") || is(ts_node_named_child(n, 0), "float")))) {
-		const char *s = text(f, n);
-		char *clean = arena_strdup(f->a, s), *w = clean;
-		for (const char *r = s; *r; r++)
-			if (*r != '_' && !isspace((unsigned char)*r))
-				*w++ = *r;
-		*w = '\0';
-		char *endp;
-		bool is_float = !strcmp(t, "float") ||
-				(!strcmp(t, "unary_operator") && is(ts_node_named_child(n, 0), "float"));
-		if (strpbrk(clean, "jJ"))
-			return false;   /* complex */
-		if (is_float) {
-			*out = (struct value){.kind = V_FLOAT, .f = strtod(clean, &endp)};
-		} else {
-			long long v = strtoll(clean, &endp, 0);
-			if (clean[0] == '0' && clean[1] && isdigit((unsigned char)clean[1]))
-				return false;   /* not Python 3 */
-			if (*endp && !(clean[0] == '0' && (clean[1] == 'o' || clean[1] == 'O')))
-				return false;
-			if (clean[0] == '0' && (clean[1] == 'o' || clean[1] == 'O'))
-				v = strtoll(clean + 2, &endp, 8);
-			*out = (struct value){.kind = V_INT, .i = v};
-		}
-		if (*endp)
-			return false;
-	} else if (!strcmp(t, "list") || !strcmp(t, "tuple")) {
-		uint32_t n_items = ts_node_named_child_count(n);
-		struct value *items = arena_alloc(f->a, (n_items ? n_items : 1) * sizeof(*items));
-		size_t m = 0;
-		for (uint32_t k = 0; k < n_items; k++) {
-			TSNode c = ts_node_named_child(n, k);
-			if (is(c, "comment"))
-				continue;
-			if (!literal(f, c, &items[m], depth + 1))
-				return false;
-			m++;
-		}
-		*out = (struct value){.kind = V_LIST, .items = items, .n = m};
-	} else {
-		return false;
-	}
-	out->loc = at;
-	return true;
-}
+static bool follow(struct fn *f, TSNode call, const char **ret);
 
 /* ---- names ---- */
 
@@ -256,7 +69,7 @@ static bool literal(struct fn *f, TSNode n, struct value *out, unsigned depth)
  * "#0.env_vars.A", a tracked variable -> its prefix. NULL for anything else. */
 static const char *path_of(struct fn *f, TSNode n, unsigned depth)
 {
-	if (depth > MAX_DEPTH)
+	if (depth > FE_PY_MAX_NEST)
 		return NULL;
 	if (is(n, "identifier"))
 		return var_prefix(f, text(f, n));
@@ -269,7 +82,7 @@ static const char *path_of(struct fn *f, TSNode n, unsigned depth)
 		const char *base = path_of(f, field(n, "value"), depth + 1);
 		TSNode sub = field(n, "subscript");
 		struct value k;
-		if (!base || ts_node_is_null(sub) || !string_literal(f, sub, &k) || strchr(k.s, '.'))
+		if (!base || ts_node_is_null(sub) || !fe_py_lit_string(f->a, f->src, sub, &k) || strchr(k.s, '.'))
 			return NULL;
 		return arena_printf(f->a, "%s.%s", base, k.s);
 	}
@@ -346,17 +159,32 @@ static void target_unknown(struct fn *f, TSNode target)
 		u.loc = loc_of(f->path, name_node(target));
 		put(f, p, u, u.loc);
 	} else if (is(target, "identifier")) {
-		var_drop(f, text(f, target));  /* rebound where cglint does not follow */
+		var_set(f, text(f, target), NULL);  /* rebound where cglint does not follow */
 	} else if (is(target, "pattern_list") || is(target, "tuple_pattern") || is(target, "list_pattern")) {
 		for (uint32_t k = 0; k < ts_node_named_child_count(target); k++)
 			target_unknown(f, ts_node_named_child(target, k));
 	}
 }
 
+/* Builtins that take an object without changing it: getattr(cfg.model, "x", None). */
+static bool reads_only(struct fn *f, TSNode call)
+{
+	static const char *const names[] = {"getattr", "hasattr", "isinstance", "len", "print", "repr", "str",
+					    "type", "id", "bool"};
+	TSNode fnode = field(call, "function");
+	if (!is(fnode, "identifier"))
+		return false;
+	const char *name = text(f, fnode);
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(name, names[k]))
+			return true;
+	return false;
+}
+
 /* Assignments and calls that may change the config, where cglint cannot say how. */
 static void scan_unknown(struct fn *f, TSNode n, unsigned depth)
 {
-	if (depth > MAX_DEPTH || ts_node_is_null(n))
+	if (depth > FE_PY_MAX_NEST || ts_node_is_null(n))
 		return;
 	const char *t = ts_node_type(n);
 	if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment")) {
@@ -368,7 +196,7 @@ static void scan_unknown(struct fn *f, TSNode n, unsigned depth)
 		if (is(fnode, "attribute")) {
 			const char *p = path_of(f, field(fnode, "object"), 0);
 			if (p)
-				forget(f, p);   /* cfg.model.finalize(), cfg.env_vars.update(...) */
+				touch(f, p);    /* cfg.model.finalize(), cfg.env_vars.update(...) */
 		}
 		TSNode args = field(n, "arguments");
 		for (uint32_t k = 0; !ts_node_is_null(args) && k < ts_node_named_child_count(args); k++) {
@@ -378,8 +206,8 @@ static void scan_unknown(struct fn *f, TSNode n, unsigned depth)
 			else if (is(a, "list_splat") || is(a, "dictionary_splat"))
 				a = ts_node_named_child(a, 0);
 			const char *p = ts_node_is_null(a) ? NULL : path_of(f, a, 0);
-			if (p)
-				forget(f, p);   /* helper(cfg), helper(cfg.model) */
+			if (p && !reads_only(f, n))
+				touch(f, p);    /* helper(cfg), helper(cfg.model) */
 		}
 	}
 	for (uint32_t k = 0; k < ts_node_named_child_count(n); k++)
@@ -390,46 +218,54 @@ static void scan_unknown(struct fn *f, TSNode n, unsigned depth)
 
 static void assign(struct fn *f, const char *key, TSNode rhs, struct loc at, unsigned depth);
 
-/* Copy the keys under 'from' to 'to' (an object built on its own, then put in a config). */
-static void copy_keys(struct fn *f, const char *from, const char *to)
-{
-	size_t n = f->n_keys, m = strlen(from);
-	for (size_t k = 0; k < n; k++)
-		if (under(f->keys[k].key, from))
-			put(f, arena_printf(f->a, "%s%s", to, f->keys[k].key + m), f->keys[k].val, f->keys[k].loc);
-}
-
 static void assign_dict(struct fn *f, const char *key, TSNode dict, unsigned depth)
 {
 	forget(f, key);
-	size_t first = f->n_keys;
+	size_t first = f->log.n;
 	for (uint32_t k = 0; k < ts_node_named_child_count(dict); k++) {
 		TSNode c = ts_node_named_child(dict, k);
 		if (is(c, "pair")) {
 			struct value name;
 			TSNode kn = field(c, "key");
-			if (string_literal(f, kn, &name) && !strchr(name.s, '.'))
+			if (fe_py_lit_string(f->a, f->src, kn, &name) && !strchr(name.s, '.'))
 				assign(f, arena_printf(f->a, "%s.%s", key, name.s), field(c, "value"),
 				       loc_of(f->path, kn), depth + 1);
 			else
 				scan_unknown(f, c, depth + 1);
 		} else if (is(c, "dictionary_splat")) {
 			/* {**BASE, ...}: what BASE holds is not read; keys before it may be overridden */
-			for (size_t j = first; j < f->n_keys; j++)
-				if (f->keys[j].val.kind != V_UNKNOWN) {
-					f->keys[j].val = value_unknown;
-					f->keys[j].val.loc = f->keys[j].loc;
+			for (size_t j = first; j < f->log.n; j++)
+				if (f->log.recs[j].op == PY_SET && f->log.recs[j].val.kind != V_UNKNOWN) {
+					f->log.recs[j].val = value_unknown;
+					f->log.recs[j].val.loc = f->log.recs[j].loc;
 				}
-			sbuf_printf(&f->spread_ns, "|%s|", key);
+			py_unit_mark(&f->log, PY_SPREAD, key, loc_of(f->path, c));
 			scan_unknown(f, c, depth + 1);
 		}
 	}
 }
 
-/* Keyword arguments of a config class, under 'key'; the rest of its fields are not known. */
+/* Config classes whose field defaults the packs hold (rules/defaults.yaml): a keyword
+ * constructor of one leaves its other fields at those defaults. A model family's provider
+ * (Llama3ModelProvider8B) has defaults of its own and is not one of them. */
+static bool class_defaults_known(const char *cls)
+{
+	static const char *const known[] = {"GPTModelProvider", "TransformerConfig", "RNGConfig",
+					    "DistributedDataParallelConfig", "OptimizerConfig",
+					    "RerunStateMachineConfig"};
+	for (size_t k = 0; cls && k < sizeof(known) / sizeof(known[0]); k++)
+		if (!strcmp(cls, known[k]))
+			return true;
+	return false;
+}
+
+/* Keyword arguments of a config class, under 'key'; the rest of its fields keep the class's
+ * defaults where the packs know them, else are not known. */
 static void assign_ctor(struct fn *f, const char *key, TSNode call, unsigned depth)
 {
 	forget(f, key);
+	if (class_defaults_known(callee_name(f, call)))
+		py_unit_mark(&f->log, PY_CLOSE, key, loc_of(f->path, call));
 	TSNode args = field(call, "arguments");
 	for (uint32_t k = 0; !ts_node_is_null(args) && k < ts_node_named_child_count(args); k++) {
 		TSNode a = ts_node_named_child(args, k);
@@ -446,9 +282,9 @@ static void assign_ctor(struct fn *f, const char *key, TSNode call, unsigned dep
 static void assign(struct fn *f, const char *key, TSNode rhs, struct loc at, unsigned depth)
 {
 	struct value v;
-	if (ts_node_is_null(rhs) || depth > MAX_DEPTH) {
+	if (ts_node_is_null(rhs) || depth > FE_PY_MAX_NEST) {
 		v = value_unknown;
-	} else if (literal(f, rhs, &v, 0)) {
+	} else if (fe_py_lit_value(f->a, f->path, f->src, rhs, &v, 0)) {
 		forget(f, key);
 		put(f, key, v, at);
 		return;
@@ -462,7 +298,7 @@ static void assign(struct fn *f, const char *key, TSNode rhs, struct loc at, uns
 		/* model=model_cfg: the object built before becomes this section */
 		const char *from = var_prefix(f, text(f, rhs));
 		forget(f, key);
-		copy_keys(f, from, key);
+		py_unit_copy(&f->log, from, key);
 		var_set(f, text(f, rhs), key);
 		return;
 	} else {
@@ -487,21 +323,26 @@ static void bind(struct fn *f, const char *name, TSNode rhs)
 		return;
 	}
 	if (is(rhs, "call")) {
-		scan_unknown(f, rhs, 0);        /* cfg = tweak(cfg) */
-		const char *callee = callee_name(f, rhs);
-		const char *ns = new_ns(f);
+		const char *callee = callee_name(f, rhs), *ret;
 		const char *section = is_constructor(callee) ? class_section(callee) : NULL;
+		if (!section && follow(f, rhs, &ret)) {
+			var_set(f, name, ret ? ret : new_ns(f));        /* cfg = llama3_8b_pretrain_config() */
+			return;
+		}
+		if (!section)
+			scan_unknown(f, rhs, 0);        /* cfg = tweak(cfg) */
+		const char *ns = new_ns(f);
 		if (section) {
 			const char *key = *section ? arena_printf(f->a, "%s.%s", ns, section) : ns;
 			assign_ctor(f, key, rhs, 0);
 			var_set(f, name, key);
 		} else {
-			var_set(f, name, ns);   /* cfg = llama3_8b_pretrain_config() */
+			var_set(f, name, ns);   /* a base recipe cglint cannot read */
 		}
 		return;
 	}
 	scan_unknown(f, rhs, 0);
-	var_drop(f, name);
+	var_set(f, name, NULL);
 }
 
 static void statement(struct fn *f, TSNode st)
@@ -510,8 +351,11 @@ static void statement(struct fn *f, TSNode st)
 	if (!strcmp(t, "return_statement")) {
 		TSNode v = ts_node_named_child(st, 0);
 		const char *p = ts_node_is_null(v) ? NULL : path_of(f, v, 0);
+		const char *ret;
 		if (p && !strchr(p, '.')) {
 			f->returned = p;
+		} else if (is(v, "call") && !is_constructor(callee_name(f, v)) && follow(f, v, &ret)) {
+			f->returned = ret && !strchr(ret, '.') ? ret : NULL;   /* return helper(cfg) */
 		} else if (is(v, "call") && is_constructor(callee_name(f, v)) &&
 			   class_section(callee_name(f, v)) && !*class_section(callee_name(f, v))) {
 			f->returned = new_ns(f);        /* return ConfigContainer(model=..., ...) */
@@ -521,6 +365,10 @@ static void statement(struct fn *f, TSNode st)
 		}
 		return;
 	}
+	const char *ret;
+	if (!strcmp(t, "expression_statement") && ts_node_named_child_count(st) == 1 &&
+	    is(ts_node_named_child(st, 0), "call") && follow(f, ts_node_named_child(st, 0), &ret))
+		return;         /* helper(cfg), read and replayed */
 	if (strcmp(t, "expression_statement") || ts_node_named_child_count(st) != 1 ||
 	    !is(ts_node_named_child(st, 0), "assignment")) {
 		scan_unknown(f, st, 0);         /* a call, control flow, a nested def, ... */
@@ -557,19 +405,160 @@ static void statement(struct fn *f, TSNode st)
 
 static void parameters(struct fn *f, TSNode params)
 {
-	for (uint32_t k = 0; !ts_node_is_null(params) && k < ts_node_named_child_count(params); k++) {
+	uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+	f->params = arena_alloc(f->a, (n ? n : 1) * sizeof(*f->params));
+	f->param_ns = arena_alloc(f->a, (n ? n : 1) * sizeof(*f->param_ns));
+	bool positional = true;
+	for (uint32_t k = 0; k < n; k++) {
 		TSNode p = ts_node_named_child(params, k);
 		TSNode id = p;
 		if (is(p, "typed_parameter"))
 			id = ts_node_named_child(p, 0);
 		else if (is(p, "default_parameter") || is(p, "typed_default_parameter"))
 			id = field(p, "name");
-		if (!is(id, "identifier"))
+		if (!is(id, "identifier")) {
+			positional &= is(p, "positional_separator");   /* after * or *args: keywords only */
 			continue;
+		}
 		const char *name = text(f, id);
-		if (strcmp(name, "self") && strcmp(name, "cls"))
-			var_set(f, name, new_ns(f));
+		if (!strcmp(name, "self") || !strcmp(name, "cls"))
+			continue;
+		const char *ns = new_ns(f);
+		var_set(f, name, ns);
+		f->params[f->n_params] = name;
+		f->param_ns[f->n_params++] = ns;
+		f->n_positional += positional;
 	}
+}
+
+static void walk(struct fn *f, TSNode def)
+{
+	TSNode body = field(def, "body");
+	parameters(f, field(def, "parameters"));
+	for (uint32_t k = 0; !ts_node_is_null(body) && k < ts_node_named_child_count(body); k++) {
+		TSNode st = ts_node_named_child(body, k);
+		if (!is(st, "comment"))
+			statement(f, st);
+	}
+}
+
+/* ---- calls: modules, their functions, and what each one does ---- */
+
+/* The function a call names: f(...) in this module or imported, m.f(...) through a module. */
+static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
+{
+	if (is(fnode, "identifier"))
+		return !var_prefix(f, text(f, fnode)) && fe_py_mod_lookup(f->cache, f->mod, text(f, fnode), 0, out, def);
+	if (!is(fnode, "attribute") || !is(field(fnode, "object"), "identifier"))
+		return false;
+	const char *obj = text(f, field(fnode, "object")), *attr = text(f, field(fnode, "attribute"));
+	for (size_t k = f->mod->n_imps; k-- > 0;) {
+		const struct imp *im = &f->mod->imps[k];
+		if (strcmp(im->local, obj))
+			continue;
+		/* import a.b as m, or from a import b (b a module) */
+		const char *name = !im->attr ? im->module
+				   : *im->module ? arena_printf(f->a, "%s.%s", im->module, im->attr) : im->attr;
+		struct mod *m = fe_py_mod_load(f->cache, f->mod, name, im->level);
+		return m && fe_py_mod_lookup(f->cache, m, attr, 0, out, def);
+	}
+	return false;
+}
+
+/* What function 'd' of 'm' does, walked once; NULL where it cannot be said (recursion, the
+ * depth or walk limit: '*cut' then). */
+static const struct sum *summarize(struct py_cache *c, struct mod *m, size_t d, unsigned depth, bool *cut)
+{
+	struct sum *s = &m->defs[d].sum;
+	if (s->state == 2)
+		return s;
+	if (s->state == 1 || depth > FE_PY_MAX_DEPTH || c->walks >= MAX_WALKS) {
+		*cut = s->state != 1;
+		return NULL;
+	}
+	c->walks++;
+	s->state = 1;
+	struct fn f = {.a = c->a, .path = m->path, .src = m->src, .cache = c, .mod = m, .depth = depth};
+	py_unit_init(&f.log, c->a);
+	walk(&f, m->defs[d].node);
+	*s = (struct sum){.state = 2, .n = f.log.n, .params = f.params, .param_ns = f.param_ns,
+			  .n_params = f.n_params, .n_positional = f.n_positional, .returned = f.returned,
+			  .next_ns = f.log.next_ns};
+	s->recs = arena_alloc(c->a, (f.log.n ? f.log.n : 1) * sizeof(*s->recs));
+	if (f.log.n)
+		memcpy(s->recs, f.log.recs, f.log.n * sizeof(*s->recs));
+	py_unit_release(&f.log);
+	if (f.cut) {            /* walked with calls cut short: deeper than needed here; not kept */
+		*cut = true;
+		s->state = 0;
+	}
+	return s;
+}
+
+/* A call into a function cglint reads: its records on its parameters, replayed on the
+ * arguments; '*ret' is what its result names (a new object, an argument, or NULL). False when
+ * the callee is not one cglint can read: the caller treats the call as unknown. */
+static bool follow(struct fn *f, TSNode call, const char **ret)
+{
+	*ret = NULL;
+	struct mod *m;
+	size_t d;
+	if (!f->cache || !resolve(f, field(call, "function"), &m, &d))
+		return false;
+	bool cut = false;
+	const struct sum *s = summarize(f->cache, m, d, f->depth + 1, &cut);
+	f->cut |= cut;
+	if (!s)
+		return false;
+	TSNode args = field(call, "arguments");
+	uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+	const char **from = arena_alloc(f->a, (s->n_params + 1) * sizeof(*from));
+	const char **to = arena_alloc(f->a, (s->n_params + 1) * sizeof(*to));
+	size_t n_map = 0, pos = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		TSNode a = ts_node_named_child(args, k);
+		if (is(a, "comment"))
+			continue;
+		const char *param = NULL, *path;
+		if (is(a, "keyword_argument")) {
+			param = text(f, field(a, "name"));
+			path = path_of(f, field(a, "value"), 0);
+		} else if (is(a, "list_splat") || is(a, "dictionary_splat")) {
+			if (path_of(f, ts_node_named_child(a, 0), 0))
+				return false;   /* *args holding the config: which parameter is not known */
+			continue;
+		} else {
+			path = path_of(f, a, 0);
+			param = pos < s->n_positional ? s->params[pos] : NULL;
+			pos++;
+		}
+		size_t p = 0;
+		while (param && p < s->n_params && strcmp(s->params[p], param))
+			p++;
+		if (path && (!param || p == s->n_params))
+			touch(f, path); /* taken by **kwargs: not read */
+		else if (path) {
+			from[n_map] = s->param_ns[p];
+			to[n_map++] = path;
+		}
+	}
+	const char *result = NULL;
+	if (s->returned) {
+		for (size_t k = 0; k < n_map && !result; k++)
+			if (!strcmp(from[k], s->returned))
+				result = to[k];
+		bool is_param = false;
+		for (size_t k = 0; k < s->n_params; k++)
+			is_param |= !strcmp(s->param_ns[k], s->returned);
+		if (!is_param) {
+			result = new_ns(f);
+			from[n_map] = s->returned;
+			to[n_map++] = result;
+		}
+	}
+	py_unit_replay(&f->log, s->recs, s->n, from, to, n_map);
+	*ret = result;
+	return true;
 }
 
 /* ---- units ---- */
@@ -577,52 +566,35 @@ static void parameters(struct fn *f, TSNode params)
 struct file {
 	struct arena *a;
 	const char *path, *src;
+	struct py_cache *cache;
+	struct mod *mod;
 	struct py_unit *units;
 	size_t n, cap;
 };
 
-static void function(struct file *fl, TSNode def, const char *owner)
+static void function(struct file *fl, TSNode def, const char *owner, size_t top)
 {
 	TSNode name = field(def, "name"), body = field(def, "body");
 	if (ts_node_is_null(name) || ts_node_is_null(body))
 		return;
-	struct fn f = {.a = fl->a, .path = fl->path, .src = fl->src};
-	sbuf_init(&f.spread_ns);
-	sbuf_addn(&f.spread_ns, "", 0);
-	parameters(&f, field(def, "parameters"));
-	for (uint32_t k = 0; k < ts_node_named_child_count(body); k++) {
-		TSNode st = ts_node_named_child(body, k);
-		if (!is(st, "comment"))
-			statement(&f, st);
-	}
-	/* the object the function returns, else the one it sets most keys of */
-	const char *ns = f.returned;
-	size_t best = 0;
-	for (unsigned k = 0; !ns && k < f.next_ns; k++) {
-		char id[16];
-		snprintf(id, sizeof(id), "#%u", k);
-		size_t count = 0;
-		for (size_t j = 0; j < f.n_keys; j++)
-			count += under(f.keys[j].key, id);
-		if (count > best) {
-			best = count;
-			ns = arena_strdup(fl->a, id);
-		}
+	struct arena *a = fl->cache ? fl->cache->a : fl->a;
+	struct fn f = {.a = a, .path = fl->path, .src = fl->src, .cache = fl->cache, .mod = fl->mod};
+	py_unit_init(&f.log, a);
+	struct py_log view = {0};
+	const char *ns;
+	bool cut = false;
+	const struct sum *s = top != (size_t)-1 ? summarize(fl->cache, fl->mod, top, 0, &cut) : NULL;
+	if (s) {                /* a module-level function: walked once, for its callers too */
+		view = (struct py_log){.a = a, .recs = s->recs, .n = s->n, .cap = s->n, .next_ns = s->next_ns};
+		ns = s->returned ? s->returned : py_unit_busiest(&view, a);
+	} else {
+		walk(&f, def);
+		view = f.log;
+		ns = f.returned ? f.returned : py_unit_busiest(&f.log, a);
 	}
 	struct py_unit u = {.loc = loc_of(fl->path, name)};
 	u.name = owner ? arena_printf(fl->a, "%s.%s", owner, text(&f, name)) : text(&f, name);
-	if (ns) {
-		size_t m = strlen(ns), cnt = 0;
-		u.keys = arena_alloc(fl->a, (f.n_keys ? f.n_keys : 1) * sizeof(*u.keys));
-		for (size_t j = 0; j < f.n_keys; j++)
-			if (under(f.keys[j].key, ns) && f.keys[j].key[m] == '.') {
-				u.keys[cnt] = f.keys[j];
-				u.keys[cnt++].key = f.keys[j].key + m + 1;
-			}
-		u.n_keys = cnt;
-		char *needle = arena_printf(fl->a, "|%s.env_vars|", ns);
-		u.env_spread = f.spread_ns.buf && strstr(f.spread_ns.buf, needle);
-	}
+	py_unit_result(&view, ns, fl->a, &u);
 	if (u.n_keys) {
 		if (fl->n == fl->cap) {
 			fl->cap = fl->cap ? 2 * fl->cap : 16;
@@ -630,9 +602,7 @@ static void function(struct file *fl, TSNode def, const char *owner)
 		}
 		fl->units[fl->n++] = u;
 	}
-	free(f.keys);
-	free(f.vars);
-	sbuf_release(&f.spread_ns);
+	py_unit_release(&f.log);
 }
 
 static void definitions(struct file *fl, TSNode block, const char *owner, unsigned depth)
@@ -644,7 +614,11 @@ static void definitions(struct file *fl, TSNode block, const char *owner, unsign
 		if (is(d, "decorated_definition"))
 			d = field(d, "definition");
 		if (is(d, "function_definition")) {
-			function(fl, d, owner);
+			size_t top = (size_t)-1;
+			for (size_t i = 0; !owner && fl->mod && i < fl->mod->n_defs; i++)
+				if (ts_node_eq(fl->mod->defs[i].node, d))
+					top = i;
+			function(fl, d, owner, top);
 		} else if (is(d, "class_definition")) {
 			TSNode name = field(d, "name"), body = field(d, "body");
 			if (!ts_node_is_null(name) && !ts_node_is_null(body)) {
@@ -699,23 +673,70 @@ static void errors(struct errs *e, TSNode n, unsigned depth)
 		errors(e, ts_node_child(n, k), depth + 1);
 }
 
-int fe_py_parse(struct arena *a, const char *path, const char *buf, size_t len, struct py_file *out)
+struct py_cache *fe_py_cache_new(struct arena *a)
+{
+	struct py_cache *c = mem_alloc(sizeof(*c));
+	*c = (struct py_cache){.a = a, .parser = ts_parser_new()};
+	if (c->parser && !ts_parser_set_language(c->parser, tree_sitter_python())) {
+		ts_parser_delete(c->parser);
+		c->parser = NULL;
+	}
+	return c;
+}
+
+void fe_py_cache_free(struct py_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t k = 0; k < c->n; k++)
+		ts_tree_delete(c->mods[k]->tree);
+	free(c->mods);
+	if (c->parser)
+		ts_parser_delete(c->parser);
+	free(c);
+}
+
+size_t fe_py_cache_count(const struct py_cache *c)
+{
+	size_t n = 0;
+	for (size_t k = 0; c && k < c->n; k++)
+		n += c->mods[k]->from_disk;
+	return n;
+}
+
+void fe_py_cache_file(const struct py_cache *c, size_t k, const char **path, const char **buf, size_t *len)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->mods[i]->from_disk && k-- == 0) {
+			*path = c->mods[i]->path;
+			*buf = c->mods[i]->src;
+			*len = c->mods[i]->len;
+			return;
+		}
+}
+
+int fe_py_parse(struct arena *a, struct py_cache *c, const char *path, const char *buf, size_t len,
+		struct py_file *out)
 {
 	*out = (struct py_file){0};
-	TSParser *parser = ts_parser_new();
-	if (!parser)
-		return -1;
-	if (!ts_parser_set_language(parser, tree_sitter_python())) {
-		ts_parser_delete(parser);
-		return -1;
-	}
-	TSTree *tree = ts_parser_parse_string(parser, NULL, buf, (uint32_t)len);
-	if (!tree) {
-		ts_parser_delete(parser);
+	struct py_cache *own = c && c->parser ? NULL : fe_py_cache_new(a);
+	struct py_cache *use = own ? own : c;
+	if (!use->parser) {
+		fe_py_cache_free(own);
 		return -1;
 	}
-	TSNode root = ts_tree_root_node(tree);
-	struct file fl = {.a = a, .path = path, .src = buf};
+	struct mod *m = NULL;   /* a module read earlier to follow a call, with the same text */
+	for (size_t k = use->n; k-- > 0 && !m;)
+		if (!strcmp(use->mods[k]->path, path) && use->mods[k]->len == len && !memcmp(use->mods[k]->src, buf, len))
+			m = use->mods[k];
+	if (!m)
+		m = fe_py_mod_add(use, arena_strdup(use->a, path), buf, len, false);
+	if (!m) {
+		fe_py_cache_free(own);
+		return -1;
+	}
+	TSNode root = ts_tree_root_node(m->tree);
+	struct file fl = {.a = a, .path = m->path, .src = m->src, .cache = use, .mod = m};
 	definitions(&fl, root, NULL, 0);
 	out->units = arena_alloc(a, (fl.n ? fl.n : 1) * sizeof(*out->units));
 	if (fl.n)
@@ -734,8 +755,7 @@ int fe_py_parse(struct arena *a, const char *path, const char *buf, size_t len, 
 	out->n_errors = e.n;
 	free(e.at);
 	free(e.what);
-	ts_tree_delete(tree);
-	ts_parser_delete(parser);
+	fe_py_cache_free(own);
 	return 0;
 }
 

@@ -14,8 +14,11 @@
  *   cfg.env_vars["NCCL_GRAPH_REGISTER"] = "0"
  * Literals are str, int, float, True/False/None, and lists/tuples of them. Anything else is
  * unknown, never guessed: a value that is not a literal, an assignment under if/for/while/try/
- * with (or in a nested function), a call that takes the config or one of its sections (its keys
- * set so far become unknown), a ** entry in a dict (the keys written before it become unknown).
+ * with (or in a nested function), a call that takes the config or one of its sections and that
+ * cglint cannot follow (its keys set so far become unknown), a ** entry in a dict (the keys
+ * written before it become unknown).
+ *
+ * A call that takes the config is followed where cglint can read the callee (below).
  *
  * A unit's keys come from one config object: the one the function returns, else the one it
  * sets most keys of. Keys are those of a Bridge ConfigContainer ("model.cuda_graph_impl",
@@ -44,6 +47,8 @@ struct py_unit {
 	struct py_key *keys;    /* in statement order; a later one for the same key wins */
 	size_t n_keys;
 	bool env_spread;        /* env_vars built with a ** entry: other names may be set */
+	const char **closed;    /* sections built by a config class the packs know ("rng"): */
+	size_t n_closed;        /* their fields that nothing sets keep the class's defaults */
 };
 
 struct py_file {
@@ -54,9 +59,31 @@ struct py_file {
 	const char **error_what; /* what each error is: "unexpected 'x'", "missing ')'" */
 };
 
-/* Parse 'buf' (kept by the caller) into 'out', in 'a'. Returns 0, or -1 when tree-sitter
- * could not parse at all (out of memory, a grammar the runtime refuses). */
-int fe_py_parse(struct arena *a, const char *path, const char *buf, size_t len, struct py_file *out);
+/*
+ * The modules a run has parsed, kept for calls into them: a helper in the same file or in a
+ * module of the same package (found through the file's imports, see py_mod.h) that changes the
+ * config it is given contributes its records in call order, with its own lines as positions;
+ * a base recipe (cfg = llama3_8b_pretrain_config()) starts the object with what it sets.
+ * Bounded: calls FE_PY_MAX_DEPTH deep, FE_PY_MAX_FILES modules and FE_PY_MAX_BYTES of text a
+ * run; a call cut off, or into code cglint cannot read, leaves what it may touch unknown.
+ * Texts and paths live in 'a' (the run's arena); the trees until fe_py_cache_free.
+ */
+#define FE_PY_MAX_DEPTH 8
+#define FE_PY_MAX_FILES 256
+#define FE_PY_MAX_BYTES (32u << 20)
+
+struct py_cache;
+struct py_cache *fe_py_cache_new(struct arena *a);
+void fe_py_cache_free(struct py_cache *c);
+/* The k-th module read from disk to follow a call (k < count), for the run's text store. */
+size_t fe_py_cache_count(const struct py_cache *c);
+void fe_py_cache_file(const struct py_cache *c, size_t k, const char **path, const char **buf, size_t *len);
+
+/* Parse 'buf' (kept by the caller) into 'out', in 'a'; 'c' may be NULL (no calls followed).
+ * Returns 0, or -1 when tree-sitter could not parse at all (out of memory, a grammar the
+ * runtime refuses). */
+int fe_py_parse(struct arena *a, struct py_cache *c, const char *path, const char *buf, size_t len,
+		struct py_file *out);
 
 /* Whether a key is a CUDA-graph key, by its last name (cuda_graph_*, *rng_tracker,
  * NCCL_GRAPH_REGISTER, PYTORCH_CUDA_ALLOC_CONF): a unit without one is not judged. */

@@ -4,13 +4,17 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/mem.h"
 #include "base/suggest.h"
+#include "config/expr.h"
 #include "config/fact.h"
 #include "config/pack.h"
 #include "config/proj.h"
+#include "config/target.h"
 #include "front/args.h"
 #include "front/cfg.h"
 #include "front/fe_py.h"
@@ -71,6 +75,7 @@ void lint_run_release(struct lint_run *r)
 	src_queue_free(r->sources);
 	proj_free(r->proj);
 	text_store_free(r->texts);
+	fe_py_cache_free(r->py);
 	arena_free(r->arena);
 }
 
@@ -217,24 +222,71 @@ static bool has_suffix(const char *name, const char *suffix)
 	return n > m && !strcmp(name + n - m, suffix);
 }
 
-/* A Python recipe: each function that sets a CUDA-graph key is a Bridge config of its own, judged
- * like a partial override (keys it does not set are unknown unless --assume-defaults). A file
- * without one gives no unit and no diagnostic, its syntax errors included. */
+/* The GPU a recipe names, where no --gpu or .cglint.yaml gpu is given: Bridge names recipes and
+ * their folders after it (perf_recipes/llama/b200/llama3.py, ..._8gpu_gb200_bf16_config). The
+ * function's name first, then the path from the file name up. Only names, never "sm_90". */
+static const char *recipe_gpu(const char *path, const char *fn, int *major, const char **from)
+{
+	static const char *const names[] = {"gb300", "gb200", "b300", "b200", "h200", "h100", "a100"};
+	const char *where[2] = {fn, path};
+	for (int w = 0; w < 2; w++) {
+		const char *s = where[w], *found = NULL;
+		for (const char *p = s; *p;) {
+			while (*p && !isalnum((unsigned char)*p))
+				p++;
+			const char *start = p;
+			while (isalnum((unsigned char)*p))
+				p++;
+			for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+				if ((size_t)(p - start) == strlen(names[k]) && !strncasecmp(start, names[k], strlen(names[k])))
+					found = names[k];       /* the last one: the deepest folder, the file */
+		}
+		if (found && !target_parse_gpu(found, major)) {
+			*from = w == 0 ? "the function name" : "the recipe path";
+			return found;
+		}
+	}
+	return NULL;
+}
+
+static void reads_gpu(const char *path, void *ctx)
+{
+	*(bool *)ctx |= !strncmp(path, "target.gpu", 10);
+}
+
+/* A Python recipe: each function that sets a CUDA-graph key (itself, or through a helper or a
+ * base recipe fe_py follows) is a Bridge config of its own, judged like a partial override
+ * (keys it does not set are unknown unless --assume-defaults), except the sections a config
+ * class of known defaults built. A file without one gives no unit and no diagnostic, its syntax
+ * errors included. */
 static void python_units(struct lint_run *r, const char *path, const char *buf, size_t len, const struct target *tg)
 {
 	struct arena *a = arena_new();
 	struct py_file py;
-	if (fe_py_parse(a, path, buf, len, &py)) {
+	if (!r->py)
+		r->py = fe_py_cache_new(r->arena);
+	size_t read_before = fe_py_cache_count(r->py);
+	if (fe_py_parse(a, r->py, path, buf, len, &py)) {
 		diag_input(&r->diags, "CG917", (struct loc){path, 1, 1}, "the Python parser could not run on this file");
 		arena_free(a);
 		return;
+	}
+	/* modules read to follow calls: findings, suppressions and fixes may point into them */
+	for (size_t k = read_before; k < fe_py_cache_count(r->py); k++) {
+		const char *mpath, *mbuf;
+		size_t mlen;
+		fe_py_cache_file(r->py, k, &mpath, &mbuf, &mlen);
+		text_put(r->texts, mpath, mbuf, mlen);
 	}
 	bool reported = false;
 	for (size_t u = 0; u < py.n_units; u++) {
 		const struct py_unit *pu = &py.units[u];
 		bool graph = false;
-		for (size_t k = 0; k < pu->n_keys && !graph; k++)
-			graph = fe_py_is_graph_key(pu->keys[k].key);
+		size_t unknown = 0;
+		for (size_t k = 0; k < pu->n_keys; k++) {
+			graph |= fe_py_is_graph_key(pu->keys[k].key);
+			unknown += pu->keys[k].val.kind == V_UNKNOWN;
+		}
 		if (!graph)
 			continue;
 		if (!reported) {
@@ -242,17 +294,41 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 				diag_input(&r->diags, "CG917", py.errors[k], "Python syntax error: %s", py.error_what[k]);
 			reported = true;
 		}
+		struct target utg = *tg;
+		const char *gpu = NULL, *gpu_from = NULL;
+		if (!tg->gpu && (gpu = recipe_gpu(path, pu->name, &utg.gpu_major, &gpu_from)))
+			utg.gpu = gpu;
+		if (r->opts->verbose)
+			fprintf(stderr, "%s:%u:%u: note: %s: %zu keys read, %zu unknown%s%s%s%s\n", path, pu->loc.line,
+				pu->loc.col, pu->name, pu->n_keys, unknown, gpu ? "; GPU " : "", gpu ? gpu : "",
+				gpu ? " from " : "", gpu ? gpu_from : "");
 		struct arena *ua = arena_new();
 		struct facts t;
 		facts_init(&t, ua);
 		for (size_t k = 0; k < pu->n_keys; k++)
 			facts_set(&t, pu->keys[k].key, pu->keys[k].val, pu->keys[k].loc, "config");
+		/* RNGConfig(te_rng_tracker=True): its other fields keep the class's defaults */
+		for (size_t c = 0; c < pu->n_closed; c++)
+			for (size_t k = 0; k < r->pack->n_defaults; k++) {
+				const struct pack_default *d = &r->pack->defaults[k];
+				size_t m = strlen(pu->closed[c]);
+				if (!strncmp(d->key, pu->closed[c], m) && d->key[m] == '.' &&
+				    pack_applies(&d->mcore, &d->bridge, &utg) && !facts_get(&t, d->key))
+					facts_set(&t, d->key, d->val, (struct loc){0}, "default");
+			}
 		size_t first = r->diags.n;
-		bridge_layers(r, path, &t, tg, false, pu->env_spread);
-		/* findings name the function they are about */
-		for (size_t k = first; k < r->diags.n; k++)
-			r->diags.items[k].message =
-				arena_printf(r->arena, "%s (in %s)", r->diags.items[k].message, pu->name);
+		bridge_layers(r, path, &t, &utg, false, pu->env_spread);
+		/* findings name the function they are about, and the GPU where the recipe named it */
+		for (size_t k = first; k < r->diags.n; k++) {
+			struct diag *d = &r->diags.items[k];
+			const struct rule *rule = (const struct rule *)d->rule;
+			bool arch = false;
+			if (gpu && rule && rule->when)
+				expr_each_path(rule->when, reads_gpu, &arch);
+			d->message = arch ? arena_printf(r->arena, "%s (GPU %s, from %s) (in %s)", d->message, gpu,
+							 gpu_from, pu->name)
+					  : arena_printf(r->arena, "%s (in %s)", d->message, pu->name);
+		}
 		facts_release(&t);
 		arena_free(ua);
 	}

@@ -20,6 +20,7 @@ struct arena;
 struct node;
 struct pack;
 struct proj;
+struct py_cache;
 struct text_store;
 
 struct lint_opts {
@@ -52,6 +53,7 @@ struct lint_run {
 	struct proj *proj;              /* .cglint.yaml resolver, or NULL (--isolated); the run frees it */
 	struct text_store *texts;       /* every input read, by path (texts in the run's arena) */
 	size_t excluded;                /* inputs a config's exclude: skipped */
+	struct py_cache *py;            /* Python modules parsed to follow calls (fe_py.h), or NULL */
 };
 
 /* Reads overlays and environment files once; their problems are reported like any input's.

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fe_py_mod: the Python modules a run has parsed (the files it lints, and the modules it reads
+ * to follow calls), each with its module-level functions and imports, and what each function
+ * does once fe_py has walked it. Private to the fe_py files, the only ones that include
+ * tree-sitter.
+ */
+#ifndef CGLINT_FE_PY_MOD_H
+#define CGLINT_FE_PY_MOD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <tree_sitter/api.h>
+
+#include "front/fe_py.h"
+#include "front/py_unit.h"
+
+/* What one module-level function does, recorded once and replayed at each call. */
+struct sum {
+	int state;              /* 0 not yet, 1 being walked (recursion), 2 recorded */
+	struct py_rec *recs;
+	size_t n;
+	const char **params;    /* its parameters, in order, and each one's namespace */
+	const char **param_ns;
+	size_t n_params, n_positional;
+	const char *returned;   /* the namespace it returns, or NULL */
+	unsigned next_ns;       /* the namespaces it made */
+};
+
+struct def {
+	const char *name;
+	TSNode node;
+	struct sum sum;
+};
+
+/* 'import a.b as local' (attr NULL) or 'from ..a.b import attr as local' (level 2). */
+struct imp {
+	const char *local, *module, *attr;
+	unsigned level;
+};
+
+struct mod {
+	const char *path, *src;
+	size_t len;
+	TSTree *tree;
+	bool from_disk;         /* read to follow a call */
+	struct def *defs;
+	size_t n_defs;
+	struct imp *imps;
+	size_t n_imps;
+};
+
+struct py_cache {
+	struct arena *a;
+	TSParser *parser;
+	struct mod **mods;
+	size_t n, cap;
+	size_t files, bytes, walks;
+};
+
+/* Parse 'buf' (kept by the caller) as the module at 'path' and keep it; NULL if it cannot. */
+struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf, size_t len, bool from_disk);
+/* A module imported from 'from' (py_mod.h), read and parsed once a run; NULL when it is not on
+ * disk, not readable, or past the budget (fe_py.h). */
+struct mod *fe_py_mod_load(struct py_cache *c, const struct mod *from, const char *name, unsigned level);
+/* The module-level function 'name' of 'm', through its imports (a re-export of a re-export):
+ * its module and index in that module's defs. */
+bool fe_py_mod_lookup(struct py_cache *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
+		      size_t *def);
+
+#endif

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/* py_mod: Python module names to files (see py_mod.h). */
+#include "front/py_mod.h"
+
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/mem.h"
+
+/* 'a/b/../c' -> 'a/c', 'x/./y' -> 'x/y', as text; leading '..' kept; "" -> ".". */
+static const char *fold(struct arena *a, const char *path)
+{
+	bool abs = path[0] == '/';
+	char *buf = arena_strdup(a, path);
+	const char *parts[512];
+	size_t n = 0, lead = 0;         /* 'lead': leading '..' that cannot fold */
+	for (char *p = buf, *next; p; p = next) {
+		char *sep = strchr(p, '/');
+		next = sep ? sep + 1 : NULL;
+		if (sep)
+			*sep = '\0';
+		if (!*p || !strcmp(p, "."))
+			continue;
+		if (!strcmp(p, "..")) {
+			if (n > lead)
+				n--;
+			else if (!abs && n < 512)
+				parts[n++] = p, lead++;
+			continue;
+		}
+		if (n < 512)
+			parts[n++] = p;
+	}
+	struct sbuf sb;
+	sbuf_init(&sb);
+	for (size_t k = 0; k < n; k++) {
+		if (k || abs)
+			sbuf_addc(&sb, '/');
+		sbuf_adds(&sb, parts[k]);
+	}
+	const char *out = sb.buf && *sb.buf ? arena_strdup(a, sb.buf) : abs ? "/" : ".";
+	sbuf_release(&sb);
+	return out;
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* NAME.py or NAME/__init__.py under 'dir' ('rel' with '/' for '.'; "" is the package 'dir'). */
+static const char *module_in(struct arena *a, const char *dir, const char *rel)
+{
+	if (!*rel) {
+		const char *init = fold(a, arena_printf(a, "%s/__init__.py", dir));
+		return is_file(init) ? init : NULL;
+	}
+	const char *py = fold(a, arena_printf(a, "%s/%s.py", dir, rel));
+	if (is_file(py))
+		return py;
+	const char *init = fold(a, arena_printf(a, "%s/%s/__init__.py", dir, rel));
+	return is_file(init) ? init : NULL;
+}
+
+const char *py_mod_find(struct arena *a, const char *from, const char *name, unsigned level)
+{
+	const char *slash = strrchr(from, '/');
+	const char *dir = slash ? (slash == from ? "/" : arena_strndup(a, from, (size_t)(slash - from))) : ".";
+	char *rel = arena_strdup(a, name);
+	for (char *p = rel; *p; p++)
+		if (*p == '.')
+			*p = '/';
+	if (level > 0) {
+		const char *base = dir;
+		for (unsigned k = 1; k < level; k++)
+			base = arena_printf(a, "%s/..", base);
+		return module_in(a, base, rel);
+	}
+	if (!*rel)
+		return NULL;
+	/* the top package's folder must be there: one stat a level for the rest of the tree */
+	const char *top = arena_strndup(a, rel, strcspn(rel, "/"));
+	const char *base = dir;
+	for (unsigned up = 0; up < PY_MOD_MAX_UP; up++) {
+		const char *folded = fold(a, base);
+		if (is_dir(arena_printf(a, "%s/%s", folded, top)) || is_file(arena_printf(a, "%s/%s.py", folded, top))) {
+			const char *m = module_in(a, folded, rel);
+			if (m)
+				return m;
+		}
+		if (!strcmp(folded, "/"))
+			break;
+		base = arena_printf(a, "%s/..", base);
+	}
+	return NULL;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * py_mod: where a Python import points on disk, without running Python. An absolute module
+ * ("megatron.bridge.recipes.llama.llama3") is looked for under each folder above the importing
+ * file, nearest first, so the package root is found wherever the tree is unpacked (the folder
+ * holding the top package, e.g. src/); a relative one (level 1 for "from .common import f")
+ * from the importing file's package. A module is NAME.py or NAME/__init__.py. Paths are joined
+ * and '..' folded as text, so a tree named relatively gives relative paths.
+ */
+#ifndef CGLINT_PY_MOD_H
+#define CGLINT_PY_MOD_H
+
+struct arena;
+
+#define PY_MOD_MAX_UP 16        /* folders walked up from the importing file */
+
+/* The file of module 'name' ("" with level > 0: the package itself) imported from the file
+ * 'from', in 'a'; NULL when no such file exists. */
+const char *py_mod_find(struct arena *a, const char *from, const char *name, unsigned level);
+
+#endif

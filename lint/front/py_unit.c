@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* py_unit: a Python function's config records, replayed and summed up (see py_unit.h). */
+#include "front/py_unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+
+void py_unit_init(struct py_log *l, struct arena *a)
+{
+	*l = (struct py_log){.a = a};
+}
+
+void py_unit_release(struct py_log *l)
+{
+	free(l->recs);
+	free(l->vars);
+	*l = (struct py_log){0};
+}
+
+const char *py_unit_var(const struct py_log *l, const char *name)
+{
+	for (size_t k = l->n_vars; k-- > 0;)
+		if (!strcmp(l->vars[k].name, name))
+			return l->vars[k].prefix;
+	return NULL;
+}
+
+void py_unit_bind(struct py_log *l, const char *name, const char *prefix)
+{
+	for (size_t k = 0; k < l->n_vars; k++)
+		if (!strcmp(l->vars[k].name, name)) {
+			l->vars[k].prefix = prefix;
+			return;
+		}
+	if (!prefix)
+		return;
+	if (l->n_vars == l->cap_vars) {
+		l->cap_vars = l->cap_vars ? 2 * l->cap_vars : 16;
+		l->vars = mem_realloc(l->vars, l->cap_vars * sizeof(*l->vars));
+	}
+	l->vars[l->n_vars++] = (struct py_var){arena_strdup(l->a, name), prefix};
+}
+
+const char *py_unit_new_ns(struct py_log *l)
+{
+	return arena_printf(l->a, "#%u", l->next_ns++);
+}
+
+bool py_unit_under(const char *key, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return !strncmp(key, prefix, n) && (key[n] == '\0' || key[n] == '.');
+}
+
+static void rec(struct py_log *l, struct py_rec r)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 32;
+		l->recs = mem_realloc(l->recs, l->cap * sizeof(*l->recs));
+	}
+	l->recs[l->n++] = r;
+}
+
+void py_unit_put(struct py_log *l, const char *key, struct value v, struct loc loc)
+{
+	rec(l, (struct py_rec){PY_SET, key, v, loc});
+}
+
+void py_unit_mark(struct py_log *l, enum py_op op, const char *key, struct loc loc)
+{
+	rec(l, (struct py_rec){op, key, value_unknown, loc});
+}
+
+void py_unit_forget(struct py_log *l, const char *prefix, bool touch)
+{
+	size_t n = l->n;
+	for (size_t k = 0; k < n; k++) {
+		const struct py_rec *r = &l->recs[k];
+		if (r->op != PY_SET || !py_unit_under(r->key, prefix) || r->val.kind == V_UNKNOWN)
+			continue;
+		bool later = false;     /* only the latest write of a key matters */
+		for (size_t j = k + 1; j < n && !later; j++)
+			later = l->recs[j].op == PY_SET && !strcmp(l->recs[j].key, r->key);
+		if (!later) {
+			struct value u = value_unknown;
+			u.loc = r->loc;
+			rec(l, (struct py_rec){PY_SET, r->key, u, r->loc});
+		}
+	}
+	rec(l, (struct py_rec){touch ? PY_TOUCH : PY_FORGET, prefix, value_unknown, {0}});
+}
+
+static const char *rename_key(struct py_log *l, const char *key, const char *from, const char *to)
+{
+	return arena_printf(l->a, "%s%s", to, key + strlen(from));
+}
+
+void py_unit_copy(struct py_log *l, const char *from, const char *to)
+{
+	size_t n = l->n;
+	for (size_t k = 0; k < n; k++) {
+		struct py_rec r = l->recs[k];
+		if ((r.op == PY_SET || r.op == PY_CLOSE || r.op == PY_SPREAD) && py_unit_under(r.key, from)) {
+			r.key = rename_key(l, r.key, from, to);
+			rec(l, r);
+		}
+	}
+}
+
+void py_unit_replay(struct py_log *l, const struct py_rec *recs, size_t n, const char *const *from,
+		    const char *const *to, size_t n_map)
+{
+	for (size_t k = 0; k < n; k++) {
+		for (size_t m = 0; m < n_map; m++) {
+			struct py_rec r = recs[k];
+			if (!py_unit_under(r.key, from[m]))
+				continue;
+			r.key = rename_key(l, r.key, from[m], to[m]);
+			if (r.op == PY_FORGET || r.op == PY_TOUCH)
+				py_unit_forget(l, r.key, r.op == PY_TOUCH);
+			else
+				rec(l, r);
+		}
+	}
+}
+
+const char *py_unit_busiest(const struct py_log *l, struct arena *a)
+{
+	const char *ns = NULL;
+	size_t best = 0;
+	for (unsigned k = 0; k < l->next_ns; k++) {
+		char id[16];
+		snprintf(id, sizeof(id), "#%u", k);
+		size_t count = 0;
+		for (size_t j = 0; j < l->n; j++)
+			count += l->recs[j].op == PY_SET && py_unit_under(l->recs[j].key, id);
+		if (count > best) {
+			best = count;
+			ns = arena_strdup(a, id);
+		}
+	}
+	return ns;
+}
+
+void py_unit_result(const struct py_log *l, const char *ns, struct arena *a, struct py_unit *out)
+{
+	out->keys = NULL;
+	out->n_keys = 0;
+	out->env_spread = false;
+	out->closed = NULL;
+	out->n_closed = 0;
+	if (!ns)
+		return;
+	size_t m = strlen(ns), cnt = 0, n_closed = 0;
+	const char *env = arena_printf(a, "%s.env_vars", ns);
+	out->keys = arena_alloc(a, (l->n ? l->n : 1) * sizeof(*out->keys));
+	const char **closed = arena_alloc(a, (l->n ? l->n : 1) * sizeof(*closed));
+	for (size_t j = 0; j < l->n; j++) {
+		const struct py_rec *r = &l->recs[j];
+		if (!py_unit_under(r->key, ns))
+			continue;
+		const char *key = r->key[m] == '.' ? r->key + m + 1 : "";
+		switch (r->op) {
+		case PY_SET:
+			if (*key)
+				out->keys[cnt++] = (struct py_key){key, r->val, r->loc};
+			break;
+		case PY_SPREAD:
+			out->env_spread |= !strcmp(r->key, env);
+			break;
+		case PY_CLOSE:
+			if (*key)
+				closed[n_closed++] = key;
+			break;
+		case PY_FORGET:
+		case PY_TOUCH:
+			if (py_unit_under(env, r->key))
+				out->env_spread = false;
+			/* a replaced section is no longer the class's; one that unknown code may
+			 * change, or that holds such a part, no longer has known defaults */
+			for (size_t c = 0; c < n_closed;) {
+				bool gone = py_unit_under(closed[c], key) || !*key ||
+					    (r->op == PY_TOUCH && py_unit_under(key, closed[c]));
+				if (gone)
+					closed[c] = closed[--n_closed];
+				else
+					c++;
+			}
+			break;
+		}
+	}
+	out->n_keys = cnt;
+	out->closed = closed;
+	out->n_closed = n_closed;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * py_unit: what a Python function does to config objects, as plain data: a log of records in
+ * statement order, and the variables that name objects or their sections. fe_py walks the
+ * syntax and writes here; nothing here knows tree-sitter.
+ *
+ * Every object a function binds (a parameter, a call's result) gets a namespace of its own
+ * ("#3"), so two objects never mix; keys are written under it ("#3.model.cuda_graph_impl").
+ * Records:
+ *   PY_SET     the key takes a value (V_UNKNOWN where cglint cannot know it);
+ *   PY_FORGET  the key is replaced: what was under it is gone (cfg.model = ...);
+ *   PY_TOUCH   code cglint cannot read may change anything under the key (helper(cfg.model));
+ *   PY_CLOSE   the key was built by a config class whose defaults the packs know: its fields
+ *              that nothing sets keep those defaults;
+ *   PY_SPREAD  a dict at the key took a ** entry: names it does not show may be set.
+ * A called function's log, recorded once, is replayed into its caller with its parameter's
+ * namespace renamed to the caller's argument: that is how helpers and base recipes are followed.
+ */
+#ifndef CGLINT_PY_UNIT_H
+#define CGLINT_PY_UNIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/loc.h"
+#include "base/value.h"
+#include "front/fe_py.h"
+
+struct arena;
+
+enum py_op { PY_SET, PY_FORGET, PY_TOUCH, PY_CLOSE, PY_SPREAD };
+
+struct py_rec {
+	enum py_op op;
+	const char *key;
+	struct value val;       /* PY_SET */
+	struct loc loc;
+};
+
+struct py_var {
+	const char *name;
+	const char *prefix;     /* "#0", "#0.model"; NULL once rebound to something else */
+};
+
+struct py_log {
+	struct arena *a;
+	struct py_rec *recs;
+	size_t n, cap;
+	struct py_var *vars;
+	size_t n_vars, cap_vars;
+	unsigned next_ns;
+};
+
+void py_unit_init(struct py_log *l, struct arena *a);
+void py_unit_release(struct py_log *l);
+
+/* Variables: the prefix a name stands for, or NULL; bind (prefix NULL: no longer an object). */
+const char *py_unit_var(const struct py_log *l, const char *name);
+void py_unit_bind(struct py_log *l, const char *name, const char *prefix);
+const char *py_unit_new_ns(struct py_log *l);
+
+/* 'key' is 'prefix' or below it. */
+bool py_unit_under(const char *key, const char *prefix);
+
+void py_unit_put(struct py_log *l, const char *key, struct value v, struct loc loc);
+/* Every key set so far under 'prefix' becomes unknown, and a PY_FORGET (replaced) or PY_TOUCH
+ * (changed by code cglint does not read) record says so for callers. */
+void py_unit_forget(struct py_log *l, const char *prefix, bool touch);
+void py_unit_mark(struct py_log *l, enum py_op op, const char *key, struct loc loc);
+/* The records under 'from' again under 'to' (an object built on its own, then put in a config). */
+void py_unit_copy(struct py_log *l, const char *from, const char *to);
+/* A callee's records, in order, each under one of 'from' (its parameters' or its result's
+ * namespaces) replayed here under the matching 'to' (the arguments). */
+void py_unit_replay(struct py_log *l, const struct py_rec *recs, size_t n, const char *const *from,
+		    const char *const *to, size_t n_map);
+
+/* The namespace with most keys set, or NULL. */
+const char *py_unit_busiest(const struct py_log *l, struct arena *a);
+/* The unit of the object at 'ns': its keys without the prefix, whether env_vars took a **
+ * entry, which sections keep their class's defaults. */
+void py_unit_result(const struct py_log *l, const char *ns, struct arena *a, struct py_unit *out);
+
+#endif
