@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* lint: one unit per input, its facts in layer order, judged. */
+#define _DEFAULT_SOURCE /* realpath */
 #include "run/lint.h"
 
 #include <stdio.h>
@@ -224,14 +225,19 @@ static bool has_suffix(const char *name, const char *suffix)
 
 /* The GPU a recipe names, where no --gpu or .cglint.yaml gpu is given: Bridge names recipes and
  * their folders after it (perf_recipes/llama/b200/llama3.py, ..._8gpu_gb200_bf16_config). The
- * function's name first, then the path from the file name up. Only names, never "sm_90". */
+ * function's name first, then the file name and the three folders above it (the real path, so
+ * that 'cglint llama3.py' inside b200/ sees it), nearest last wins. Names only, never "sm_90". */
 static const char *recipe_gpu(const char *path, const char *fn, int *major, const char **from)
 {
 	static const char *const names[] = {"gb300", "gb200", "b300", "b200", "h200", "h100", "a100"};
-	const char *where[2] = {fn, path};
-	for (int w = 0; w < 2; w++) {
-		const char *s = where[w], *found = NULL;
-		for (const char *p = s; *p;) {
+	char *real = realpath(path, NULL);
+	const char *tail = real ? real : path;
+	for (int up = 0, n = (int)strlen(tail); n > 0 && up < 4; up += tail[n - 1] == '/')
+		if (tail[--n] == '/' && up == 3)
+			tail += n;
+	const char *where[2] = {fn, tail}, *found = NULL;
+	for (int w = 0; w < 2 && !found; w++) {
+		for (const char *p = where[w]; *p;) {
 			while (*p && !isalnum((unsigned char)*p))
 				p++;
 			const char *start = p;
@@ -239,14 +245,15 @@ static const char *recipe_gpu(const char *path, const char *fn, int *major, cons
 				p++;
 			for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 				if ((size_t)(p - start) == strlen(names[k]) && !strncasecmp(start, names[k], strlen(names[k])))
-					found = names[k];       /* the last one: the deepest folder, the file */
+					found = names[k];
 		}
-		if (found && !target_parse_gpu(found, major)) {
+		if (found && !target_parse_gpu(found, major))
 			*from = w == 0 ? "the function name" : "the recipe path";
-			return found;
-		}
+		else
+			found = NULL;
 	}
-	return NULL;
+	free(real);
+	return found;
 }
 
 static void reads_gpu(const char *path, void *ctx)
