@@ -46,6 +46,58 @@ const char *supp_comment_start(const char *p, const char *end, bool c_syntax)
 	return NULL;
 }
 
+bool supp_py_syntax(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+	return n > 3 && !strcmp(path + n - 3, ".py");
+}
+
+/*
+ * Python: where the line's comment starts (the byte after '#'), or NULL. '#' anywhere outside a
+ * string starts one. 'open' is a string still open at the line's end -- triple-quoted, or one
+ * continued with a backslash -- carried to the next line: its quote, 0 when none.
+ */
+static const char *py_comment_start(const char *p, const char *end, char *open, bool *triple)
+{
+	bool cont = false;
+	for (const char *s = p; s < end; s++) {
+		if (*open) {
+			if (*s == '\\') {
+				cont = ++s >= end || (*s == '\r' && s + 1 == end);
+			} else if (*s == *open && (!*triple || (end - s >= 3 && s[1] == *open && s[2] == *open))) {
+				s += *triple ? 2 : 0;
+				*open = 0;
+			}
+			continue;
+		}
+		if (*s == '#')
+			return s + 1;
+		if (*s == '"' || *s == '\'') {
+			*open = *s;
+			*triple = end - s >= 3 && s[1] == *s && s[2] == *s;
+			s += *triple ? 2 : 0;
+		}
+	}
+	if (*open && !*triple && !cont)
+		*open = 0;      /* a one-line string ends with its line (unclosed, a syntax error) */
+	return NULL;
+}
+
+const char *supp_line_comment(const char *path, const char *buf, const char *line, const char *end)
+{
+	if (!supp_py_syntax(path))
+		return supp_comment_start(line, end, supp_c_syntax(path));
+	char open = 0;
+	bool triple = false;
+	for (const char *p = buf; p < line;) {
+		const char *eol = memchr(p, '\n', (size_t)(line - p));
+		const char *le = eol ? eol : line;
+		py_comment_start(p, le, &open, &triple);
+		p = eol ? eol + 1 : line;
+	}
+	return py_comment_start(line, end, &open, &triple);
+}
+
 static bool blank(const char *p, const char *end)
 {
 	for (; p < end; p++)
@@ -200,8 +252,10 @@ size_t supp_scan(struct arena *a, const char *path, const char *buf, size_t len,
 		return 0;
 	}
 	unsigned line = 1;
-	bool yaml = is_yaml(path);
+	bool yaml = is_yaml(path), py = supp_py_syntax(path);
 	long block = -1;        /* inside a YAML block scalar: the indent of the key that opened it */
+	char py_open = 0;       /* inside a Python string that spans lines: its quote */
+	bool py_triple = false;
 	for (const char *p = buf; p < end; line++) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		const char *le = eol ? eol : end;
@@ -209,7 +263,11 @@ size_t supp_scan(struct arena *a, const char *path, const char *buf, size_t len,
 			p = eol ? eol + 1 : end;
 			continue;       /* text, not a comment */
 		}
-		const char *c = memmem(p, (size_t)(le - p), tag, sizeof(tag) - 1) ? supp_comment_start(p, le, c_syntax) : NULL;
+		const char *c;
+		if (py)         /* every line: a string may span lines */
+			c = py_comment_start(p, le, &py_open, &py_triple);
+		else
+			c = memmem(p, (size_t)(le - p), tag, sizeof(tag) - 1) ? supp_comment_start(p, le, c_syntax) : NULL;
 		if (c) {
 			const char *d = c;
 			while (d < le && (*d == ' ' || *d == '\t' || *d == '#' || *d == '*' || *d == '/'))

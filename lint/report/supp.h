@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * supp: inline suppressions, in each input's own comment syntax (# for YAML, scripts and env
- * files; // or slash-star for C, C++ and CUDA):
+ * supp: inline suppressions, in each input's own comment syntax (# for YAML, Python, scripts and
+ * env files; // or slash-star for C, C++ and CUDA):
  *
  *   key: value   # cglint: disable=CG101,CG104 -- reason      this line
  *   # cglint: disable=CG101 -- reason                         the next line that is not a comment
@@ -38,6 +38,12 @@ bool supp_c_syntax(const char *path);
 /* Where a line's comment starts (just after '#', '//' or slash-star), quotes followed; NULL
  * when the line has none. */
 const char *supp_comment_start(const char *line, const char *end, bool c_syntax);
+/* True when the path's comments are Python's: '#' anywhere outside a string, strings
+ * (triple-quoted ones across lines) followed. */
+bool supp_py_syntax(const char *path);
+/* Where the comment of the line [line, end) of 'buf' starts, in the syntax of 'path' (for Python,
+ * strings open from earlier lines followed); NULL when the line has none. */
+const char *supp_line_comment(const char *path, const char *buf, const char *line, const char *end);
 /* Find the directives of one text; arrays in 'a'. Returns how many. */
 size_t supp_scan(struct arena *a, const char *path, const char *buf, size_t len, struct supp **out);
 /* The text to append to a line to suppress 'rule' there: "  # cglint: disable=CG101". */
