@@ -520,6 +520,8 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 		}
 	}
 	const struct diag_list *l = &res.run.diags;
+	for (size_t k = 0; k < res.run.n_py_none; k++)
+		fprintf(stderr, "cglint: %s: no CUDA-graph settings found\n", res.run.py_none[k]);
 	o->texts = res.texts;
 	int rc = print_outputs(c, o, l);
 	for (size_t k = 0; k < res.run.notes.n; k++)

@@ -15,6 +15,7 @@
 #include "base/mem.h"
 #include "config/pack.h"
 #include "input/text.h"
+#include "report/fix_py.h"
 #include "report/supp.h"
 
 /* The value token after "leaf:" (YAML) or "leaf=" (environment, shell) at 'p'. */
@@ -74,6 +75,8 @@ bool fix_for(struct arena *a, const struct diag *d, const char *buf, size_t len,
 			value = r->autofix_values[k];
 	if (!value)
 		return false;
+	if (supp_py_syntax(d->loc.path))
+		return fix_py_for(a, d, value, buf, len, e);
 	size_t n;
 	const char *line = text_line(buf, len, d->loc.line, &n);
 	if (!line)
@@ -118,9 +121,10 @@ bool fix_suppress(struct arena *a, const struct diag *d, const char *buf, size_t
 	if (!line)
 		return false;
 	size_t base = (size_t)(line - buf);
-	/* a directive already there takes one more rule */
+	/* a directive already there, in the line's comment (not in a string), takes one more rule */
+	const char *comment = supp_line_comment(d->loc.path, buf, line, line + n);
 	const char *tag = "cglint: disable=";
-	for (size_t k = 0; k + strlen(tag) <= n; k++)
+	for (size_t k = comment ? (size_t)(comment - line) : n; k + strlen(tag) <= n; k++)
 		if (!strncmp(line + k, tag, strlen(tag))) {
 			size_t p = k + strlen(tag);
 			while (p < n && (is_rule_char(line[p]) || line[p] == ',' || line[p] == ' ') &&
@@ -133,7 +137,7 @@ bool fix_suppress(struct arena *a, const struct diag *d, const char *buf, size_t
 			return true;
 		}
 	/* a line with a comment of its own gets the directive on a line above, indented alike */
-	if (supp_comment_start(line, line + n, c_syntax)) {
+	if (comment) {
 		size_t ind = 0;
 		while (ind < n && (line[ind] == ' ' || line[ind] == '\t'))
 			ind++;

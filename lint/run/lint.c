@@ -73,6 +73,7 @@ void lint_run_release(struct lint_run *r)
 	engine_notes_release(&r->notes);
 	fe_env_release(&r->env);
 	free(r->overlays);
+	free(r->py_none);
 	src_queue_free(r->sources);
 	proj_free(r->proj);
 	text_store_free(r->texts);
@@ -430,7 +431,13 @@ void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t l
 	text_put(r->texts, path, buf, len);
 	struct target tg = lint_target_for(r, path);
 	if (has_suffix(path, ".py")) {
+		size_t units = r->units, diags = r->diags.n;
 		python_units(r, path, buf, len, &tg);
+		/* a file named on the command line is worth a word; walked ones stay quiet */
+		if (r->units == units && r->diags.n == diags && r->named && !strcmp(path, r->named)) {
+			r->py_none = mem_realloc(r->py_none, (r->n_py_none + 1) * sizeof(*r->py_none));
+			r->py_none[r->n_py_none++] = path;
+		}
 		return;
 	}
 	if (lint_is_script(path, buf, len)) {
@@ -484,10 +491,14 @@ void lint_path(struct lint_run *r, const char *path)
 {
 	if (!strcmp(path, "-")) {
 		const char *name = r->opts->stdin_name ? r->opts->stdin_name : "<stdin>";
+		r->named = name;
 		if (!(r->opts->stdin_name && excluded(r, name)))
 			lint_file(r, arena_strdup(r->arena, name), 0);
+		r->named = NULL;
 		return;
 	}
 	struct walk_visit v = {r, excluded, is_input_name, take_file};
+	r->named = path;
 	walk_path(&r->diags, r->arena, path, &v);
+	r->named = NULL;
 }

@@ -54,6 +54,9 @@ struct lint_run {
 	struct text_store *texts;       /* every input read, by path (texts in the run's arena) */
 	size_t excluded;                /* inputs a config's exclude: skipped */
 	struct py_cache *py;            /* Python modules parsed to follow calls (fe_py.h), or NULL */
+	const char *named;              /* the path lint_path was given, while it is read */
+	const char **py_none;           /* .py files named (not walked) that set no CUDA-graph key */
+	size_t n_py_none;
 };
 
 /* Reads overlays and environment files once; their problems are reported like any input's.
