@@ -1223,6 +1223,88 @@ Test(lsp, code_action_fix_matches_the_command_line)
 	cr_expect_eq(srv_stop(&s), 0);
 }
 
+/* A Python recipe: fe_py's columns are bytes; before the finding "é" (2 bytes, 1 unit) and "😀"
+ * (4 bytes, 2 units) in an f-string whose '#' is no comment. */
+static const char wide_py[] = "def w_config():\n"
+			      "    cfg = llama3_8b_pretrain_config()\n"
+			      "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+			      "    cfg.model.use_te_rng_tracker = False\n"
+			      "    note = f'\xc3\xa9\xf0\x9f\x98\x80 #{1}'; cfg.rng.te_rng_tracker = False\n"
+			      "    return cfg\n";
+
+Test(lsp, python_diagnostics_hover_and_actions)
+{
+	char *path = harness_write(dir, "fix.py", wide_py, strlen(wide_py));
+	char *cli = NULL;
+	harness_run(dir, "--fix fix.py >/dev/null; cat fix.py", &cli);
+	cr_assert_not_null(strstr(cli, "cfg.rng.te_rng_tracker = True\n"), "cglint --fix: %s", cli);
+	for (int utf8 = 0; utf8 < 2; utf8++) {
+		enum lsp_enc enc = utf8 ? LSP_ENC_UTF8 : LSP_ENC_UTF16;
+		struct srv s;
+		srv_start(&s, NULL);
+		json_decref(srv_init(&s, utf8 ? utf8_caps() : NULL));
+		char *uri = uri_of("r.py");
+		open_doc(&s, uri, "python", 1, wide_py);
+		json_t *list = srv_diags(&s, uri, 1);
+		cr_assert_eq(json_array_size(list), 1);
+		json_t *d = diag_with(list, "CG101");
+		unsigned start = utf8 ? 35 : 32;
+		expect_range(json_object_get(d, "range"), 4, start, 4, start + (unsigned)strlen("te_rng_tracker"));
+		const char *msg = json_string_value(json_object_get(d, "message"));
+		cr_expect_not_null(strstr(msg, "(in w_config)"), "message: %s", msg);
+
+		srv_request(&s, 1, "textDocument/hover",
+			    json_pack("{s:{s:s}, s:o}", "textDocument", "uri", uri, "position", position(4, start + 3)));
+		json_t *h = srv_result(&s, 1);
+		const char *v = json_string_value(json_object_get(json_object_get(h, "contents"), "value"));
+		cr_expect(v && !strncmp(v, "**CG101** te-rng-tracker-required (error)", 41), "hover: %s", v ? v : "null");
+		json_decref(h);
+
+		json_t *actions = actions_for(&s, 2, uri, d);
+		json_t *fix = action_titled(actions, "set rng.te_rng_tracker = True");
+		cr_assert_not_null(fix, "no Python fix among %zu actions", json_array_size(actions));
+		cr_expect(json_is_true(json_object_get(fix, "isPreferred")));
+		char *t = apply_edit(wide_py, json_object_get(fix, "edit"), uri, enc);
+		cr_expect_str_eq(t, cli, "the code action's text differs from cglint --fix's");
+		free(t);
+		/* the '#' in the string is not a comment: the directive goes at the line's end */
+		json_t *sup = action_titled(actions, "Suppress CG101 on this line");
+		cr_assert_not_null(sup);
+		t = apply_edit(wide_py, json_object_get(sup, "edit"), uri, enc);
+		cr_expect_not_null(strstr(t, "cfg.rng.te_rng_tracker = False  # cglint: disable=CG101\n"), "%s", t);
+		change_doc(&s, uri, 2, t);
+		json_t *after = srv_diags(&s, uri, 2);
+		cr_expect_eq(json_array_size(after), 0, "after the suppression: %s", t);
+		json_decref(after);
+		free(t);
+		json_decref(actions);
+		json_decref(list);
+		free(uri);
+		cr_expect_eq(srv_stop(&s), 0);
+	}
+	free(cli);
+	free(path);
+}
+
+/* languageId python makes a buffer without a .py name a Python recipe; one without settings is quiet. */
+Test(lsp, python_by_language_id)
+{
+	struct srv s;
+	srv_start(&s, NULL);
+	json_decref(srv_init(&s, NULL));
+	open_doc(&s, "untitled:Untitled-1", "python", 1, wide_py);
+	json_t *list = srv_diags(&s, "untitled:Untitled-1", 1);
+	diag_with(list, "CG101");
+	json_decref(list);
+	char *uri = uri_of("plot.py");
+	open_doc(&s, uri, "python", 1, "import os\n\n\ndef main(:\n    print(os.name)\n");
+	list = srv_diags(&s, uri, 1);
+	cr_expect_eq(json_array_size(list), 0, "a .py without CUDA-graph settings");
+	json_decref(list);
+	free(uri);
+	cr_expect_eq(srv_stop(&s), 0);
+}
+
 /* Code points, UTF-16 units and bytes before the finding: "é" 2 bytes, "€" 3, "😀" 4 (2 units). */
 static const char wide_yaml[] = "rng: {\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\": 1, te_rng_tracker: false}\n"
 				"model:\n"

@@ -93,6 +93,9 @@ Test(pyfix, literals_in_python_spelling)
 	/* a number or None replaced by a string gets double quotes; CRLF stays */
 	expect_fix("cfg.model.cuda_graph_impl = None\r\n", 1, "cuda_graph_impl", "model.cuda_graph_impl",
 		   "cfg.model.cuda_graph_impl = \"transformer_engine\"\r\n");
+	/* a statement after another on its line, a ';' inside a string before it */
+	expect_fix("x = 'a;b'; cfg.rng.te_rng_tracker = False; y = 1\n", 1, "te_rng_tracker", "rng.te_rng_tracker",
+		   "x = 'a;b'; cfg.rng.te_rng_tracker = True; y = 1\n");
 	/* already right: nothing to do */
 	expect_no_fix("cfg.rng.te_rng_tracker = True\n", 1, "te_rng_tracker", "rng.te_rng_tracker");
 	arena_free(a);

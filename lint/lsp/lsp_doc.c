@@ -16,6 +16,7 @@
 #include "input/text.h"
 #include "lsp/lsp_uri.h"
 #include "report/fix.h"
+#include "report/supp.h"
 #include "run/lint.h"
 #include "run/session.h"
 #include "source/fe_clang.h"
@@ -178,6 +179,13 @@ int lsp_doc_open(struct lsp_docs *ds, const json_t *params, const char **why)
 			*why = "didOpen: the URI names no file cglint can lint";
 			return -1;
 		}
+		/* a Python document whose name does not say so (an unsaved buffer) is linted as one */
+		const char *lang = get_str(td, "languageId");
+		if (lang && !strcmp(lang, "python") && !supp_py_syntax(path)) {
+			size_t n = strlen(path);
+			path = mem_realloc(path, n + 4);
+			memcpy(path + n, ".py", 4);
+		}
 		if (ds->n == ds->cap)
 			ds->docs = mem_realloc(ds->docs, (ds->cap = ds->cap ? 2 * ds->cap : 8) * sizeof(*ds->docs));
 		d = ds->docs[ds->n++] = mem_alloc(sizeof(*d));
@@ -277,10 +285,12 @@ int lsp_doc_close(struct lsp_docs *ds, const json_t *params, const char **why)
 
 /* ---- diagnostics ------------------------------------------------------------------------- */
 
-/* How cglint counts columns in 'path': code points in YAML, bytes in scripts and sources. */
+/* How cglint counts columns in 'path': code points in YAML, bytes in Python (tree-sitter),
+ * scripts and sources. */
 static enum lsp_cols cols_of(const char *path, const char *buf, size_t len)
 {
-	return fe_clang_is_source(path) || lint_is_script(path, buf, len) ? LSP_COLS_BYTES : LSP_COLS_CODEPOINTS;
+	return fe_clang_is_source(path) || supp_py_syntax(path) || lint_is_script(path, buf, len) ? LSP_COLS_BYTES
+												    : LSP_COLS_CODEPOINTS;
 }
 
 static struct lsp_range loc_range(const struct lsp_docs *ds, struct loc l, const struct lsp_pos_text *t)

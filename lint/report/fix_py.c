@@ -137,10 +137,28 @@ static size_t target_end(const char *s, size_t n, size_t k, struct py_target *t)
 	}
 }
 
-/* An assignment statement alone on its line, `T = T = ... = LITERAL`: its targets and literal. */
-static bool parse_statement(const char *s, size_t n, struct py_target *t, size_t *nt, size_t *vs, size_t *ve)
+/* Where the statement holding byte 'at' starts: the line's start, or just after a ';' outside strings. */
+static size_t statement_start(const char *s, size_t at)
 {
-	size_t k = skip_blank(s, n, 0);
+	size_t start = 0;
+	for (size_t k = 0; k < at; k++) {
+		if (s[k] == '"' || s[k] == '\'') {
+			size_t e = string_end(s, at, k);
+			if (!e)
+				return start;
+			k = e - 1;
+		} else if (s[k] == ';') {
+			start = k + 1;
+		}
+	}
+	return start;
+}
+
+/* An assignment statement on one line, `T = T = ... = LITERAL`, from 'k': its targets and literal. */
+static bool parse_statement(const char *s, size_t n, size_t k, struct py_target *t, size_t *nt, size_t *vs,
+			    size_t *ve)
+{
+	k = skip_blank(s, n, k);
 	*nt = 0;
 	for (;;) {
 		struct py_target one;
@@ -283,7 +301,7 @@ bool fix_py_for(struct arena *a, const struct diag *d, const char *value, const 
 	size_t vs, ve, nt;
 	struct py_target t[MAX_TARGETS];
 	bool found = false;
-	if (parse_statement(line, n, t, &nt, &vs, &ve)) {
+	if (parse_statement(line, n, statement_start(line, at), t, &nt, &vs, &ve)) {
 		size_t mine = nt;
 		for (size_t k = 0; k < nt && mine == nt; k++)
 			if (target_is(line, &t[k], leaf) && (at == t[k].s || at == vs))
