@@ -75,14 +75,14 @@ bool fix_for(struct arena *a, const struct diag *d, const char *buf, size_t len,
 			value = r->autofix_values[k];
 	if (!value)
 		return false;
-	if (supp_py_syntax(d->loc.path))
-		return fix_py_for(a, d, value, buf, len, e);
 	size_t n;
 	const char *line = text_line(buf, len, d->loc.line, &n);
 	if (!line)
 		return false;
 	const char *leaf = strrchr(d->key, '.');
 	leaf = leaf ? leaf + 1 : d->key;
+	if (supp_py_syntax(d->loc.path))
+		return fix_py_for(a, d, value, line, n, leaf, (size_t)(line - buf), e);
 	size_t vs, ve;
 	if (!value_span(line, n, text_cp_offset(line, n, d->loc.col ? d->loc.col - 1 : 0), leaf, &vs, &ve))
 		return false;

@@ -9,7 +9,6 @@
 #include "base/mem.h"
 #include "base/value.h"
 #include "config/pack.h"
-#include "input/text.h"
 #include "report/fix.h"
 
 #define MAX_TARGETS 16
@@ -286,15 +285,9 @@ static const char *python_literal(struct arena *a, const char *value, const char
 	return out;
 }
 
-bool fix_py_for(struct arena *a, const struct diag *d, const char *value, const char *buf, size_t len,
-		struct fix_edit *e)
+bool fix_py_for(struct arena *a, const struct diag *d, const char *value, const char *line, size_t n,
+		const char *leaf, size_t base, struct fix_edit *e)
 {
-	size_t n;
-	const char *line = text_line(buf, len, d->loc.line, &n);
-	if (!line)
-		return false;
-	const char *leaf = strrchr(d->key, '.');
-	leaf = leaf ? leaf + 1 : d->key;
 	size_t at = d->loc.col ? d->loc.col - 1 : 0;
 	if (at >= n)
 		return false;
@@ -319,7 +312,6 @@ bool fix_py_for(struct arena *a, const struct diag *d, const char *value, const 
 	const char *text = python_literal(a, value, line + vs, ve - vs);
 	if (!text || (ve - vs == strlen(text) && !memcmp(line + vs, text, ve - vs)))
 		return false;
-	size_t base = (size_t)(line - buf);
 	*e = (struct fix_edit){base + vs, base + ve, text, arena_printf(a, "set %s = %s", d->key, text)};
 	return true;
 }

@@ -19,9 +19,10 @@ struct arena;
 struct diag;
 struct fix_edit;
 
-/* The edit that gives d->key the text 'value' (the rule's autofix, YAML-spelled: "true") in the
- * Python text 'buf'; false when there is no literal it can safely rewrite or it already is that. */
-bool fix_py_for(struct arena *a, const struct diag *d, const char *value, const char *buf, size_t len,
-		struct fix_edit *e);
+/* The edit that gives d->key (last name 'leaf') the text 'value' (the rule's autofix, YAML-spelled:
+ * "true") on the diagnostic's line [line, line + n), which starts at byte 'base' of its file; false
+ * when there is no literal it can safely rewrite or it already is that. */
+bool fix_py_for(struct arena *a, const struct diag *d, const char *value, const char *line, size_t n,
+		const char *leaf, size_t base, struct fix_edit *e);
 
 #endif
