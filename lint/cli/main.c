@@ -11,6 +11,7 @@
 
 #include "base/diag.h"
 #include "base/mem.h"
+#include "cli/opts.h"
 #include "config/expr.h"
 #include "config/pack.h"
 #include "config/target.h"
@@ -26,86 +27,6 @@
 #include "run/lint.h"
 #include "run/session.h"
 #include "source/fe_clang.h"
-
-#ifndef CGLINT_VERSION
-#define CGLINT_VERSION "0.0.0"
-#endif
-
-enum opt_id {
-	O_MCORE = 256, O_BRIDGE, O_GPU, O_ENV, O_ENV_FILE, O_ASSUME, O_FORMAT, O_SELECT, O_IGNORE, O_FAIL_ON,
-	O_RULES, O_CONFIG_FILE, O_STDIN_NAME, O_COLOR, O_VERBOSE, O_EXIT_ZERO, O_HELP, O_VERSION,
-	O_CUDA_PATH, O_CDB, O_JOBS, O_SHOW_ARGS, O_PROBE_BIN, O_FROM, O_ONLY, O_CONFIG, O_TIMEOUT,
-	O_OUTPUT, O_FIX, O_DIFF, O_BASELINE, O_WRITE_BASELINE, O_NO_INLINE, O_ISOLATED,
-};
-
-static const struct opt {
-	const char *name;
-	int shrt;
-	const char *arg;
-	enum opt_id id;
-	const char *help;
-} opts[] = {
-	{"mcore", 0, "X.Y", O_MCORE, "target Megatron Core version (default: newest supported)"},
-	{"bridge", 0, "X.Y|none", O_BRIDGE, "target Megatron-Bridge release (default: the one shipping --mcore)"},
-	{"gpu", 0, "ARCH|auto", O_GPU, "GPU the job runs on: sm_90, h100, b200, ..., or auto (this machine's; default unknown)"},
-	{"env", 'E', "KEY=VALUE", O_ENV, "an environment variable the job runs with (repeatable)"},
-	{"env-file", 0, "FILE", O_ENV_FILE, "environment file of KEY=VALUE lines (repeatable)"},
-	{"config-file", 'c', "FILE", O_CONFIG_FILE, "override YAML layered over every input, as Bridge's --config-file"},
-	{"assume-defaults", 0, NULL, O_ASSUME, "keys no input sets take the target's defaults"},
-	{"format", 'f', "FMT", O_FORMAT, "output format on stdout: text, json, sarif or github (default text)"},
-	{"output", 'o', "FMT=PATH", O_OUTPUT, "also write the findings in format FMT to PATH (repeatable)"},
-	{"select", 0, "RULES", O_SELECT, "only these rules: ids, id prefixes or names, comma-separated"},
-	{"ignore", 0, "RULES", O_IGNORE, "skip these rules"},
-	{"fail-on", 0, "SEV", O_FAIL_ON, "exit 1 on findings at or above: error, warning or note (default error)"},
-	{"exit-zero", 0, NULL, O_EXIT_ZERO, "exit 0 even with findings (2 and 3 still report broken input)"},
-	{"rules", 0, "FILE", O_RULES, "an extra rule pack (repeatable)"},
-	{"isolated", 0, NULL, O_ISOLATED, "ignore .cglint.yaml files"},
-	{"no-inline-suppressions", 0, NULL, O_NO_INLINE, "report what '# cglint: disable=' comments hide (audits)"},
-	{"baseline", 0, "FILE", O_BASELINE, "leave out the findings recorded in FILE"},
-	{"write-baseline", 0, NULL, O_WRITE_BASELINE, "record every current finding in the --baseline FILE, and exit 0"},
-	{"fix", 0, NULL, O_FIX, "apply the mechanical fixes to the files, then report what is left"},
-	{"diff", 0, NULL, O_DIFF, "print the mechanical fixes as a unified diff instead (exit 1 if there is one)"},
-	{"cuda-path", 0, "DIR|auto", O_CUDA_PATH, "parse CUDA sources against this toolkit's headers (auto: $CUDA_PATH, /usr/local/cuda); default: cglint's shim"},
-	{"build-path", 'p', "DIR", O_CDB, "folder holding compile_commands.json (default: searched upward from each source)"},
-	{"jobs", 'j', "N", O_JOBS, "check N sources (probe: run N rows) at once (default: one per CPU; probe: 1)"},
-	{"show-clang-args", 0, NULL, O_SHOW_ARGS, "print the arguments each source would be parsed with, and stop"},
-	{"config", 0, "FILE", O_CONFIG, "probe: lint FILE with this machine's GPU and environment instead (repeatable)"},
-	{"from", 0, "FILE", O_FROM, "probe: judge a recording of cglint-probe's output instead of running it"},
-	{"only", 0, "ROWS", O_ONLY, "probe: run only these rows (comma-separated ids)"},
-	{"timeout", 0, "SECONDS", O_TIMEOUT, "probe: time limit per row (default 30)"},
-	{"probe-bin", 0, "PATH", O_PROBE_BIN, "the probe program (default: $CGLINT_PROBE, else cglint-probe beside cglint)"},
-	{"stdin-filename", 0, "NAME", O_STDIN_NAME, "the name to report for '-' (stdin)"},
-	{"color", 0, "WHEN", O_COLOR, "auto, always or never (auto honours NO_COLOR)"},
-	{"verbose", 'v', NULL, O_VERBOSE, "also print what normalization changed, to stderr"},
-	{"help", 'h', NULL, O_HELP, "this help"},
-	{"version", 'V', NULL, O_VERSION, "print the version"},
-};
-#define N_OPTS (sizeof(opts) / sizeof(opts[0]))
-
-static void usage(FILE *f)
-{
-	fputs("usage: cglint [lint] [OPTIONS] PATH... [KEY=VALUE...]\n"
-	      "       cglint explain RULE | cglint rules [--format json] [--mcore X.Y --bridge X.Y]\n"
-	      "       cglint probe [--format json] [--from FILE] [--only ROWS] | cglint probe --config FILE...\n"
-	      "       cglint lsp [OPTIONS]   (a language server on stdin/stdout)\n"
-	      "       cglint --version\n\n"
-	      "Checks Megatron-Bridge / Megatron Core CUDA-graph settings before a job starts.\n"
-	      "PATH is a YAML file, a launch script, a C/C++/CUDA source, a folder (walked for all of\n"
-	      "these) or '-' for stdin; KEY=VALUE\n"
-	      "arguments are dotlist overrides (model.cuda_graph_impl=local) layered over every input.\n\n",
-	      f);
-	for (size_t k = 0; k < N_OPTS; k++) {
-		char head[64];
-		snprintf(head, sizeof(head), "%s%c%s--%s%s%s", opts[k].shrt ? "-" : "", opts[k].shrt ? opts[k].shrt : ' ',
-			 opts[k].shrt ? ", " : "  ", opts[k].name, opts[k].arg ? " " : "", opts[k].arg ? opts[k].arg : "");
-		fprintf(f, "  %-30s %s\n", opts[k].shrt ? head : head + 3, opts[k].help);
-	}
-	fputs("\nExit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error or unreadable/unparsable\n"
-	      "input, rule pack, .cglint.yaml or baseline, 3 internal error. --diff: 1 when it prints a change.\n"
-	      "cglint probe: 0 every rule doc holds on this GPU, 1 one does not, 4 no CUDA device (or no probe\n"
-	      "in this build). cglint lsp: 0 after a shutdown request, 1 otherwise.\n",
-	      f);
-}
 
 CG_PRINTF(1, 2)
 static int usage_error(const char *fmt, ...)
@@ -162,8 +83,8 @@ static void push_list(const char ***arr, size_t *n, char *s)
 /* 0 to go on, 2 on a usage error, -1 when --help/--version answered already. */
 static int parse_args(int argc, char **argv, struct cli *c)
 {
-	struct option lopts[N_OPTS + 1];
-	char shorts[2 * N_OPTS + 2] = "+";
+	struct option lopts[OPTS_MAX + 1];
+	char shorts[2 * OPTS_MAX + 2] = "+";
 	for (size_t k = 0; k < N_OPTS; k++) {
 		lopts[k] = (struct option){opts[k].name, opts[k].arg ? required_argument : no_argument, NULL, (int)opts[k].id};
 		if (opts[k].shrt) {
@@ -272,8 +193,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			break;
 		}
 		case O_CONFIG: push(&c->configs, &c->n_configs, optarg); break;
-		case O_HELP: usage(stdout); return -1;
-		case O_VERSION: printf("cglint %s\n", CGLINT_VERSION); return -1;
+		case O_HELP: opts_usage(stdout); return -1;
+		case O_VERSION: opts_version(stdout); return -1;
 		default:
 			return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
 		}
@@ -675,13 +596,17 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 
 int main(int argc, char **argv)
 {
-	static const char *const commands[] = {"lint", "explain", "rules", "probe", "lsp"};
 	struct cli c = {.format = &out_text, .fail_on = SEV_ERROR, .color = -1};
 	const char *cmd = "lint";
 	int first = 1;
-	for (size_t k = 0; argc > 1 && k < sizeof(commands) / sizeof(commands[0]); k++)
-		if (!strcmp(argv[1], commands[k]))
+	for (size_t k = 0; argc > 1 && k < opts_n_commands; k++)
+		if (!strcmp(argv[1], opts_commands[k]))
 			cmd = argv[first++];
+	if (!strcmp(cmd, "completion")) {
+		if (argc == 3 && !opts_completion(stdout, argv[2]))
+			return 0;
+		return usage_error("completion wants one shell: bash, zsh or fish");
+	}
 	argv[first - 1] = argv[0];
 	int rc = parse_args(argc - first + 1, argv + first - 1, &c);
 	struct arena *a = arena_new();

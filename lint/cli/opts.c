@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/* opts: the option table, and --help, --version and completions made from it. */
+#include "cli/opts.h"
+
+#include <string.h>
+
+#include "config/target.h"
+
+#ifndef CGLINT_VERSION
+#define CGLINT_VERSION "0.0.0"
+#endif
+
+const struct opt opts[] = {
+	{"mcore", 0, "X.Y", O_MCORE, "target Megatron Core version (default: newest supported)"},
+	{"bridge", 0, "X.Y|none", O_BRIDGE, "target Megatron-Bridge release (default: the one shipping --mcore)"},
+	{"gpu", 0, "ARCH|auto", O_GPU, "GPU the job runs on: sm_90, h100, b200, ..., or auto (this machine's; default unknown)"},
+	{"env", 'E', "KEY=VALUE", O_ENV, "an environment variable the job runs with (repeatable)"},
+	{"env-file", 0, "FILE", O_ENV_FILE, "environment file of KEY=VALUE lines (repeatable)"},
+	{"config-file", 'c', "FILE", O_CONFIG_FILE, "override YAML layered over every input, as Bridge's --config-file"},
+	{"assume-defaults", 0, NULL, O_ASSUME, "keys no input sets take the target's defaults"},
+	{"format", 'f', "FMT", O_FORMAT, "output format on stdout: text, json, sarif or github (default text)"},
+	{"output", 'o', "FMT=PATH", O_OUTPUT, "also write the findings in format FMT to PATH (repeatable)"},
+	{"select", 0, "RULES", O_SELECT, "only these rules: ids, id prefixes or names, comma-separated"},
+	{"ignore", 0, "RULES", O_IGNORE, "skip these rules"},
+	{"fail-on", 0, "SEV", O_FAIL_ON, "exit 1 on findings at or above: error, warning or note (default error)"},
+	{"exit-zero", 0, NULL, O_EXIT_ZERO, "exit 0 even with findings (2 and 3 still report broken input)"},
+	{"rules", 0, "FILE", O_RULES, "an extra rule pack (repeatable)"},
+	{"isolated", 0, NULL, O_ISOLATED, "ignore .cglint.yaml files"},
+	{"no-inline-suppressions", 0, NULL, O_NO_INLINE, "report what '# cglint: disable=' comments hide (audits)"},
+	{"baseline", 0, "FILE", O_BASELINE, "leave out the findings recorded in FILE"},
+	{"write-baseline", 0, NULL, O_WRITE_BASELINE, "record every current finding in the --baseline FILE, and exit 0"},
+	{"fix", 0, NULL, O_FIX, "apply the mechanical fixes to the files, then report what is left"},
+	{"diff", 0, NULL, O_DIFF, "print the mechanical fixes as a unified diff instead (exit 1 if there is one)"},
+	{"cuda-path", 0, "DIR|auto", O_CUDA_PATH, "parse CUDA sources against this toolkit's headers (auto: $CUDA_PATH, /usr/local/cuda); default: cglint's shim"},
+	{"build-path", 'p', "DIR", O_CDB, "folder holding compile_commands.json (default: searched upward from each source)"},
+	{"jobs", 'j', "N", O_JOBS, "check N sources (probe: run N rows) at once (default: one per CPU; probe: 1)"},
+	{"show-clang-args", 0, NULL, O_SHOW_ARGS, "print the arguments each source would be parsed with, and stop"},
+	{"config", 0, "FILE", O_CONFIG, "probe: lint FILE with this machine's GPU and environment instead (repeatable)"},
+	{"from", 0, "FILE", O_FROM, "probe: judge a recording of cglint-probe's output instead of running it"},
+	{"only", 0, "ROWS", O_ONLY, "probe: run only these rows (comma-separated ids)"},
+	{"timeout", 0, "SECONDS", O_TIMEOUT, "probe: time limit per row (default 30)"},
+	{"probe-bin", 0, "PATH", O_PROBE_BIN, "the probe program (default: $CGLINT_PROBE, else cglint-probe beside cglint)"},
+	{"stdin-filename", 0, "NAME", O_STDIN_NAME, "the name to report for '-' (stdin)"},
+	{"color", 0, "WHEN", O_COLOR, "auto, always or never (auto honours NO_COLOR)"},
+	{"verbose", 'v', NULL, O_VERBOSE, "also print what normalization changed, to stderr"},
+	{"help", 'h', NULL, O_HELP, "this help"},
+	{"version", 'V', NULL, O_VERSION, "print the version"},
+};
+const size_t opts_n = sizeof(opts) / sizeof(opts[0]);
+_Static_assert(sizeof(opts) / sizeof(opts[0]) <= OPTS_MAX, "raise OPTS_MAX");
+
+const char *const opts_commands[] = {"lint", "explain", "rules", "probe", "lsp", "completion"};
+const size_t opts_n_commands = sizeof(opts_commands) / sizeof(opts_commands[0]);
+
+void opts_usage(FILE *f)
+{
+	fputs("Usage: cglint [lint] [OPTIONS] PATH... [KEY=VALUE...]\n"
+	      "  or:  cglint explain RULE\n"
+	      "  or:  cglint rules [--format json] [--mcore X.Y --bridge X.Y]\n"
+	      "  or:  cglint probe [--format json] [--from FILE] [--only ROWS]\n"
+	      "  or:  cglint probe --config FILE...\n"
+	      "  or:  cglint lsp [OPTIONS]   (a language server on stdin/stdout)\n"
+	      "  or:  cglint completion bash|zsh|fish   (a shell completion script)\n"
+	      "  or:  cglint --version\n\n"
+	      "Checks Megatron-Bridge / Megatron Core CUDA-graph settings before a job starts.\n"
+	      "PATH is a YAML file, a launch script, a C/C++/CUDA source, a folder (walked for all of\n"
+	      "these) or '-' for stdin; KEY=VALUE\n"
+	      "arguments are dotlist overrides (model.cuda_graph_impl=local) layered over every input.\n\n",
+	      f);
+	for (size_t k = 0; k < N_OPTS; k++) {
+		char head[64];
+		snprintf(head, sizeof(head), "%s%c%s--%s%s%s", opts[k].shrt ? "-" : "", opts[k].shrt ? opts[k].shrt : ' ',
+			 opts[k].shrt ? ", " : "  ", opts[k].name, opts[k].arg ? " " : "", opts[k].arg ? opts[k].arg : "");
+		fprintf(f, "  %-30s %s\n", opts[k].shrt ? head : head + 3, opts[k].help);
+	}
+	fputs("\nExit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error or unreadable/unparsable\n"
+	      "input, rule pack, .cglint.yaml or baseline, 3 internal error. --diff: 1 when it prints a change.\n"
+	      "cglint probe: 0 every rule doc holds on this GPU, 1 one does not, 4 no CUDA device (or no probe\n"
+	      "in this build). cglint lsp: 0 after a shutdown request, 1 otherwise.\n",
+	      f);
+}
+
+void opts_version(FILE *f)
+{
+	char buf[256];
+	fprintf(f, "cglint %s\n", CGLINT_VERSION);
+	fprintf(f, "Megatron Core: %s (0.15-dev is core_dev_r0.15.0)\n",
+		target_supported_list(target_mcore_supported, buf, sizeof(buf)));
+	fprintf(f, "Megatron-Bridge: %s, or none (Megatron-LM)\n",
+		target_supported_list(target_bridge_supported, buf, sizeof(buf)));
+}
+
+/* ---- completions ---- */
+
+/* The options that take one of a few words, and those words. */
+static const char *choices(enum opt_id id)
+{
+	switch (id) {
+	case O_FORMAT: return "text json sarif github";
+	case O_FAIL_ON: return "error warning note";
+	case O_COLOR: return "auto always never";
+	default: return NULL;
+	}
+}
+
+static bool takes_file(const struct opt *o)
+{
+	return o->arg && (strstr(o->arg, "FILE") || strstr(o->arg, "PATH") || strstr(o->arg, "DIR"));
+}
+
+static void bash(FILE *f)
+{
+	fputs("# bash completion for cglint (cglint completion bash)\n_cglint() {\n"
+	      "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n  case $prev in\n", f);
+	for (size_t k = 0; k < opts_n; k++) {
+		const struct opt *o = &opts[k];
+		if (!o->arg)
+			continue;
+		fprintf(f, "    --%s%s%c)", o->name, o->shrt ? "|-" : "", o->shrt ? o->shrt : ' ');
+		const char *w = choices(o->id);
+		if (w)
+			fprintf(f, " COMPREPLY=($(compgen -W '%s' -- \"$cur\")); return ;;\n", w);
+		else if (takes_file(o))
+			fputs(" COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n", f);
+		else
+			fputs(" return ;;\n", f);
+	}
+	fputs("  esac\n  if [[ $cur == -* ]]; then\n    COMPREPLY=($(compgen -W '", f);
+	for (size_t k = 0; k < opts_n; k++)
+		fprintf(f, "%s--%s", k ? " " : "", opts[k].name);
+	fputs("' -- \"$cur\"))\n  elif [[ $COMP_CWORD == 1 ]]; then\n    COMPREPLY=($(compgen -W '", f);
+	for (size_t k = 0; k < opts_n_commands; k++)
+		fprintf(f, "%s%s", k ? " " : "", opts_commands[k]);
+	fputs("' -- \"$cur\") $(compgen -f -- \"$cur\"))\n  else\n    COMPREPLY=($(compgen -f -- \"$cur\"))\n  fi\n}\n"
+	      "complete -o filenames -F _cglint cglint\n", f);
+}
+
+/* The help text with characters zsh's and fish's quoting would take apart replaced. */
+static void put_help(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '\'' || *s == '[' || *s == ']' || *s == ':' || *s == '\\' ? ' ' : *s, f);
+}
+
+static void zsh(FILE *f)
+{
+	fputs("#compdef cglint\n# zsh completion for cglint (cglint completion zsh)\n_arguments -s \\\n", f);
+	for (size_t k = 0; k < opts_n; k++) {
+		const struct opt *o = &opts[k];
+		const char *w = choices(o->id);
+		if (o->shrt)
+			fprintf(f, "  '(-%c --%s)'{-%c,--%s}'[", o->shrt, o->name, o->shrt, o->name);
+		else
+			fprintf(f, "  '--%s[", o->name);
+		put_help(f, o->help);
+		fputs("]", f);
+		if (o->arg)
+			fprintf(f, ":%s:%s", o->arg, w ? "" : takes_file(o) ? "_files" : " ");
+		if (w)
+			fprintf(f, "(%s)", w);
+		fputs("' \\\n", f);
+	}
+	fputs("  '1:command or path:(", f);
+	for (size_t k = 0; k < opts_n_commands; k++)
+		fprintf(f, "%s%s", k ? " " : "", opts_commands[k]);
+	fputs(")' \\\n  '*:path:_files'\n", f);
+}
+
+static void fish(FILE *f)
+{
+	fputs("# fish completion for cglint (cglint completion fish)\n", f);
+	fputs("complete -c cglint -n __fish_use_subcommand -a '", f);
+	for (size_t k = 0; k < opts_n_commands; k++)
+		fprintf(f, "%s%s", k ? " " : "", opts_commands[k]);
+	fputs("'\n", f);
+	for (size_t k = 0; k < opts_n; k++) {
+		const struct opt *o = &opts[k];
+		fprintf(f, "complete -c cglint -l %s", o->name);
+		if (o->shrt)
+			fprintf(f, " -s %c", o->shrt);
+		const char *w = choices(o->id);
+		if (w)
+			fprintf(f, " -x -a '%s'", w);
+		else if (o->arg)
+			fputs(takes_file(o) ? " -r -F" : " -x", f);
+		fputs(" -d '", f);
+		put_help(f, o->help);
+		fputs("'\n", f);
+	}
+}
+
+int opts_completion(FILE *f, const char *shell)
+{
+	if (!strcmp(shell, "bash"))
+		bash(f);
+	else if (!strcmp(shell, "zsh"))
+		zsh(f);
+	else if (!strcmp(shell, "fish"))
+		fish(f);
+	else
+		return -1;
+	return 0;
+}
