@@ -675,8 +675,8 @@ Test(lsp, malformed_messages)
 	static const char *const quiet[] = {
 		"{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":5}}}",
 		"{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{}}",
-		"{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":"
-		"{\"uri\":\"file:///never-opened.yaml\",\"version\":2},\"contentChanges\":[{\"text\":\"a: 1\"}]}}",
+		("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"textDocument\":"
+		 "{\"uri\":\"file:///never-opened.yaml\",\"version\":2},\"contentChanges\":[{\"text\":\"a: 1\"}]}}"),
 		"{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didClose\",\"params\":[]}",
 		"{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didSave\",\"params\":{\"textDocument\":{}}}",
 		"{\"jsonrpc\":\"2.0\",\"id\":50,\"result\":{\"a\":1}}",

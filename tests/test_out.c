@@ -28,6 +28,7 @@ static char dir[64];            /* the project: base/proj, with .git and example
 static char outside[PATH_MAX];  /* base/outside, resolved */
 static char root[PATH_MAX];     /* 'dir' as getcwd() names it there */
 
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void sh(const char *fmt, ...)
 {
 	char cmd[2048];

@@ -28,7 +28,7 @@ void *arena_alloc(struct arena *a, size_t n);          /* zeroed, max-aligned */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_printf(struct arena *a, const char *fmt, ...) CG_PRINTF(2, 3);
-char *arena_vprintf(struct arena *a, const char *fmt, va_list ap);
+char *arena_vprintf(struct arena *a, const char *fmt, va_list ap) CG_PRINTF(2, 0);
 
 /* A growable NUL-terminated string; 'buf' is always valid after sbuf_init. */
 struct sbuf {

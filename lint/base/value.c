@@ -76,15 +76,15 @@ static bool parse_int(const char *s, long long *out)
 static bool parse_float(const char *s, double *out)
 {
 	if (is_one_of(s, (const char *const[]){".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", NULL})) {
-		*out = INFINITY;
+		*out = (double)INFINITY;
 		return true;
 	}
 	if (is_one_of(s, (const char *const[]){"-.inf", "-.Inf", "-.INF", NULL})) {
-		*out = -INFINITY;
+		*out = -(double)INFINITY;
 		return true;
 	}
 	if (is_one_of(s, (const char *const[]){".nan", ".NaN", ".NAN", NULL})) {
-		*out = NAN;
+		*out = (double)NAN;
 		return true;
 	}
 	/* PyYAML 1.1 float: needs a '.', digits around it, optional exponent */

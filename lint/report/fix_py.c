@@ -120,7 +120,8 @@ static size_t target_end(const char *s, size_t n, size_t k, struct py_target *t)
 	t->e = j;
 	for (;;) {
 		if (j + 1 < n && s[j] == '.' && ident_start(s[j + 1])) {
-			*t = (struct py_target){++j, j, false};
+			j++;
+			*t = (struct py_target){j, j, false};
 			while (j < n && ident_char(s[j]))
 				j++;
 			t->e = j;
