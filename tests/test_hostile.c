@@ -147,8 +147,12 @@ Test(hostile, syntax_errors)
 	json_decref(expect_run("tab.yaml", 2, "CG901"));
 	write_str("alias.yaml", "a: *nowhere\n");
 	json_decref(expect_run("alias.yaml", 2, "CG901"));
+	/* a stream of documents is linted document by document (test_ux.c); an override layered
+	 * over every input must be one document */
 	write_str("two.yaml", "a: 1\n---\nb: 2\n");
-	json_decref(expect_run("two.yaml", 2, "CG901"));
+	json_decref(expect_run("two.yaml", 0, NULL));
+	write_str("one.yaml", "a: 1\n");
+	json_decref(expect_run("--config-file two.yaml one.yaml", 2, "CG901"));
 }
 
 Test(hostile, unreadable_paths)

@@ -517,6 +517,35 @@ Test(lsp, options_after_lsp)
 	cr_expect_eq(srv_stop(&s), 0);
 }
 
+/* Emacs eglot sends "params": null to shutdown and exit: that is no params, not an error. */
+Test(lsp, null_params_are_no_params)
+{
+	struct srv s;
+	srv_start(&s, NULL);
+	json_decref(srv_init(&s, NULL));
+	/* a method that takes params still says what it wants */
+	srv_send(&s, json_pack("{s:s, s:i, s:s, s:n}", "jsonrpc", "2.0", "id", 7, "method", "textDocument/hover", "params"));
+	json_t *r = srv_reply(&s, json_integer(7));
+	cr_expect_eq(json_integer_value(json_object_get(json_object_get(r, "error"), "code")), -32602,
+		     "hover without params is invalid params, not an invalid request");
+	json_decref(r);
+	srv_notify(&s, "textDocument/didOpen", NULL);   /* dropped, with a word on stderr */
+	srv_send(&s, json_pack("{s:s, s:i, s:s, s:n}", "jsonrpc", "2.0", "id", 8, "method", "shutdown", "params"));
+	r = srv_result(&s, 8);
+	cr_expect(json_is_null(r), "shutdown with params null answers null");
+	json_decref(r);
+	srv_send(&s, json_pack("{s:s, s:s, s:n}", "jsonrpc", "2.0", "method", "exit", "params"));
+	cr_expect_eq(srv_end(&s, true), 0, "exit with params null after shutdown is 0");
+}
+
+/* --select and --ignore that match no rule stop the server as they stop the command line. */
+Test(lsp, unknown_ignore_is_2)
+{
+	struct srv s;
+	srv_start(&s, "--ignore=CG1O1");
+	cr_expect_eq(srv_end(&s, true), 2);
+}
+
 /* A rule pack that cannot be read stops the server before it answers anything: status 2. */
 Test(lsp, bad_rule_pack_is_2)
 {

@@ -482,7 +482,7 @@ Test(project, exclude_when_walking)
 	expect_str(got, want);
 	cr_expect_eq(rc, 1);
 	/* vendor, gen, x.yaml and lib/skip.yaml */
-	expect_str(err, "cglint: 2 error(s), 2 warning(s), 0 note(s) in 2 input(s); 4 excluded by .cglint.yaml\n");
+	expect_str(err, "cglint: 2 errors, 2 warnings in 2 files; 2 files checked, 4 skipped\n");
 	free(a);
 	free(b);
 	free(got);
@@ -498,7 +498,7 @@ Test(project, exclude_named_files)
 	char *want = at_016("lib/x.yaml");
 	expect_str(got, want);
 	cr_expect_eq(rc, 1);
-	expect_str(err, "cglint: 1 error(s), 1 warning(s), 0 note(s) in 1 input(s); 5 excluded by .cglint.yaml\n");
+	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 5 skipped\n");
 	free(want);
 	free(got);
 	free(err);
@@ -506,7 +506,7 @@ Test(project, exclude_named_files)
 	got = lint_at("lib", "x.yaml skip.yaml ../x.yaml", &rc, &err);
 	want = at_016("x.yaml");
 	expect_str(got, want);
-	expect_str(err, "cglint: 1 error(s), 1 warning(s), 0 note(s) in 1 input(s); 2 excluded by .cglint.yaml\n");
+	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 2 skipped\n");
 	free(want);
 	free(got);
 	free(err);
@@ -520,7 +520,7 @@ Test(project, exclude_stdin_by_its_name)
 	char *got = lint_at("", "--stdin-filename vendor/z.yaml - < a.yaml", &rc, &err);
 	expect_str(got, "");
 	cr_expect_eq(rc, 0);
-	expect_str(err, "cglint: 0 error(s), 0 warning(s), 0 note(s) in 0 input(s); 1 excluded by .cglint.yaml\n");
+	expect_str(err, "cglint: no files checked, 1 skipped\n");
 	free(got);
 	free(err);
 	got = lint_at("", "--stdin-filename lib/z.yaml - < a.yaml", &rc, NULL);
@@ -634,7 +634,7 @@ Test(project, fix_under_a_config_pack_reloads_the_pack)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 --fix team/f.yaml", &rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: fixed 1 finding(s)\n");
+	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: all checks passed (1 file checked)\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -663,14 +663,14 @@ Test(project, suppressions_in_yaml)
 	char *got = lint_at("", "--mcore 0.18 s.yaml", &rc, &err);
 	expect_str(got, "s.yaml:10:5: warning: this suppression of CG905 covers nothing on line 11 [CG913 unused-suppression]\n"
 			"s.yaml:12:14: warning: this suppression of CG101 covers nothing on line 12 [CG913 unused-suppression]\n");
-	expect_str(err, "cglint: 0 error(s), 2 warning(s), 0 note(s) in 1 input(s); 3 suppressed inline\n");
+	expect_str(err, "cglint: 2 warnings in 1 file; 1 file checked; 3 suppressed inline\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
 	/* an audit: everything the comments hide, and no CG913 */
 	got = lint_at("", "--mcore 0.18 --no-inline-suppressions s.yaml", &rc, &err);
 	expect_str(got, "s.yaml:3:3: warning: " M132 "s.yaml:8:3: warning: " M905 "s.yaml:11:3: error: " M101);
-	expect_str(err, "cglint: 1 error(s), 2 warning(s), 0 note(s) in 1 input(s)\n");
+	expect_str(err, "cglint: 1 error, 2 warnings in 1 file; 1 file checked\n");
 	cr_expect_eq(rc, 1);
 	free(got);
 	free(err);
@@ -686,7 +686,7 @@ Test(project, disable_file_by_id_and_name)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 f.yaml", &rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: 0 error(s), 0 warning(s), 0 note(s) in 1 input(s); 2 suppressed inline\n");
+	expect_str(err, "cglint: all checks passed (1 file checked; 2 suppressed inline)\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -711,7 +711,7 @@ Test(project, suppression_in_a_shell_script)
 	free(err);
 	got = lint_at("", "--mcore 0.17 --bridge none run.sh", &rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: 0 error(s), 0 warning(s), 0 note(s) in 1 input(s); 1 suppressed inline\n");
+	expect_str(err, "cglint: all checks passed (1 file checked; 1 suppressed inline)\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -743,9 +743,9 @@ Test(project, suppressions_in_c)
 	char *got = lint_at("", "k.cu", &rc, &err);
 	expect_str(got, "k.cu:11:55: error: " M301
 			"k.cu:12:2: error: " M301
-			"k.cu:12:30: warning: no rule 'device-sync' to disable [CG914 bad-suppression]\n");
-	expect_str(err, "cglint: 2 error(s), 1 warning(s), 0 note(s) in 1 input(s); 3 suppressed inline\n");
-	cr_expect_eq(rc, 1);
+			"k.cu:12:30: error: no rule 'device-sync' to disable [CG914 bad-suppression]\n");
+	expect_str(err, "cglint: 3 errors in 1 file; 1 file checked; 3 suppressed inline\n");
+	cr_expect_eq(rc, 2);     /* a suppression naming no rule is broken input */
 	free(got);
 	free(err);
 }
@@ -758,21 +758,21 @@ Test(project, malformed_suppressions)
 		      "  c: 1  # cglint: disable CG101\n"
 		      "  d: 1  # cglint: disable=CG101 because\n"
 		      "  e: 1  # cglint: disable= -- nothing\n");
-	expect_lint("", "--isolated n.yaml", 0,
-		    "n.yaml:2:11: warning: no rule 'GC101' to disable; did you mean 'CG101'? [CG914 bad-suppression]\n"
-		    "n.yaml:3:11: warning: unknown directive 'cglint: enable'; the directives are disable=, "
+	expect_lint("", "--isolated n.yaml", 2,
+		    "n.yaml:2:11: error: no rule 'GC101' to disable; did you mean 'CG101'? [CG914 bad-suppression]\n"
+		    "n.yaml:3:11: error: unknown directive 'cglint: enable'; the directives are disable=, "
 		    "disable-next-line= and disable-file= [CG914 bad-suppression]\n"
-		    "n.yaml:4:11: warning: 'cglint: disable' wants '=' and the rules it disables, e.g. disable=CG101 "
+		    "n.yaml:4:11: error: 'cglint: disable' wants '=' and the rules it disables, e.g. disable=CG101 "
 		    "[CG914 bad-suppression]\n"
-		    "n.yaml:5:11: warning: unexpected 'because' after the rules; a reason follows '--' [CG914 bad-suppression]\n"
-		    "n.yaml:6:11: warning: a suppression names no rule: give ids or names, e.g. disable=CG101 "
+		    "n.yaml:5:11: error: unexpected 'because' after the rules; a reason follows '--' [CG914 bad-suppression]\n"
+		    "n.yaml:6:11: error: a suppression names no rule: give ids or names, e.g. disable=CG101 "
 		    "[CG914 bad-suppression]\n");
 	/* malformed ones suppress nothing */
 	put("m.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  use_te_rng_tracker: false\n"
 		      "rng:\n  te_rng_tracker: false  # cglint: disable CG101\n");
-	expect_lint("", "--mcore 0.16 --bridge 0.3 m.yaml", 1,
+	expect_lint("", "--mcore 0.16 --bridge 0.3 m.yaml", 2,
 		    "m.yaml:5:3: error: " M101
-		    "m.yaml:5:28: warning: 'cglint: disable' wants '=' and the rules it disables, e.g. disable=CG101 "
+		    "m.yaml:5:28: error: 'cglint: disable' wants '=' and the rules it disables, e.g. disable=CG101 "
 		    "[CG914 bad-suppression]\n");
 }
 
@@ -780,8 +780,8 @@ Test(project, malformed_suppressions)
 Test(project, misspelt_rule_name_gets_no_suggestion)
 {
 	put("n.yaml", "model:\n  a: 1  # cglint: disable=te-rng-tracker-requird\n");
-	expect_lint("", "--isolated n.yaml", 0,
-		    "n.yaml:2:11: warning: no rule 'te-rng-tracker-requird' to disable; did you mean "
+	expect_lint("", "--isolated n.yaml", 2,
+		    "n.yaml:2:11: error: no rule 'te-rng-tracker-requird' to disable; did you mean "
 		    "'te-rng-tracker-required'? [CG914 bad-suppression]\n");
 }
 
@@ -887,7 +887,7 @@ Test(project, write_baseline_from_another_cwd)
 	/* read back from the baseline's own folder and from the top */
 	char *got = lint_at("r", "--mcore 0.16 --bridge 0.3 --baseline base.json a.yaml", &rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: 0 error(s), 0 warning(s), 0 note(s) in 1 input(s); 1 in the baseline\n");
+	expect_str(err, "cglint: all checks passed (1 file checked; 1 in the baseline)\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -906,7 +906,7 @@ Test(project, baseline_survives_lines_added_above)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 --baseline base.json a.yaml", &got_rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: 0 error(s), 0 warning(s), 0 note(s) in 1 input(s); 1 in the baseline\n");
+	expect_str(err, "cglint: all checks passed (1 file checked; 1 in the baseline)\n");
 	cr_expect_eq(got_rc, 0);
 	free(got);
 	free(err);
@@ -929,7 +929,7 @@ Test(project, baseline_entry_matches_one_finding)
 	char *err;
 	char *got = lint_at("", "--baseline k.json k.cu", &rc, &err);
 	expect_str(got, "k.cu:7:2: error: " M301);
-	expect_str(err, "cglint: 1 error(s), 0 warning(s), 0 note(s) in 1 input(s); 1 in the baseline\n");
+	expect_str(err, "cglint: 1 error in 1 file; 1 file checked; 1 in the baseline\n");
 	cr_expect_eq(rc, 1);
 	free(got);
 	free(err);
@@ -976,7 +976,8 @@ Test(project, write_baseline_needs_a_file)
 	int rc = run_at("", "--write-baseline a.yaml", &out, &err);
 	cr_expect_eq(rc, 2);
 	expect_str(out, "");
-	expect_str(err, "cglint: --write-baseline writes the file --baseline names: give --baseline FILE\n"
+	expect_str(err, "cglint: --write-baseline: no file to write: name it with --baseline FILE (for example "
+			"--baseline .cglint-baseline.json)\n"
 			"(try 'cglint --help')\n");
 	free(out);
 	free(err);
@@ -1107,7 +1108,7 @@ Test(project, fix_edits_only_the_value)
 	int rc = run_at("", "--mcore 0.16 --bridge 0.3 --fix r.yaml b.yaml c.yaml", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
-	expect_str(err, "cglint: fixed 3 finding(s)\n");
+	expect_str(err, "cglint: fixed 3 finding(s)\ncglint: all checks passed (3 files checked)\n");
 	expect_file("c.yaml", "rng:\r\n  te_rng_tracker: true\r\n  seed: 1\r\nmodel:\r\n  cuda_graph_impl: transformer_engine\r\n  use_te_rng_tracker: false\r\n");
 	free(out);
 	free(err);
@@ -1117,7 +1118,7 @@ Test(project, fix_edits_only_the_value)
 	rc = run_at("", "--mcore 0.16 --bridge 0.3 --fix r.yaml b.yaml c.yaml", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
-	expect_str(err, "cglint: fixed 0 finding(s)\n");
+	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: all checks passed (3 files checked)\n");
 	free(out);
 	free(err);
 	expect_file("r.yaml", crlf_fixed);
@@ -1131,7 +1132,7 @@ Test(project, fix_reports_what_is_left)
 	char *err;
 	char *got = lint_at("", "--mcore 0.18 --fix t.yaml", &rc, &err);
 	expect_str(got, "t.yaml:3:3: warning: " M132 "t.yaml:5:3: warning: " M905);
-	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: 0 error(s), 2 warning(s), 0 note(s) in 1 input(s)\n");
+	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: 2 warnings in 1 file; 1 file checked\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -1160,7 +1161,7 @@ Test(project, fix_keeps_mode_and_symlinks)
 	int rc = run_at("", "--mcore 0.16 --bridge 0.3 --fix link.yaml p.yaml", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
-	expect_str(err, "cglint: fixed 2 finding(s)\n");
+	expect_str(err, "cglint: fixed 2 finding(s)\ncglint: all checks passed (2 files checked)\n");
 	free(out);
 	free(err);
 	struct stat st;
@@ -1232,7 +1233,7 @@ Test(project, fix_leaves_stdin_alone)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 --fix - < a.yaml", &rc, &err);
 	expect_str(got, "<stdin>:5:3: error: " M101);
-	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: 1 error(s), 0 warning(s), 0 note(s) in 1 input(s)\n");
+	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: 1 error in 1 file; 1 file checked\n");
 	cr_expect_eq(rc, 1);
 	free(got);
 	free(err);
@@ -1253,7 +1254,7 @@ Test(project, output_files_match_separate_runs)
 	expect_str(out, text_run);
 	expect_file("out.txt", text_run);
 	expect_file("out.json", json_run);
-	expect_str(err, "cglint: 1 error(s), 2 warning(s), 0 note(s) in 1 input(s)\n");
+	expect_str(err, "cglint: 1 error, 2 warnings in 1 file; 1 file checked\n");
 	char *h = heads(text_run);
 	char *want = at_018("t.yaml");
 	expect_str(h, want);
@@ -1286,7 +1287,7 @@ Test(project, output_errors)
 	rc = run_at("", "--mcore 0.18 -o json=nodir/x.json t.yaml", &out, &err);
 	cr_expect_eq(rc, 2);
 	expect_str(err, "cglint: --output nodir/x.json: No such file or directory\n"
-			"cglint: 1 error(s), 2 warning(s), 0 note(s) in 1 input(s)\n");
+			"cglint: 1 error, 2 warnings in 1 file; 1 file checked\n");
 	free(out);
 	free(err);
 }

@@ -26,6 +26,7 @@
 #include "report/out.h"
 #include "run/lint.h"
 #include "run/session.h"
+#include "run/summary.h"
 #include "source/fe_clang.h"
 
 CG_PRINTF(1, 2)
@@ -57,7 +58,7 @@ struct cli {
 	const char **paths;
 	size_t n_paths;
 	bool exit_zero, show_args, gpu_auto;
-	bool fix, diff, write_baseline;
+	bool fix, diff, write_baseline, quiet;
 	const char **configs;           /* probe --config */
 	size_t n_configs;
 	const char *probe_only_opt;     /* the first probe-only option given, for the usage check */
@@ -169,6 +170,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				return usage_error("--color is auto, always or never, not '%s'", optarg);
 			break;
 		case O_VERBOSE: c->s.lint.verbose = true; break;
+		case O_QUIET: c->quiet = true; break;
+		case O_NO_IGNORE: c->s.lint.no_ignore = true; break;
 		case O_EXIT_ZERO: c->exit_zero = true; break;
 		case O_CUDA_PATH: c->s.lint.sources.cuda_path = optarg; break;
 		case O_CDB: c->s.lint.sources.cdb_dir = optarg; break;
@@ -416,10 +419,12 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 	if (c->write_baseline) {
 		int rc = 0;
 		if (res.run.diags.input_error) {
-			fputs("cglint: an input could not be read or parsed; no baseline written\n", stderr);
+			fprintf(stderr, "cglint: --write-baseline: an input could not be read or parsed; %s not written\n",
+				c->s.baseline);
 			rc = 2;
 		} else if (baseline_write(c->s.baseline, &res.run.diags)) {
-			fprintf(stderr, "cglint: cannot write %s: %s\n", c->s.baseline, strerror(errno));
+			fprintf(stderr, "cglint: --write-baseline: cannot write --baseline %s: %s\n", c->s.baseline,
+				strerror(errno));
 			rc = 2;
 		} else {
 			fprintf(stderr, "cglint: wrote %zu finding(s) to %s\n", res.run.diags.n, c->s.baseline);
@@ -445,22 +450,12 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 		fprintf(stderr, "cglint: %s: no CUDA-graph settings found\n", res.run.py_none[k]);
 	o->texts = res.texts;
 	int rc = print_outputs(c, o, l);
+	fflush(stdout);         /* before anything on stderr: 2>&1 logs never splice a line */
 	for (size_t k = 0; k < res.run.notes.n; k++)
 		fprintf(stderr, "%s:%u:%u: normalized: %s\n", res.run.notes.items[k].loc.path, res.run.notes.items[k].loc.line,
 			res.run.notes.items[k].loc.col, res.run.notes.items[k].text);
-	if (c->format == &out_text && (l->n || res.suppressed || res.baselined || res.excluded)) {
-		fprintf(stderr, "cglint: %zu error(s), %zu warning(s), %zu note(s) in %zu input(s)",
-			diag_count_at_least(l, SEV_ERROR),
-			diag_count_at_least(l, SEV_WARNING) - diag_count_at_least(l, SEV_ERROR),
-			l->n - diag_count_at_least(l, SEV_WARNING), res.run.units);
-		if (res.suppressed)
-			fprintf(stderr, "; %zu suppressed inline", res.suppressed);
-		if (res.baselined)
-			fprintf(stderr, "; %zu in the baseline", res.baselined);
-		if (res.excluded)
-			fprintf(stderr, "; %zu excluded by .cglint.yaml", res.excluded);
-		fputc('\n', stderr);
-	}
+	if (!c->quiet)
+		summary_print(stderr, &res);
 	if (!rc)
 		rc = l->input_error ? 2 : diag_count_at_least(l, c->fail_on) && !c->exit_zero ? 1 : 0;
 	session_result_release(&res);
@@ -522,7 +517,8 @@ static int check_combinations(const char *cmd, const struct cli *c, bool probe)
 	if (c->probe_only_opt && !probe)
 		return usage_error("--%s belongs to 'cglint probe'", c->probe_only_opt);
 	if (c->write_baseline && !c->s.baseline)
-		return usage_error("--write-baseline writes the file --baseline names: give --baseline FILE");
+		return usage_error("--write-baseline: no file to write: name it with --baseline FILE "
+				   "(for example --baseline .cglint-baseline.json)");
 	if (c->fix && c->diff)
 		return usage_error("--fix and --diff exclude each other: --diff shows what --fix would do");
 	if ((c->fix || c->diff || c->write_baseline) && strcmp(cmd, "lint"))

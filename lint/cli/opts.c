@@ -26,6 +26,7 @@ const struct opt opts[] = {
 	{"exit-zero", 0, NULL, O_EXIT_ZERO, "exit 0 even with findings (2 and 3 still report broken input)"},
 	{"rules", 0, "FILE", O_RULES, "an extra rule pack (repeatable)"},
 	{"isolated", 0, NULL, O_ISOLATED, "ignore .cglint.yaml files"},
+	{"no-ignore", 0, NULL, O_NO_IGNORE, "walk folders whole: also what .gitignore, .git/info/exclude and git's global excludes leave out"},
 	{"no-inline-suppressions", 0, NULL, O_NO_INLINE, "report what '# cglint: disable=' comments hide (audits)"},
 	{"baseline", 0, "FILE", O_BASELINE, "leave out the findings recorded in FILE"},
 	{"write-baseline", 0, NULL, O_WRITE_BASELINE, "record every current finding in the --baseline FILE, and exit 0"},
@@ -43,6 +44,7 @@ const struct opt opts[] = {
 	{"stdin-filename", 0, "NAME", O_STDIN_NAME, "the name to report for '-' (stdin)"},
 	{"color", 0, "WHEN", O_COLOR, "auto, always or never (auto honours NO_COLOR)"},
 	{"verbose", 'v', NULL, O_VERBOSE, "also print what normalization changed, to stderr"},
+	{"quiet", 'q', NULL, O_QUIET, "no summary line on stderr (findings are still printed)"},
 	{"help", 'h', NULL, O_HELP, "this help"},
 	{"version", 'V', NULL, O_VERSION, "print the version"},
 };

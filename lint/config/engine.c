@@ -98,7 +98,7 @@ static void normalize(struct engine *e)
 					f->loc = origin;
 			}
 			const char *mirror = pack_mirror_for(s->mirrors, s->n_mirrors, e->target);
-			note(e, f->loc.path ? f->loc : (struct loc){e->unit_path, 1, 1},
+			note(e, f->loc.path ? f->loc : (struct loc){e->unit_path, e->unit_line ? e->unit_line : 1, 1},
 			     arena_printf(e->arena, "%s: %s -> %s (%s: %s%s%s)", s->keys[i], value_string(e->arena, &old, false),
 					  value_string(e->arena, &vals[i], false), s->id, s->note, mirror ? "; " : "", mirror ? mirror : ""));
 		}
@@ -108,7 +108,7 @@ static void normalize(struct engine *e)
 static void judge(struct engine *e)
 {
 	const struct pack *p = e->pack;
-	struct judge j = {e->target, e->facts, e->diags, e->arena, e->unit_path};
+	struct judge j = {e->target, e->facts, e->diags, e->arena, e->unit_path, e->unit_line};
 	for (size_t k = 0; k < p->n_rules; k++) {
 		const struct rule *r = p->rules[k];
 		if (!pack_applies(&r->mcore, &r->bridge, e->target) || !diag_selected(e->diags->filter, r))

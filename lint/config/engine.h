@@ -38,6 +38,7 @@ struct engine {
 	struct diag_list *diags;
 	struct arena *arena;
 	const char *unit_path;          /* whole-unit diagnostics land here, at 1:1 */
+	unsigned unit_line;             /* or on this line (a YAML stream's later document); 0: 1 */
 	struct engine_notes *notes;     /* may be NULL */
 };
 

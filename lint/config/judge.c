@@ -67,7 +67,7 @@ static struct first_loc rule_at(const struct judge *j, const struct rule *r)
 	if (!fl.loc.path && r->when)
 		expr_each_path(r->when, take_loc, &fl);
 	if (!fl.loc.path)
-		fl.loc = (struct loc){j->unit_path, 1, 1};
+		fl.loc = (struct loc){j->unit_path, j->unit_line ? j->unit_line : 1, 1};
 	return fl;
 }
 

@@ -26,6 +26,7 @@ struct judge {
 	struct diag_list *diags;
 	struct arena *arena;
 	const char *unit_path;          /* whole-unit diagnostics land here, at 1:1 */
+	unsigned unit_line;             /* or on this line (a YAML stream's later document); 0: 1 */
 };
 
 struct value judge_value(const struct judge *j, const char *key);

@@ -32,8 +32,10 @@ struct builder {
 	size_t depth, cap;
 	struct anchor *anchors;
 	size_t n_anchors, cap_anchors;
-	struct node *root;
+	struct node **roots;            /* a document's root is roots[documents - 1] */
+	size_t cap_roots;
 	int documents;
+	bool multi;                     /* a stream of documents, or refuse a second one */
 	const char *dup_rule;
 };
 
@@ -113,8 +115,13 @@ static int finish(struct builder *b, struct node *n, const char *anchor)
 		b->anchors[b->n_anchors++] = (struct anchor){anchor, n};
 	}
 	if (!b->depth) {
-		if (!b->root)
-			b->root = n;
+		if (b->documents < 1)
+			return 0;
+		if ((size_t)b->documents > b->cap_roots) {
+			b->cap_roots = b->cap_roots ? b->cap_roots * 2 : 4;
+			b->roots = mem_realloc(b->roots, b->cap_roots * sizeof(*b->roots));
+		}
+		b->roots[b->documents - 1] = n;
 		return 0;
 	}
 	struct frame *parent = &b->stack[b->depth - 1];
@@ -178,7 +185,8 @@ static int on_event(struct builder *b, yaml_event_t *ev)
 {
 	switch (ev->type) {
 	case YAML_DOCUMENT_START_EVENT:
-		if (++b->documents > 1) {
+		b->n_anchors = 0;       /* an alias names an anchor of its own document */
+		if (++b->documents > 1 && !b->multi) {
 			diag_input(b->d, "CG901", mark_loc(b, ev->start_mark),
 				   "a second YAML document; cglint reads files that hold one");
 			return -1;
@@ -222,46 +230,75 @@ int fe_yaml_parse(struct arena *a, struct diag_list *d, const char *path, const 
 	return fe_yaml_parse_dups(a, d, path, buf, len, "CG902", root);
 }
 
+static int parse(struct builder *b);
+
 int fe_yaml_parse_dups(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
 		       const char *dup_rule, struct node **root)
 {
 	struct builder b = {.a = a, .d = d, .path = path, .buf = buf, .len = len, .dup_rule = dup_rule};
+	int rc = parse(&b);
+	*root = !rc && b.documents ? b.roots[0] : NULL;
+	free(b.roots);
+	return rc;
+}
+
+/* An empty document ('---' and nothing, or only comments) is libyaml's empty plain scalar. */
+static bool is_empty(const struct node *n)
+{
+	return n->kind == NODE_SCALAR && n->plain && !*n->scalar;
+}
+
+int fe_yaml_parse_docs(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
+		       const char *dup_rule, struct node ***roots, size_t *n)
+{
+	struct builder b = {.a = a, .d = d, .path = path, .buf = buf, .len = len, .dup_rule = dup_rule, .multi = true};
+	int rc = parse(&b);
+	*n = 0;
+	*roots = arena_alloc(a, ((size_t)b.documents + 1) * sizeof(**roots));
+	for (int k = 0; !rc && k < b.documents; k++)
+		if (!is_empty(b.roots[k]))
+			(*roots)[(*n)++] = b.roots[k];
+	free(b.roots);
+	return rc;
+}
+
+static int parse(struct builder *b)
+{
+	const char *path = b->path;
+	struct diag_list *d = b->d;
 	yaml_parser_t p;
 	int rc = 0;
 
-	*root = NULL;
 	if (!yaml_parser_initialize(&p)) {
 		diag_input(d, "CG901", (struct loc){path, 0, 0}, "cannot initialise the YAML parser");
 		return -1;
 	}
-	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	yaml_parser_set_input_string(&p, (const unsigned char *)b->buf, b->len);
 	for (;;) {
 		yaml_event_t ev;
 		if (!yaml_parser_parse(&p, &ev)) {
 			if (p.error == YAML_READER_ERROR)
-				diag_input(d, "CG906", offset_loc(&b, p.problem_offset), "invalid input: %s",
+				diag_input(d, "CG906", offset_loc(b, p.problem_offset), "invalid input: %s",
 					   p.problem ? p.problem : "unreadable character");
 			else if (p.error == YAML_MEMORY_ERROR)
 				diag_input(d, "CG903", (struct loc){path, 0, 0}, "the YAML parser ran out of memory");
 			else
-				diag_input(d, "CG901", mark_loc(&b, p.problem_mark), "YAML syntax error: %s%s%s",
+				diag_input(d, "CG901", mark_loc(b, p.problem_mark), "YAML syntax error: %s%s%s",
 					   p.problem ? p.problem : "malformed YAML", p.context ? " " : "",
 					   p.context ? p.context : "");
 			rc = -1;
 			break;
 		}
 		bool end = ev.type == YAML_STREAM_END_EVENT;
-		rc = on_event(&b, &ev);
+		rc = on_event(b, &ev);
 		yaml_event_delete(&ev);
 		if (rc || end)
 			break;
 	}
 	yaml_parser_delete(&p);
-	while (b.depth)
-		free(b.stack[--b.depth].items);
-	free(b.stack);
-	free(b.anchors);
-	if (!rc)
-		*root = b.root;
+	while (b->depth)
+		free(b->stack[--b->depth].items);
+	free(b->stack);
+	free(b->anchors);
 	return rc;
 }

@@ -24,6 +24,13 @@ struct node;
  */
 int fe_yaml_parse(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
 		  struct node **root);
+/*
+ * A stream of documents ('---'): each document's root into '*roots' (in 'a'), '*n' of them;
+ * empty documents are left out. Anchors are per document, as YAML says; line numbers are
+ * the stream's. fe_yaml_parse() refuses a second document instead (a single config).
+ */
+int fe_yaml_parse_docs(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
+		       const char *dup_rule, struct node ***roots, size_t *n);
 /* The same, reporting duplicate keys as 'dup_rule' instead of CG902: for a format whose
  * consumer keeps every entry (Megatron-LM's functional-test MODEL_ARGS, CG909). */
 int fe_yaml_parse_dups(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,

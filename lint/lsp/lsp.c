@@ -456,6 +456,8 @@ static void handle(struct server *sv, const char *buf, size_t len)
 	}
 	json_t *id = json_object_get(m, "id"), *method = json_object_get(m, "method");
 	json_t *params = json_object_get(m, "params");
+	if (json_is_null(params))
+		params = NULL;  /* "params": null is no params (Emacs eglot's shutdown and exit) */
 	const char *version = json_string_value(json_object_get(m, "jsonrpc"));
 	if (!json_is_object(m))
 		reply_error(sv, NULL, RPC_INVALID_REQUEST, "a message must be a JSON object");

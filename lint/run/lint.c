@@ -74,6 +74,7 @@ void lint_run_release(struct lint_run *r)
 	fe_env_release(&r->env);
 	free(r->overlays);
 	free(r->py_none);
+	free(r->empty);
 	src_queue_free(r->sources);
 	proj_free(r->proj);
 	text_store_free(r->texts);
@@ -140,7 +141,7 @@ static void judge(struct lint_run *r, const char *path, struct facts *t, const s
 {
 	struct engine e = {
 		.pack = r->pack, .target = tg, .facts = t, .diags = &r->diags, .arena = t->arena,
-		.unit_path = path, .notes = r->opts->verbose ? &r->notes : NULL,
+		.unit_path = path, .unit_line = r->unit_line, .notes = r->opts->verbose ? &r->notes : NULL,
 	};
 	size_t first_note = r->notes.n;
 	engine_run(&e);
@@ -424,6 +425,7 @@ struct target lint_target_for(struct lint_run *r, const char *path)
 
 void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len)
 {
+	r->files++;
 	if (fe_clang_is_source(path)) {
 		src_add(r->sources, path, buf, len);
 		return;
@@ -444,11 +446,20 @@ void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t l
 		script_units(r, path, buf, len, &tg);
 		return;
 	}
+	/* each document of a YAML stream ('---') is a unit of its own: a file of several override sets */
 	struct arena *a = arena_new();
-	struct node *root = NULL;
-	if (fe_yaml_parse_dups(a, &r->diags, path, buf, len, mlm_text_is_test_case(buf, len) ? "CG909" : "CG902",
-			       &root) == 0)
-		yaml_unit(r, path, root, &tg);
+	struct node **roots;
+	size_t n;
+	if (fe_yaml_parse_docs(a, &r->diags, path, buf, len, mlm_text_is_test_case(buf, len) ? "CG909" : "CG902",
+			       &roots, &n) == 0) {
+		if (!n)
+			yaml_unit(r, path, NULL, &tg);
+		for (size_t k = 0; k < n; k++) {
+			r->unit_line = n > 1 ? roots[k]->loc.line : 0;
+			yaml_unit(r, path, roots[k], &tg);
+		}
+		r->unit_line = 0;
+	}
 	arena_free(a);
 }
 
@@ -481,10 +492,12 @@ static bool is_input_name(const char *name)
 static void take_file(void *ctx, const char *path, bool regular)
 {
 	struct lint_run *r = ctx;
-	if (fe_clang_is_source(path) && regular)
+	if (fe_clang_is_source(path) && regular) {
+		r->files++;
 		src_add(r->sources, path, NULL, 0);     /* read by its worker */
-	else
+	} else {
 		lint_file(r, path, -1);
+	}
 }
 
 void lint_path(struct lint_run *r, const char *path)
@@ -497,8 +510,14 @@ void lint_path(struct lint_run *r, const char *path)
 		r->named = NULL;
 		return;
 	}
-	struct walk_visit v = {r, excluded, is_input_name, take_file};
+	struct walk_visit v = {r, excluded, is_input_name, take_file, r->opts->no_ignore};
 	r->named = path;
+	size_t files = r->files, skipped = r->excluded, diags = r->diags.n;
 	walk_path(&r->diags, r->arena, path, &v);
 	r->named = NULL;
+	/* a folder with nothing to check is said so (ruff: "No Python files found"), not a silent pass */
+	if (r->files == files && r->excluded == skipped && r->diags.n == diags) {
+		r->empty = mem_realloc(r->empty, (r->n_empty + 1) * sizeof(*r->empty));
+		r->empty[r->n_empty++] = arena_strdup(r->arena, path);
+	}
 }

@@ -28,6 +28,7 @@ struct lint_opts {
 	bool mcore_given, bridge_given; /* on the command line */
 	bool assume_defaults;
 	bool verbose;                   /* print normalization notes */
+	bool no_ignore;                 /* --no-ignore: folder walks include what git ignores */
 	const char **overlays;          /* --config-file, in order */
 	size_t n_overlays;
 	const char **dotlists;          /* KEY=VALUE overrides, in order */
@@ -55,6 +56,10 @@ struct lint_run {
 	size_t excluded;                /* inputs a config's exclude: skipped */
 	struct py_cache *py;            /* Python modules parsed to follow calls (fe_py.h), or NULL */
 	const char *named;              /* the path lint_path was given, while it is read */
+	size_t files;                   /* inputs read and checked, sources included */
+	unsigned unit_line;             /* where the YAML document being judged starts (0: line 1) */
+	const char **empty;             /* folders named that held no input */
+	size_t n_empty;
 	const char **py_none;           /* .py files named (not walked) that set no CUDA-graph key */
 	size_t n_py_none;
 };

@@ -21,6 +21,26 @@ struct session {
 	struct arena *arena;            /* the texts of --rules packs */
 };
 
+/* --select/--ignore patterns must name a rule: a typo would silently check nothing (or everything). */
+static bool filter_ok(const struct pack *p, const char *opt, const char *const *pats, size_t n)
+{
+	bool ok = true;
+	for (size_t k = 0; k < n; k++) {
+		bool hit = false;
+		for (size_t i = 0; i < p->n_rules && !hit; i++)
+			hit = diag_matches(pats[k], p->rules[i]);
+		if (hit)
+			continue;
+		const char *best = pack_closest_rule(p, pats[k]);
+		fprintf(stderr, "cglint: %s: no rule matches '%s'%s%s%s\n", opt, pats[k], best ? "; did you mean '" : "",
+			best ? best : "", best ? "'?" : "");
+		ok = false;
+	}
+	if (!ok)
+		fputs("(cglint rules lists the rule ids and names)\n", stderr);
+	return ok;
+}
+
 struct session *session_new(const struct session_opts *o, struct arena *a, struct diag_list *problems)
 {
 	struct session *s = mem_alloc(sizeof(*s));
@@ -48,6 +68,14 @@ struct session *session_new(const struct session_opts *o, struct arena *a, struc
 		if (read_path(problems, s->arena, o->rule_files[k], &text, &len) == 0)
 			pack_load(s->pack, problems, o->rule_files[k], text, len);
 		bad |= problems->n > before;
+	}
+	if (!bad && (!filter_ok(s->pack, "--select", o->filter.select, o->filter.n_select) ||
+		     !filter_ok(s->pack, "--ignore", o->filter.ignore, o->filter.n_ignore))) {
+		diag_release(problems);
+		pack_free(s->pack);
+		arena_free(s->arena);
+		free(s);
+		return NULL;
 	}
 	if (!bad && o->baseline)
 		s->baseline = baseline_read(o->baseline, s->arena, problems);

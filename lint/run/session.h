@@ -35,7 +35,7 @@ struct session;
 
 /*
  * Load the packs and check the target. Returns NULL with a message on stderr for a target this
- * build has no rules for (exit status 2). A bad --rules pack or --baseline file is reported into
+ * build has no rules for, or a --select/--ignore pattern that matches no rule (exit status 2). A bad --rules pack or --baseline file is reported into
  * 'problems', which session_new initialises (its strings in 'a', its rules in the session's
  * packs: print it before session_free); the caller stops with status 2 when it is not empty.
  */

@@ -123,15 +123,15 @@ hook_result "$HOOK_CFG" Passed
 hook_result "$HOOK_SRC" Skipped
 
 # one_process N: the hook ran one cglint, given all N files. cglint prints one summary line per
-# process with findings. pre-commit 3 runs a hook without require_serial on chunks of
+# process. pre-commit 3 runs a hook without require_serial on chunks of
 # max(4, files / CPUs) files (xargs.partition), so 8 files, each with a finding, make two
 # summaries on any machine with more than one CPU.
 one_process()
 {
 	local n
-	n=$(printf '%s\n' "$out" | grep -c '^cglint: .* in [0-9]* input')
+	n=$(printf '%s\n' "$out" | grep -c '^cglint: .*[0-9]* files\? checked')
 	[ "$n" -eq 1 ] || fail "require_serial: expected one cglint process (one summary line), got $n"
-	expect_line "^cglint: .* in $1 input" "one cglint process should get all $1 files"
+	expect_line "^cglint: .*; $1 files checked" "one cglint process should get all $1 files"
 }
 ncpu=$(python3 -c 'import multiprocessing; print(multiprocessing.cpu_count())' 2>/dev/null || echo 0)
 [ "$ncpu" != 1 ] || echo "precommit: note: one CPU, so the require_serial checks cannot tell" >&2

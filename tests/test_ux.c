@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ux: what a new user meets first (issue 17). Unknown rules in --select/--ignore are usage
+ * errors; every run ends with one summary line on stderr (-q drops it) that never splices
+ * into stdout's lines; a folder with no input says so; YAML streams are read document by
+ * document; folder walks honour git's ignore rules (--no-ignore walks everything);
+ * --write-baseline says which option and file it needs.
+ */
+#define _GNU_SOURCE /* asprintf */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+
+static char dir[] = "/tmp/cglint-ux-XXXXXX";
+
+static void mkdir_tmp(void)
+{
+	strcpy(dir, "/tmp/cglint-ux-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	free(harness_write(dir, ".cglint.yaml", "# no search above the test tree\n", 32));
+}
+
+static void rm_tmp(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(ux, .init = mkdir_tmp, .fini = rm_tmp);
+
+/* `cd DIR && SCRIPT` through /bin/sh ('cglint' is the binary under test); what it prints on
+ * stdout goes to '*out' (add 2>&1 to see stderr). Returns the exit status. */
+static int sh(const char *script, char **out)
+{
+	char *cmd;
+	cr_assert_neq(asprintf(&cmd, "cd '%s' && cglint() { '%s' \"$@\"; } && %s", dir, CGLINT_BIN, script), -1);
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = malloc(cap);
+	while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0)
+		if ((n += got) + 1 >= cap)
+			buf = realloc(buf, cap *= 2);
+	buf[n] = '\0';
+	int st = pclose(p);
+	free(cmd);
+	*out = buf;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void put(const char *name, const char *text)
+{
+	char *p;
+	cr_assert_neq(asprintf(&p, "%s/%s", dir, name), -1);
+	for (char *s = strchr(p + strlen(dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	free(p);
+	free(harness_write(dir, name, text, strlen(text)));
+}
+
+#define expect_str(got, want) cr_expect_str_eq(got, want, "\n--- got:\n%s\n--- wanted:\n%s", got, want)
+
+static const char bad_impl[] = "model:\n  cuda_graph_impl: bogus\n";
+#define M121 "error: Invalid cuda graph implementation: bogus [CG121 invalid-cuda-graph-impl]\n"
+
+/* ---- 1. silence means clean ---- */
+
+Test(ux, unknown_select_and_ignore_are_usage_errors)
+{
+	put("a.yaml", bad_impl);
+	char *out;
+	int rc = sh("cglint --select CG1O1 a.yaml 2>&1", &out);
+	cr_expect_eq(rc, 2);
+	expect_str(out, "cglint: --select: no rule matches 'CG1O1'; did you mean 'CG121'?\n"
+			"(cglint rules lists the rule ids and names)\n");
+	free(out);
+	rc = sh("cglint --ignore CG101,te-rng-tracker-requird,CG9 a.yaml 2>&1", &out);
+	cr_expect_eq(rc, 2);
+	expect_str(out, "cglint: --ignore: no rule matches 'te-rng-tracker-requird'; did you mean "
+			"'te-rng-tracker-required'?\n(cglint rules lists the rule ids and names)\n");
+	free(out);
+	/* ids, prefixes and names that match are fine */
+	rc = sh("cglint --select CG1,invalid-cuda-graph-impl --ignore CG101 a.yaml 2>/dev/null", &out);
+	cr_expect_eq(rc, 1);
+	expect_str(out, "a.yaml:2:3: " M121 "    fix: use none, local, transformer_engine or full_iteration\n");
+	free(out);
+	/* cglint rules filters by the same patterns, so it checks them too */
+	rc = sh("cglint rules --select XX9 2>&1 >/dev/null", &out);
+	cr_expect_eq(rc, 2);
+	cr_expect(strstr(out, "--select: no rule matches 'XX9'") != NULL, "%s", out);
+	free(out);
+}
+
+Test(ux, summary_line_counts_files)
+{
+	put("a.yaml", bad_impl);
+	put("b.yaml", "model:\n  cuda_graph_impl: none\n");
+	put("c/d.sh", "#!/bin/bash\npython train.py\n");
+	put("c/e.txt", "not an input\n");
+	char *out;
+	int rc = sh("cglint . 2>&1 >/dev/null", &out);
+	cr_expect_eq(rc, 1);
+	expect_str(out, "cglint: 1 error in 1 file; 3 files checked\n");
+	free(out);
+	rc = sh("cglint b.yaml c 2>&1 >/dev/null", &out);
+	cr_expect_eq(rc, 0);
+	expect_str(out, "cglint: all checks passed (2 files checked)\n");
+	free(out);
+	/* the summary is on stderr in every format, and -q drops it */
+	rc = sh("cglint --format json b.yaml 2>&1 >/dev/null", &out);
+	expect_str(out, "cglint: all checks passed (1 file checked)\n");
+	free(out);
+	rc = sh("cglint -q a.yaml 2>&1 >/dev/null; cglint --quiet b.yaml 2>&1", &out);
+	cr_expect_eq(rc, 0);
+	expect_str(out, "");
+	free(out);
+	/* a config's exclude: is counted as skipped */
+	put("sub/.cglint.yaml", "exclude: [x.yaml]\n");
+	put("sub/x.yaml", bad_impl);
+	put("sub/y.yaml", bad_impl);
+	rc = sh("cglint sub 2>&1 >/dev/null", &out);
+	cr_expect_eq(rc, 1);
+	expect_str(out, "cglint: 1 error in 1 file; 1 file checked, 1 skipped\n");
+	free(out);
+}
+
+/* Findings past stdio's buffer: with 2>&1 the summary used to land inside the last finding. */
+Test(ux, summary_never_splices_into_stdout)
+{
+	char name[32];
+	for (int k = 0; k < 60; k++) {
+		snprintf(name, sizeof(name), "many/f%02d.yaml", k);
+		put(name, bad_impl);
+	}
+	char *out;
+	int rc = sh("cglint many 2>&1 | cat", &out);
+	cr_expect_eq(rc, 0);    /* cat's */
+	size_t n = strlen(out);
+	cr_assert_gt(n, 4096, "the output must outgrow one stdio buffer");
+	const char *last = out + n - 1;
+	while (last > out && last[-1] != '\n')
+		last--;
+	expect_str(last, "cglint: 60 errors in 60 files; 60 files checked\n");
+	cr_expect_eq(strstr(out, "cglint: 60 errors"), last, "the summary is the last line, once");
+	free(out);
+}
+
+Test(ux, folder_without_input_says_so)
+{
+	put("docs/readme.txt", "nothing to lint\n");
+	char *out;
+	int rc = sh("cglint docs 2>&1", &out);
+	cr_expect_eq(rc, 0, "ruff exits 0 too");
+	expect_str(out, "cglint: warning: no input found in docs (YAML, launch scripts, Python recipes or "
+			"C/C++/CUDA sources)\ncglint: no files checked\n");
+	free(out);
+	rc = sh("cglint -q docs 2>&1", &out);
+	expect_str(out, "");
+	free(out);
+}
+
+/* ---- 5. inputs ---- */
+
+/* Each document is its own unit: the second's use_te_rng_tracker does not reach the first. */
+Test(ux, yaml_documents_are_units_of_their_own)
+{
+	put("m.yaml", "# two override sets\n"
+		      "model:\n"
+		      "  cuda_graph_impl: transformer_engine\n"
+		      "  use_te_rng_tracker: false\n"
+		      "rng:\n"
+		      "  te_rng_tracker: false\n"
+		      "---\n"
+		      "model:\n"
+		      "  use_te_rng_tracker: true\n"
+		      "rng:\n"
+		      "  te_rng_tracker: true\n"
+		      "---\n"
+		      "model:\n"
+		      "  cuda_graph_impl: bogus\n"
+		      "---\n");
+	char *out;
+	int rc = sh("cglint --mcore 0.16 --bridge 0.3 m.yaml 2>&1 | grep -v '^    '", &out);
+	cr_expect_eq(rc, 0);
+	expect_str(out, "m.yaml:6:3: error: Transformer engine's RNG tracker is required for cudagraphs, it can be "
+			"enabled with use_te_rng_tracker=True'. [CG101 te-rng-tracker-required]\n"
+			"m.yaml:14:3: " M121
+			"cglint: 2 errors in 1 file; 1 file checked\n");
+	free(out);
+	/* anchors belong to their document */
+	put("alias.yaml", "a: &x 1\n---\nb: *x\n");
+	rc = sh("cglint alias.yaml >o.txt 2>/dev/null; rc=$?; grep -v '^    ' o.txt; exit $rc", &out);
+	cr_expect_eq(rc, 2);
+	expect_str(out, "alias.yaml:3:4: error: alias '*x' names no earlier anchor [CG901 yaml-syntax]\n");
+	free(out);
+}
+
+Test(ux, walk_honours_gitignore)
+{
+	put("repo/.gitignore", "build/\n*.gen.yaml\n");
+	put("repo/build/a.yaml", bad_impl);
+	put("repo/src/b.yaml", bad_impl);
+	put("repo/src/c.gen.yaml", bad_impl);
+	put("repo/src/d.yaml", bad_impl);
+	put("repo/src/e.yaml", bad_impl);
+	put("home/.config/git/ignore", "e.yaml\n");
+	char *out;
+	int rc = sh("git init -q repo && echo src/d.yaml > repo/.git/info/exclude && export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && "
+		    "cglint repo 2>&1 | grep -v '^    '", &out);
+	cr_expect_eq(rc, 0);
+	expect_str(out, "repo/src/b.yaml:2:3: " M121 "cglint: 1 error in 1 file; 1 file checked\n");
+	free(out);
+	rc = sh("export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && cglint --no-ignore repo 2>&1 | grep -c CG121", &out);
+	expect_str(out, "5\n");
+	free(out);
+	/* a file or an ignored folder named on the command line is linted */
+	rc = sh("cglint repo/src/c.gen.yaml repo/build 2>&1 | grep -c CG121", &out);
+	expect_str(out, "2\n");
+	free(out);
+	/* a nested repository's own rules apply inside it */
+	put("repo/src/vendor/.gitignore", "*.yaml\n");
+	put("repo/src/vendor/v.yaml", bad_impl);
+	rc = sh("git init -q repo/src/vendor && cglint --no-ignore repo/src/vendor 2>&1 | grep -c CG121; "
+		"cglint repo/src 2>&1 | grep -c vendor", &out);
+	expect_str(out, "1\n0\n");
+	free(out);
+}
+
+Test(ux, write_baseline_names_option_and_file)
+{
+	put("a.yaml", bad_impl);
+	char *out;
+	int rc = sh("cglint --write-baseline a.yaml 2>&1", &out);
+	cr_expect_eq(rc, 2);
+	expect_str(out, "cglint: --write-baseline: no file to write: name it with --baseline FILE (for example "
+			"--baseline .cglint-baseline.json)\n(try 'cglint --help')\n");
+	free(out);
+	rc = sh("cglint --baseline nodir/b.json --write-baseline a.yaml 2>&1", &out);
+	cr_expect_eq(rc, 2);
+	expect_str(out, "cglint: --write-baseline: cannot write --baseline nodir/b.json: No such file or directory\n");
+	free(out);
+	put("broken.yaml", "a: [\n");
+	rc = sh("cglint --baseline b.json --write-baseline broken.yaml 2>&1 >/dev/null", &out);
+	cr_expect_eq(rc, 2);
+	expect_str(out, "cglint: --write-baseline: an input could not be read or parsed; b.json not written\n");
+	free(out);
+}
