@@ -234,9 +234,12 @@ static const char *recipe_gpu(const char *path, const char *fn, int *major, cons
 	static const char *const names[] = {"gb300", "gb200", "b300", "b200", "h200", "h100", "a100"};
 	char *real = realpath(path, NULL);
 	const char *tail = real ? real : path;
-	for (int up = 0, n = (int)strlen(tail); n > 0 && up < 4; up += tail[n - 1] == '/')
-		if (tail[--n] == '/' && up == 3)
-			tail += n;
+	int slashes = 0;        /* keep the file name and the three folders above it */
+	for (const char *p = tail + strlen(tail); p > tail; p--)
+		if (p[-1] == '/' && ++slashes == 4) {
+			tail = p;
+			break;
+		}
 	const char *where[2] = {fn, tail}, *found = NULL;
 	for (int w = 0; w < 2 && !found; w++) {
 		for (const char *p = where[w]; *p;) {
