@@ -2,11 +2,42 @@
 /* ignore: git's ignore rules through libgit2 (see ignore.h). */
 #include "input/ignore.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <git2.h>
 
 #include "base/mem.h"
+
+/* libgit2 (and the dozen libraries it needs) is loaded on the first folder walk, not linked:
+ * a run over named files never pays for it. */
+#define GIT_FUNCTIONS(FN) FN(libgit2_init) FN(libgit2_shutdown) FN(repository_open_ext) \
+	FN(repository_workdir) FN(repository_free) FN(ignore_path_is_ignored)
+static struct {
+#define FN(name) __typeof__(git_##name) *name;
+	GIT_FUNCTIONS(FN)
+#undef FN
+} git;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static bool loaded;
+
+static void load(void)
+{
+	void *h = dlopen(CGLINT_LIBGIT2_PATH, RTLD_NOW | RTLD_LOCAL);
+	bool ok = h != NULL;
+#define FN(name) ok = ok && (*(void **)&git.name = dlsym(h, "git_" #name));
+	GIT_FUNCTIONS(FN)
+#undef FN
+	if (!ok) {
+		fprintf(stderr, "cglint: warning: %s cannot be loaded: .gitignore files are not honoured (--no-ignore says so)\n",
+			CGLINT_LIBGIT2_PATH);
+		if (h)
+			dlclose(h);
+	}
+	loaded = ok;
+}
 
 struct ignore {
 	git_repository *repo;
@@ -16,16 +47,19 @@ struct ignore {
 
 struct ignore *ignore_open(const char *dir)
 {
-	git_libgit2_init();
+	pthread_once(&once, load);
+	if (!loaded)
+		return NULL;
+	git.libgit2_init();
 	git_repository *repo = NULL;
-	if (git_repository_open_ext(&repo, dir, 0, NULL) || !git_repository_workdir(repo)) {
-		git_repository_free(repo);      /* none, a bare one, or one libgit2 refuses */
-		git_libgit2_shutdown();
+	if (git.repository_open_ext(&repo, dir, 0, NULL) || !git.repository_workdir(repo)) {
+		git.repository_free(repo);      /* none, a bare one, or one libgit2 refuses */
+		git.libgit2_shutdown();
 		return NULL;
 	}
 	struct ignore *ig = mem_alloc(sizeof(*ig));
 	ig->repo = repo;
-	ig->workdir = git_repository_workdir(repo);
+	ig->workdir = git.repository_workdir(repo);
 	ig->n_workdir = strlen(ig->workdir);
 	return ig;
 }
@@ -40,14 +74,14 @@ bool ignore_path(struct ignore *ig, const char *abs)
 	if (strncmp(abs, ig->workdir, ig->n_workdir) || !abs[ig->n_workdir])
 		return false;   /* outside the work tree (a symbolic link out), or its root */
 	int ignored = 0;
-	return !git_ignore_path_is_ignored(&ignored, ig->repo, abs + ig->n_workdir) && ignored;
+	return !git.ignore_path_is_ignored(&ignored, ig->repo, abs + ig->n_workdir) && ignored;
 }
 
 void ignore_close(struct ignore *ig)
 {
 	if (!ig)
 		return;
-	git_repository_free(ig->repo);
+	git.repository_free(ig->repo);
 	free(ig);
-	git_libgit2_shutdown();
+	git.libgit2_shutdown();
 }
