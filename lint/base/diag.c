@@ -67,6 +67,15 @@ bool diag_selected(const struct diag_filter *f, const struct rule *r)
 	return sel > ign;
 }
 
+void diag_push(struct diag_list *l, const struct diag *d)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		l->items = mem_realloc(l->items, l->cap * sizeof(*l->items));
+	}
+	l->items[l->n++] = *d;
+}
+
 struct diag *diag_report(struct diag_list *l, const struct rule *r, struct loc loc, const char *message,
 			 const char *fix, const char *mirrors)
 {
@@ -76,14 +85,10 @@ struct diag *diag_report(struct diag_list *l, const struct rule *r, struct loc l
 		l->input_error = true;
 	if (!diag_selected(l->filter, r))
 		return NULL;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 16;
-		l->items = mem_realloc(l->items, l->cap * sizeof(*l->items));
-	}
-	l->items[l->n] = (struct diag){
+	diag_push(l, &(struct diag){
 		.rule = r, .sev = h->sev, .loc = loc, .message = message, .fix = fix, .mirrors = mirrors,
-	};
-	return &l->items[l->n++];
+	});
+	return &l->items[l->n - 1];
 }
 
 void diag_move(struct diag_list *dst, struct diag_list *src)

@@ -21,6 +21,9 @@ struct rule;
 
 enum sev { SEV_NOTE, SEV_WARNING, SEV_ERROR };
 
+/* Why a finding is not reported: kept aside for the formats that show suppressed findings (SARIF). */
+enum diag_supp { DIAG_SUPP_NONE, DIAG_SUPP_INLINE, DIAG_SUPP_BASELINE };
+
 /*
  * What the funnel knows of a rule. Every rule starts with one (config/pack.h), so the funnel
  * selects, sorts and records rules without knowing where they come from.
@@ -54,6 +57,8 @@ struct diag {
 	const char *fingerprint; /* 16 hex digits that survive line moves (post.h), NULL before */
 	const struct diag_note *notes;  /* in the list's arena (or one that outlives it) */
 	size_t n_notes;
+	enum diag_supp supp;            /* DIAG_SUPP_NONE for a reported finding */
+	const char *supp_reason;        /* the directive's "-- reason", or the baseline file; may be NULL */
 };
 
 /* Rule-id patterns: an exact id ("CG104"), a prefix ("CG1", "CG10"), a name, or "ALL". */
@@ -84,6 +89,8 @@ size_t diag_filter_out(struct diag_list *l, size_t from, bool (*keep)(struct dia
 /* Returns the new diagnostic (to attach notes to), or NULL when selection drops it. */
 struct diag *diag_report(struct diag_list *l, const struct rule *r, struct loc loc, const char *message,
 			 const char *fix, const char *mirrors);
+/* Append a copy of 'd' as it is (no selection): the list of suppressed findings. */
+void diag_push(struct diag_list *l, const struct diag *d);
 /* Move src's diagnostics to the end of dst (strings stay where they are). */
 void diag_move(struct diag_list *dst, struct diag_list *src);
 /* An input problem by id (CG9xx); the rule must exist in the list's rules. */

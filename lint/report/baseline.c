@@ -19,6 +19,7 @@
 
 struct baseline {
 	char *root;                     /* the baseline file's folder, resolved */
+	char *reason;                   /* "recorded in the baseline FILE", for what it suppresses */
 	struct strmap index;            /* "path\nrule\nfingerprint" -> entry */
 	size_t *left;                   /* per entry: findings it may still match */
 	char **keys;
@@ -98,6 +99,7 @@ void baseline_free(struct baseline *b)
 	free(b->keys);
 	free(b->left);
 	free(b->root);
+	free(b->reason);
 	strmap_release(&b->index);
 	free(b);
 }
@@ -120,6 +122,9 @@ struct baseline *baseline_read(const char *path, struct arena *a, struct diag_li
 	}
 	struct baseline *b = mem_alloc(sizeof(*b));
 	b->root = folder_of(path);
+	size_t rn = strlen(path) + 32;
+	b->reason = mem_alloc(rn);
+	snprintf(b->reason, rn, "recorded in the baseline %s", path);
 	size_t k;
 	json_t *it;
 	json_array_foreach(items, k, it) {
@@ -142,6 +147,7 @@ struct baseline *baseline_read(const char *path, struct arena *a, struct diag_li
 struct apply_ctx {
 	const struct baseline *b;
 	size_t *left;
+	struct diag_list *aside;
 };
 
 static bool keep(struct diag *d, void *ctx)
@@ -153,16 +159,20 @@ static bool keep(struct diag *d, void *ctx)
 	char *key = key_of(rel, d->rule->head.id, d->fingerprint);
 	size_t k;
 	bool hit = strmap_get(&c->b->index, key, strlen(key), &k) && c->left[k];
-	if (hit)
+	if (hit) {
 		c->left[k]--;
+		d->supp = DIAG_SUPP_BASELINE;
+		d->supp_reason = c->b->reason;
+		diag_push(c->aside, d);
+	}
 	free(rel);
 	free(key);
 	return !hit;
 }
 
-size_t baseline_apply(const struct baseline *b, struct diag_list *l)
+size_t baseline_apply(const struct baseline *b, struct diag_list *l, struct diag_list *aside)
 {
-	struct apply_ctx c = {b, mem_alloc((b->n + 1) * sizeof(size_t))};
+	struct apply_ctx c = {b, mem_alloc((b->n + 1) * sizeof(size_t)), aside};
 	if (b->n)
 		memcpy(c.left, b->left, b->n * sizeof(size_t));
 	size_t gone = diag_filter_out(l, 0, keep, &c);

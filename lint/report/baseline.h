@@ -19,8 +19,9 @@ struct baseline;
  * the file's text while it is read. Free the result with baseline_free(). */
 struct baseline *baseline_read(const char *path, struct arena *a, struct diag_list *problems);
 void baseline_free(struct baseline *b);
-/* Drop the diagnostics the baseline holds (each entry once); returns how many. */
-size_t baseline_apply(const struct baseline *b, struct diag_list *l);
+/* Drop the diagnostics the baseline holds (each entry once); returns how many. Each one dropped is
+ * appended to 'aside', marked DIAG_SUPP_BASELINE with the baseline's file as reason. */
+size_t baseline_apply(const struct baseline *b, struct diag_list *l, struct diag_list *aside);
 /* Write every diagnostic of 'l' (fingerprints assigned) to 'path' atomically. 0 or -1 (errno). */
 int baseline_write(const char *path, const struct diag_list *l);
 

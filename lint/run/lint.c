@@ -48,6 +48,7 @@ void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_o
 	*r = (struct lint_run){.pack = p, .opts = o, .arena = arena_new(), .sources = src_queue_new(), .proj = proj,
 			       .texts = text_store_new()};
 	diag_init(&r->diags, r->arena, &p->lookup, f);
+	diag_init(&r->suppressed, r->arena, &p->lookup, NULL);
 	r->overlays = mem_alloc((o->n_overlays + 1) * sizeof(*r->overlays));
 	for (size_t k = 0; k < o->n_overlays; k++)
 		r->overlays[k] = parse_yaml_path(r, r->arena, arena_strdup(r->arena, o->overlays[k]));
@@ -70,6 +71,7 @@ void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_o
 void lint_run_release(struct lint_run *r)
 {
 	diag_release(&r->diags);
+	diag_release(&r->suppressed);
 	engine_notes_release(&r->notes);
 	fe_env_release(&r->env);
 	free(r->overlays);

@@ -46,6 +46,7 @@ struct lint_run {
 	const struct lint_opts *opts;
 	struct arena *arena;            /* run lifetime: paths, messages, overlays */
 	struct diag_list diags;
+	struct diag_list suppressed;    /* what inline suppressions and the baseline hid, marked (diag.supp) */
 	struct engine_notes notes;
 	struct node **overlays;         /* parsed once; NULL where unreadable */
 	struct env_list env;            /* --env-file then -E, in order */

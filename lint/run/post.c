@@ -54,6 +54,7 @@ struct supp_ctx {
 	struct strmap by_path;          /* path -> index into files */
 	struct supp_file *files;
 	size_t suppressed;
+	struct diag_list *aside;        /* the suppressed findings, kept marked */
 };
 
 static bool names(const char *written, const struct rule *r)
@@ -75,6 +76,9 @@ static bool supp_keep(struct diag *d, void *ctx)
 			if (names(s->rules[i], d->rule)) {
 				s->used[i] = true;
 				c->suppressed++;
+				d->supp = DIAG_SUPP_INLINE;
+				d->supp_reason = s->reason;
+				diag_push(c->aside, d);
 				return false;
 			}
 	}
@@ -117,7 +121,7 @@ static void report_unused(struct lint_run *r, const struct supp_file *f)
 
 static size_t suppress(struct lint_run *r)
 {
-	struct supp_ctx c = {0};
+	struct supp_ctx c = {.aside = &r->suppressed};
 	size_t n = text_count(r->texts);
 	c.files = mem_alloc((n + 1) * sizeof(*c.files));
 	for (size_t k = 0; k < n; k++) {
@@ -193,15 +197,15 @@ static const char *line_of(struct lint_run *r, struct cursor *c, const struct di
  * A fingerprint hashes the rule, the message and the text of the finding's line (not the line
  * number), plus how many identical ones came before it in the file, so moving code keeps it.
  */
-static void fingerprint(struct lint_run *r)
+static void fingerprint(struct lint_run *r, struct diag_list *l)
 {
 	struct strmap seen = {0};
-	size_t *counts = mem_alloc((r->diags.n + 1) * sizeof(*counts));
+	size_t *counts = mem_alloc((l->n + 1) * sizeof(*counts));
 	struct sbuf sb;
 	sbuf_init(&sb);
 	struct cursor cur = {0};
-	for (size_t k = 0; k < r->diags.n; k++) {
-		struct diag *d = &r->diags.items[k];
+	for (size_t k = 0; k < l->n; k++) {
+		struct diag *d = &l->items[k];
 		size_t n = 0;
 		sb.len = 0;
 		sbuf_adds(&sb, d->rule->head.id);
@@ -241,7 +245,14 @@ void post_run(struct lint_run *r, bool inline_supp, const struct baseline *b, st
 			diag_filter_out(&r->diags, before, config_keep, r->proj);
 	}
 	diag_sort(&r->diags);
-	fingerprint(r);
-	if (b)
-		c->baselined = baseline_apply(b, &r->diags);
+	fingerprint(r, &r->diags);
+	/* suppressed findings count among themselves: a suppression does not move a finding's fingerprint */
+	diag_sort(&r->suppressed);
+	fingerprint(r, &r->suppressed);
+	if (b) {
+		size_t before = r->suppressed.n;
+		c->baselined = baseline_apply(b, &r->diags, &r->suppressed);
+		if (before && r->suppressed.n > before)
+			diag_sort(&r->suppressed);
+	}
 }
