@@ -622,7 +622,10 @@ Test(out, table_of_formats)
 	cr_expect_eq(formats_find("github"), &out_github);
 	cr_expect_eq(formats_find("text"), &out_text);
 	cr_expect_null(formats_find("xml"));
-	cr_expect_str_eq(formats_names(), "text|json|sarif|github");
+	cr_expect_str_eq(formats_names(), "text|concise|json|sarif|github|gitlab|junit");
+	cr_expect_eq(formats_find("concise"), &out_concise);
+	cr_expect_eq(formats_find("gitlab"), &out_gitlab);
+	cr_expect_eq(formats_find("junit"), &out_junit);
 }
 
 static void expect_rel(const char *path, const char *want)

@@ -276,8 +276,10 @@ static char *heads(const char *text)
 
 static void expect_lint(const char *args, int want_rc, const char *want)
 {
-	char *out;
-	int rc = run(args, &out, NULL);
+	char *out, *a;
+	cr_assert(asprintf(&a, "--format concise %s", args) > 0);
+	int rc = run(a, &out, NULL);
+	free(a);
 	char *h = heads(out);
 	expect_str(h, want);
 	cr_expect_eq(rc, want_rc, "cglint %s: exit %d, expected %d", args, rc, want_rc);

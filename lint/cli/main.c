@@ -12,6 +12,7 @@
 #include "base/diag.h"
 #include "base/mem.h"
 #include "cli/opts.h"
+#include "config/explain.h"
 #include "config/expr.h"
 #include "config/pack.h"
 #include "config/target.h"
@@ -210,59 +211,9 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	return 0;
 }
 
-/* A range is shown as the supported releases it covers: "mcore 0.16, 0.17". */
-static void print_range(FILE *f, const char *what, const struct vrange *r, bool is_bridge)
-{
-	char list[160];
-	if (!r->any)
-		fprintf(f, " %s %s", what,
-			*target_range_list(r, is_bridge, list, sizeof(list)) ? list : "(no supported release)");
-}
-
 static int cmp_rule_id(const void *a, const void *b)
 {
 	return strcmp((*(const struct rule *const *)a)->head.id, (*(const struct rule *const *)b)->head.id);
-}
-
-/* The calls of the source scanner's table that break a rule, comma-separated. */
-static void print_apis(const struct pack *p, const struct rule *r)
-{
-	bool any = false;
-	for (size_t k = 0; k < p->n_apis; k++)
-		if (p->apis[k].rule == r && (!k || strcmp(p->apis[k - 1].name, p->apis[k].name) || p->apis[k - 1].rule != r)) {
-			printf("%s%s", any ? ", " : "calls: ", p->apis[k].name);
-			any = true;
-		}
-	if (any)
-		putchar('\n');
-}
-
-static void explain_one(const struct pack *p, const struct rule *r)
-{
-	printf("%s %s (%s)\n", r->head.id, r->head.name, diag_sev_name(r->head.sev));
-	printf("applies to:");
-	if (r->check == CHECK_SOURCE)
-		printf(" C, C++ and CUDA sources (any target)");
-	else if (r->mcore.any && r->bridge.any)
-		printf(" every target");
-	print_range(stdout, "mcore", &r->mcore, false);
-	print_range(stdout, "bridge", &r->bridge, true);
-	printf("\nmessage: %s\n", r->message);
-	if (r->head.fix)
-		printf("fix: %s\n", r->head.fix);
-	for (size_t k = 0; k < r->n_autofix; k++)
-		printf("autofix (--fix): %s: %s\n", r->autofix_keys[k], r->autofix_values[k]);
-	if (r->when_src)
-		printf("condition: %s\n", r->when_src);
-	if (r->check == CHECK_UNKNOWN_VALUES)
-		printf("check: %s on %s\n", pack_check_name(r->check), r->key);
-	print_apis(p, r);
-	printf("\n%s\n", r->doc);
-	if (r->n_mirrors) {
-		printf("\nmirrors:\n");
-		for (size_t k = 0; k < r->n_mirrors; k++)
-			printf("  %-16s %s\n", r->mirrors[k].label, r->mirrors[k].where);
-	}
 }
 
 /* One rule id may have per-version variants; explain prints each. */
@@ -270,16 +221,7 @@ static int cmd_explain(const struct pack *p, const char *id)
 {
 	if (!pack_find(p, id))
 		return usage_error("no rule '%s' (cglint rules lists them)", id);
-	bool first = true;
-	for (size_t k = 0; k < p->n_rules; k++) {
-		const struct rule *r = p->rules[k];
-		if (strcmp(r->head.id, id) && strcmp(r->head.name, id))
-			continue;
-		if (!first)
-			printf("\n----\n\n");
-		first = false;
-		explain_one(p, r);
-	}
+	explain_id(stdout, p, id, false);
 	return 0;
 }
 
@@ -351,7 +293,8 @@ static int print_outputs(const struct cli *c, struct out_ctx *o, const struct di
 			fprintf(stderr, "cglint: --output %s: %s\n", c->outputs[k].path, strerror(errno));
 			return 2;
 		}
-		struct out_ctx fo = {.f = f, .target = o->target, .pack = o->pack, .texts = o->texts};
+		struct out_ctx fo = {.f = f, .target = o->target, .pack = o->pack, .texts = o->texts,
+				     .suppressed = o->suppressed};
 		out_print(c->outputs[k].format, &fo, l);
 		if (fclose(f)) {
 			fprintf(stderr, "cglint: --output %s: %s\n", c->outputs[k].path, strerror(errno));
@@ -449,6 +392,7 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 	for (size_t k = 0; k < res.run.n_py_none; k++)
 		fprintf(stderr, "cglint: %s: no CUDA-graph settings found\n", res.run.py_none[k]);
 	o->texts = res.texts;
+	o->suppressed = &res.run.suppressed;   /* SARIF shows them, marked */
 	int rc = print_outputs(c, o, l);
 	fflush(stdout);         /* before anything on stderr: 2>&1 logs never splice a line */
 	for (size_t k = 0; k < res.run.notes.n; k++)

@@ -18,7 +18,7 @@ const struct opt opts[] = {
 	{"env-file", 0, "FILE", O_ENV_FILE, "environment file of KEY=VALUE lines (repeatable)"},
 	{"config-file", 'c', "FILE", O_CONFIG_FILE, "override YAML layered over every input, as Bridge's --config-file"},
 	{"assume-defaults", 0, NULL, O_ASSUME, "keys no input sets take the target's defaults"},
-	{"format", 'f', "FMT", O_FORMAT, "output format on stdout: text, json, sarif or github (default text)"},
+	{"format", 'f', "FMT", O_FORMAT, "output format on stdout: text, concise (one line a finding), json, sarif, github, gitlab or junit (default text)"},
 	{"output", 'o', "FMT=PATH", O_OUTPUT, "also write the findings in format FMT to PATH (repeatable)"},
 	{"select", 0, "RULES", O_SELECT, "only these rules: ids, id prefixes or names, comma-separated"},
 	{"ignore", 0, "RULES", O_IGNORE, "skip these rules"},
@@ -98,7 +98,7 @@ void opts_version(FILE *f)
 static const char *choices(enum opt_id id)
 {
 	switch (id) {
-	case O_FORMAT: return "text json sarif github";
+	case O_FORMAT: return "text concise json sarif github gitlab junit";
 	case O_FAIL_ON: return "error warning note";
 	case O_COLOR: return "auto always never";
 	default: return NULL;

@@ -104,6 +104,72 @@ static const char *interpolate(const struct judge *j, const char *tmpl, const ch
 	return s;
 }
 
+/* The other keys a finding comes from: each one its condition (or its 'at' keys) reads that is
+ * set on another line than the finding's, as a note saying what it holds there. */
+#define JUDGE_MAX_NOTES 8
+
+struct roles {
+	const struct judge *j;
+	struct loc at;                  /* the finding's own position */
+	const char *keys[JUDGE_MAX_NOTES];
+	struct diag_note notes[JUDGE_MAX_NOTES];
+	size_t n;
+};
+
+static void add_role(const char *path, void *ctx)
+{
+	struct roles *rs = ctx;
+	const struct fact *f = facts_get(rs->j->facts, path);
+	const char *leaf = strrchr(path, '.');
+	if (!f || !f->loc.path || !f->loc.line || rs->n == JUDGE_MAX_NOTES || (leaf ? leaf[1] : path[0]) == '_')
+		return;
+	if (!strcmp(f->loc.path, rs->at.path ? rs->at.path : "") && f->loc.line == rs->at.line)
+		return;
+	for (size_t k = 0; k < rs->n; k++)
+		if (!strcmp(rs->keys[k], f->key) || (rs->notes[k].loc.line == f->loc.line &&
+						      !strcmp(rs->notes[k].loc.path, f->loc.path)))
+			return;
+	/* the value as written, and as the checks see it when normalization changed it */
+	struct sbuf sb, now, was;
+	sbuf_init(&sb);
+	sbuf_init(&now);
+	sbuf_init(&was);
+	struct value v = facts_value(rs->j->facts, path);
+	value_render(&now, &v, true);
+	value_render(&was, &f->raw, true);
+	if (f->raw.kind == V_UNKNOWN)   /* computed from what this line sets (a renamed key) */
+		sbuf_printf(&sb, "%s comes from this line (%s once normalized)", f->key, now.buf);
+	else
+		sbuf_printf(&sb, "%s is %s here", f->key, was.buf);
+	if (f->raw.kind != V_UNKNOWN && strcmp(was.buf, now.buf))
+		sbuf_printf(&sb, " (%s once normalized)", now.buf);
+	sbuf_release(&now);
+	sbuf_release(&was);
+	sbuf_adds(&sb, ", which the rule's condition reads");
+	rs->keys[rs->n] = f->key;
+	rs->notes[rs->n++] = (struct diag_note){f->loc, arena_strdup(rs->j->diags->arena, sb.buf)};
+	sbuf_release(&sb);
+}
+
+static void attach_roles(const struct judge *j, const struct rule *r, struct diag *d)
+{
+	if (d->n_notes || !d->loc.path)
+		return;
+	struct roles rs = {.j = j, .at = d->loc};
+	for (size_t k = 0; k < r->n_at; k++)
+		add_role(r->at[k], &rs);
+	if (r->key)
+		add_role(r->key, &rs);
+	if (r->when)
+		expr_each_path(r->when, add_role, &rs);
+	if (!rs.n)
+		return;
+	struct diag_note *notes = arena_alloc(j->diags->arena, rs.n * sizeof(*notes));
+	memcpy(notes, rs.notes, rs.n * sizeof(*notes));
+	d->notes = notes;
+	d->n_notes = rs.n;
+}
+
 void judge_report(struct judge *j, const struct rule *r, struct loc loc, const char *value, const char *suggestion)
 {
 	const char *key = NULL;
@@ -117,4 +183,6 @@ void judge_report(struct judge *j, const struct rule *r, struct loc loc, const c
 				     pack_mirror_for(r->mirrors, r->n_mirrors, j->target));
 	if (d && key)
 		d->key = arena_strdup(j->diags->arena, key);
+	if (d)
+		attach_roles(j, r, d);
 }

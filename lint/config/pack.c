@@ -736,6 +736,8 @@ void pack_load_builtin(struct pack *p)
 			fprintf(stderr, "cglint: internal error: built-in rule pack %s is invalid\n", pack_trees[k].path);
 			exit(3);
 		}
+	for (size_t k = 0; k < p->n_rules; k++)
+		p->rules[k]->builtin = true;
 	diag_release(&d);
 	arena_free(a);
 }

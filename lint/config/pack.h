@@ -54,6 +54,7 @@ struct rule {
 	struct mirror *mirrors;
 	size_t n_mirrors;
 	struct loc defined;
+	bool builtin;                   /* from the packs compiled in: it has a page (docs/rules/ID.md) */
 };
 
 /* A normalization step: when 'when' holds, each key takes its expression's value. */

@@ -7,7 +7,7 @@
 
 #include "report/out.h"
 
-static const struct out_format *const formats[] = {&out_text, &out_json, &out_sarif, &out_github, NULL};
+static const struct out_format *const formats[] = {&out_text, &out_concise, &out_json, &out_sarif, &out_github, &out_gitlab, &out_junit, NULL};
 
 const struct out_format *formats_find(const char *name)
 {
@@ -19,5 +19,5 @@ const struct out_format *formats_find(const char *name)
 
 const char *formats_names(void)
 {
-	return "text|json|sarif|github";
+	return "text|concise|json|sarif|github|gitlab|junit";
 }

@@ -6,6 +6,6 @@
 struct out_format;
 
 const struct out_format *formats_find(const char *name);   /* NULL when there is none */
-const char *formats_names(void);        /* "text|json|sarif|github" for usage messages */
+const char *formats_names(void);        /* "text|concise|json|...|junit" for usage messages */
 
 #endif

@@ -12,12 +12,15 @@
 
 #include "base/diag.h"
 #include "base/mem.h"
+#include "config/pack.h"
+#include "input/text.h"
+#include "report/fix.h"
 
 void out_print(const struct out_format *fmt, struct out_ctx *o, const struct diag_list *l)
 {
 	if (fmt->begin)
 		fmt->begin(o);
-	for (size_t k = 0; k < l->n; k++)
+	for (size_t k = 0; fmt->diag && k < l->n; k++)
 		fmt->diag(o, &l->items[k]);
 	if (fmt->end)
 		fmt->end(o, l);
@@ -149,4 +152,77 @@ char *out_utf8(const char *s)
 	}
 	*w = '\0';
 	return buf;
+}
+
+char *out_rule_url(const struct rule *r)
+{
+	if (!r->builtin)
+		return NULL;
+	size_t n = sizeof(OUT_RULE_DOCS) + strlen(r->head.id) + 4;
+	char *url = mem_alloc(n);
+	snprintf(url, n, "%s%s.md", OUT_RULE_DOCS, r->head.id);
+	return url;
+}
+
+/* The 1-based line and code-point column of byte 'off' of 'buf'. */
+static void position(const char *buf, size_t off, unsigned *line, unsigned *col)
+{
+	const char *start = buf;
+	*line = 1;
+	for (const char *p = buf; p < buf + off; p++)
+		if (*p == '\n') {
+			(*line)++;
+			start = p + 1;
+		}
+	*col = 1;
+	for (const char *p = start; p < buf + off; p++)
+		*col += ((unsigned char)*p & 0xC0) != 0x80;
+}
+
+bool out_fix(const struct out_ctx *o, struct arena *a, const struct diag *d, struct out_edit *e)
+{
+	const char *buf;
+	size_t len;
+	struct fix_edit fe;
+	if (!o->texts || !d->loc.path || !text_get(o->texts, d->loc.path, &buf, &len) || !fix_for(a, d, buf, len, &fe))
+		return false;
+	*e = (struct out_edit){.title = fe.title, .text = fe.text, .offset = fe.start, .length = fe.end - fe.start};
+	position(buf, fe.start, &e->start_line, &e->start_col);
+	position(buf, fe.end, &e->end_line, &e->end_col);
+	return true;
+}
+
+static bool is_word(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+	       c == '.' || c >= 0x80;
+}
+
+/* Where the word at 'start' ends: an identifier, a number, a key, or a quoted string whole. */
+static size_t word_end(const char *t, size_t n, size_t start)
+{
+	if (t[start] == '"' || t[start] == '\'') {
+		const char *q = memchr(t + start + 1, t[start], n - start - 1);
+		return q ? (size_t)(q - t) + 1 : start;
+	}
+	size_t k = start;
+	while (k < n && is_word((unsigned char)t[k]))
+		k++;
+	return k;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && !strcmp(s + n - m, suf);
+}
+
+bool out_span(const char *path, const char *line, size_t n, unsigned col, size_t *start, size_t *end)
+{
+	bool yaml = path && (has_suffix(path, ".yaml") || has_suffix(path, ".yml"));
+	*start = yaml ? text_cp_offset(line, n, col ? col - 1 : 0) : col ? col - 1 : 0;
+	if (*start >= n)
+		return false;
+	*end = word_end(line, n, *start);
+	return true;
 }

@@ -12,7 +12,9 @@
 
 struct diag;
 struct diag_list;
+struct arena;
 struct pack;
+struct rule;
 struct target;
 struct text_store;
 
@@ -22,6 +24,7 @@ struct out_ctx {
 	const struct target *target;
 	const struct pack *pack;        /* every rule, for formats that list them (SARIF); may be NULL */
 	const struct text_store *texts; /* the inputs' texts, for formats that look again; may be NULL */
+	const struct diag_list *suppressed; /* what suppressions hid (diag.supp), for SARIF; may be NULL */
 	void *state;            /* the format's own */
 };
 
@@ -32,7 +35,8 @@ struct out_format {
 	void (*end)(struct out_ctx *o, const struct diag_list *l);
 };
 
-extern const struct out_format out_text, out_json, out_sarif, out_github;     /* formats.h lists them */
+/* formats.h lists them */
+extern const struct out_format out_text, out_concise, out_json, out_sarif, out_github, out_gitlab, out_junit;
 
 void out_print(const struct out_format *fmt, struct out_ctx *o, const struct diag_list *l);
 
@@ -50,6 +54,35 @@ const char *out_root(void);
  * keeps its own name), then resolved with realpath() when it exists.
  */
 const char *out_relpath(char *buf, size_t size, const char *path);
+/*
+ * Where the built-in rules' pages are: docs/rules/ID.md in the repository, generated from the
+ * packs (cglint_rule_docs). The one place the address is written.
+ */
+#define OUT_RULE_DOCS "https://github.com/cglint/cglint/blob/main/docs/rules/"
+/* The page of rule 'r' (malloc'd), or NULL for a rule of a --rules pack, which has none. */
+char *out_rule_url(const struct rule *r);
+
+/*
+ * A finding's mechanical fix (fix.h) as an edit with positions, for the formats that carry fixes
+ * (JSON, SARIF). Lines are 1-based; columns are 1-based and count code points; offsets count
+ * bytes. The end is exclusive.
+ */
+struct out_edit {
+	const char *title, *text;       /* in the arena given */
+	size_t offset, length;
+	unsigned start_line, start_col, end_line, end_col;
+};
+/* False when 'd' has no mechanical fix or its file's text is not in o->texts. */
+bool out_fix(const struct out_ctx *o, struct arena *a, const struct diag *d, struct out_edit *e);
+
+/*
+ * The span a finding at 1-based 'col' of 'line' (n bytes, of the file 'path') underlines, in
+ * bytes: from where the column points (YAML columns count code points, the other front-ends'
+ * bytes) to the end of the word there (an identifier, number, key, or a quoted string whole;
+ * *end == *start when none). False when the column is past the line's end.
+ */
+bool out_span(const char *path, const char *line, size_t n, unsigned col, size_t *start, size_t *end);
+
 /* A malloc'd copy of 's' in which bytes that are not UTF-8 became U+FFFD (JSON needs UTF-8). */
 char *out_utf8(const char *s);
 

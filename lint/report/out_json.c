@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* out_json: the JSON v1 document of DESIGN.md, through jansson. */
+/* out_json: the JSON v1 document (docs/cglint-output.schema.json), through jansson. */
 #include "report/out.h"
 
 #include <stdlib.h>
@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "base/diag.h"
+#include "base/mem.h"
 #include "config/pack.h"
 #include "config/target.h"
 
@@ -40,8 +41,21 @@ static void json_diag(struct out_ctx *o, const struct diag *d)
 						  (int)(d->loc.line ? d->loc.line : 1), "column",
 						  (int)(d->loc.col ? d->loc.col : 1), "message", str_or_null(d->message),
 						  "fix", str_or_null(d->fix), "mirrors", str_or_null(d->mirrors));
+	char *url = out_rule_url(d->rule);
+	json_object_set_new(j, "url", url ? json_string(url) : json_null());
+	free(url);
 	if (d->fingerprint)
 		json_object_set_new(j, "fingerprint", json_string(d->fingerprint));
+	struct arena *a = arena_new();
+	struct out_edit e;
+	if (out_fix(o, a, d, &e))
+		json_object_set_new(j, "edits",
+				    json_pack("[{s:o, s:{s:i, s:i}, s:{s:i, s:i}, s:I, s:I, s:o}]", "description",
+					      str_or_null(e.title), "start", "line", (int)e.start_line, "column",
+					      (int)e.start_col, "end", "line", (int)e.end_line, "column", (int)e.end_col,
+					      "offset", (json_int_t)e.offset, "length", (json_int_t)e.length, "text",
+					      str_or_null(e.text)));
+	arena_free(a);
 	if (d->n_notes) {
 		json_t *notes = json_array();
 		for (size_t k = 0; k < d->n_notes; k++)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/mem.h"
 #include "config/pack.h"
 #include "input/text.h"
 
@@ -168,31 +169,6 @@ static const char *file_line(struct sarif *s, const char *path, unsigned line, s
 	return start;
 }
 
-static bool is_word(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-	       c == '.' || c >= 0x80;
-}
-
-/* Where the word at 'start' ends: an identifier, a number, a key, or a quoted string whole. */
-static size_t word_end(const char *t, size_t n, size_t start)
-{
-	if (t[start] == '"' || t[start] == '\'') {
-		const char *q = memchr(t + start + 1, t[start], n - start - 1);
-		return q ? (size_t)(q - t) + 1 : start;
-	}
-	size_t k = start;
-	while (k < n && is_word((unsigned char)t[k]))
-		k++;
-	return k;
-}
-
-static bool has_suffix(const char *s, const char *suf)
-{
-	size_t n = strlen(s), m = strlen(suf);
-	return n >= m && !strcmp(s + n - m, suf);
-}
-
 /* 1-based; line 0 (the whole file) is line 1, column 1. YAML columns count code points (libyaml),
  * the other front-ends' count bytes: both become code points here when the line can be read. */
 static json_t *region(struct sarif *s, struct loc loc)
@@ -201,11 +177,9 @@ static json_t *region(struct sarif *s, struct loc loc)
 	size_t n;
 	const char *t = loc.line ? file_line(s, loc.path, line, &n) : NULL;
 	if (t) {
-		bool yaml = has_suffix(loc.path, ".yaml") || has_suffix(loc.path, ".yml");
-		size_t start = yaml ? text_cp_offset(t, n, col - 1) : col - 1;
-		if (start < n) {
+		size_t start, stop;
+		if (out_span(loc.path, t, n, col, &start, &stop)) {
 			col = codepoints(t, start) + 1;
-			size_t stop = word_end(t, n, start);
 			if (stop > start)
 				end = col + codepoints(t + start, stop - start);
 		}
@@ -319,6 +293,10 @@ static json_t *descriptor(const struct rule *r)
 			      jstr(r->head.name), "shortDescription", "text", jstr(shrt), "fullDescription", "text", jstr(full),
 			      "help", help(r), "defaultConfiguration", "level", level[r->head.sev], "properties", "tags", tags,
 			      "precision", "high");
+	char *url = out_rule_url(r);
+	if (url)
+		json_object_set_new(j, "helpUri", json_string(url));
+	free(url);
 	free(shrt);
 	free(full);
 	return j;
@@ -342,17 +320,20 @@ static void add_rule(const struct rule **u, size_t *n, const struct rule *r)
 	u[(*n)++] = r;
 }
 
-/* One rule per id, the pack's first variant, and any rule a diagnostic names that the pack lacks;
- * sorted by id. */
-static const struct rule **unique_rules(const struct pack *p, const struct diag_list *l, size_t *n)
+/* One rule per id, the pack's first variant, and any rule a diagnostic (reported or suppressed) names
+ * that the pack lacks; sorted by id. */
+static const struct rule **unique_rules(const struct pack *p, const struct diag_list *l, const struct diag_list *hid,
+				       size_t *n)
 {
-	size_t in_pack = p ? p->n_rules : 0;
-	const struct rule **u = malloc((in_pack + l->n + 1) * sizeof(*u));
+	size_t in_pack = p ? p->n_rules : 0, n_hid = hid ? hid->n : 0;
+	const struct rule **u = malloc((in_pack + l->n + n_hid + 1) * sizeof(*u));
 	*n = 0;
 	for (size_t k = 0; k < in_pack; k++)
 		add_rule(u, n, p->rules[k]);
 	for (size_t k = 0; k < l->n; k++)
 		add_rule(u, n, l->items[k].rule);
+	for (size_t k = 0; k < n_hid; k++)
+		add_rule(u, n, hid->items[k].rule);
 	qsort(u, *n, sizeof(*u), by_id);
 	return u;
 }
@@ -365,6 +346,34 @@ static void sarif_begin(struct out_ctx *o)
 	s->results = json_array();
 	s->texts = o->texts;
 	o->state = s;
+}
+
+/* The mechanical fix as a SARIF fix: one replacement in the finding's file. */
+static json_t *fixes(struct out_ctx *o, const struct diag *d)
+{
+	struct arena *a = arena_new();
+	struct out_edit e;
+	json_t *j = NULL;
+	if (out_fix(o, a, d, &e)) {
+		json_t *del = json_pack("{s:I, s:I, s:I, s:I}", "startLine", (json_int_t)e.start_line, "startColumn",
+					(json_int_t)e.start_col, "endLine", (json_int_t)e.end_line, "endColumn",
+					(json_int_t)e.end_col);
+		j = json_pack("[{s:{s:o}, s:[{s:o, s:[{s:o, s:{s:o}}]}]}]", "description", "text", jstr(e.title),
+			      "artifactChanges", "artifactLocation", artifact(d->loc.path), "replacements", "deletedRegion",
+			      del, "insertedContent", "text", jstr(e.text));
+	}
+	arena_free(a);
+	return j;
+}
+
+/* A suppressed finding: an inline directive is "inSource", the baseline "external". */
+static json_t *suppressions(const struct diag *d)
+{
+	json_t *j = json_pack("{s:s, s:s}", "kind", d->supp == DIAG_SUPP_INLINE ? "inSource" : "external", "status",
+			      "accepted");
+	if (d->supp_reason)
+		json_object_set_new(j, "justification", jstr(d->supp_reason));
+	return json_pack("[o]", j);
 }
 
 static void sarif_diag(struct out_ctx *o, const struct diag *d)
@@ -392,14 +401,21 @@ static void sarif_diag(struct out_ctx *o, const struct diag *d)
 		}
 		json_object_set_new(r, "relatedLocations", rel);
 	}
+	json_t *fx = fixes(o, d);
+	if (fx)
+		json_object_set_new(r, "fixes", fx);
+	if (d->supp != DIAG_SUPP_NONE)
+		json_object_set_new(r, "suppressions", suppressions(d));
 	json_array_append_new(s->results, r);
 }
 
 static void sarif_end(struct out_ctx *o, const struct diag_list *l)
 {
 	struct sarif *s = o->state;
+	for (size_t k = 0; o->suppressed && k < o->suppressed->n; k++)
+		sarif_diag(o, &o->suppressed->items[k]);
 	size_t n;
-	const struct rule **u = unique_rules(o->pack, l, &n);
+	const struct rule **u = unique_rules(o->pack, l, o->suppressed, &n);
 	json_t *rules = json_array();
 	for (size_t k = 0; k < n; k++)
 		json_array_append_new(rules, descriptor(u[k]));

@@ -1,20 +1,35 @@
 /* SPDX-License-Identifier: MIT */
-/* out_text: path:line:col: severity: message [ID name], the shape $gcc matchers and quickfix read. */
+/*
+ * out_text: path:line:col: severity: message [ID name], the shape $gcc matchers and quickfix read,
+ * then (format "text") the source line with the finding's span underlined, each note the same way
+ * (the other keys a condition read, with their role), the fix hint and the rule's page. Format
+ * "concise" is the first line alone: one line per finding.
+ */
 #include "report/out.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 #include "base/diag.h"
 #include "config/pack.h"
+#include "input/text.h"
 
 static const char *const sev_color[] = {"\033[1;36m", "\033[1;35m", "\033[1;31m"};
+#define GUTTER_COLOR "\033[1;34m"
+
+static const char *paint(const struct out_ctx *o, const char *code)
+{
+	return o->color ? code : "";
+}
 
 /*
- * One finding is one line: a config value holding a line end must not start a line of its
- * own, which a problem matcher or a CI runner ('::error::...') would read as another finding.
+ * One finding's first line is one line: a config value holding a line end must not start a line
+ * of its own, which a problem matcher or a CI runner ('::error::...') would read as another finding.
  */
-static void put_clean(FILE *f, const char *s)
+static void put_clean(FILE *f, const char *s, size_t n)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	for (size_t k = 0; s && k < n && s[k]; k++) {
+		unsigned char c = (unsigned char)s[k];
 		if (c == '\n')
 			fputs("\\n", f);
 		else if (c == '\r')
@@ -26,33 +41,87 @@ static void put_clean(FILE *f, const char *s)
 	}
 }
 
+static void put_str(FILE *f, const char *s)
+{
+	put_clean(f, s, s ? strlen(s) : 0);
+}
+
 static void put_head(struct out_ctx *o, struct loc loc, enum sev sev, const char *what)
 {
-	const char *bold = o->color ? "\033[1m" : "", *reset = o->color ? "\033[0m" : "";
-	fputs(bold, o->f);
-	put_clean(o->f, loc.path);
+	const char *reset = paint(o, "\033[0m");
+	fputs(paint(o, "\033[1m"), o->f);
+	put_str(o->f, loc.path);
 	fprintf(o->f, ":%u:%u:%s %s%s:%s ", loc.line ? loc.line : 1, loc.col ? loc.col : 1, reset,
-		o->color ? sev_color[sev] : "", what, reset);
+		paint(o, sev_color[sev]), what, reset);
+}
+
+/*
+ * The line a position points at, and under it carets under the word there:
+ *    12 |   cuda_graph_scope: [attn]
+ *       |   ^^^^^^^^^^^^^^^^
+ * Nothing when the file's text is not at hand or the position is the whole file.
+ */
+static void put_frame(struct out_ctx *o, struct loc loc, enum sev sev)
+{
+	const char *buf, *line;
+	size_t len, n, start, end;
+	if (!o->texts || !loc.path || !loc.line || !text_get(o->texts, loc.path, &buf, &len) ||
+	    !(line = text_line(buf, len, loc.line, &n)))
+		return;
+	bool span = out_span(loc.path, line, n, loc.col, &start, &end);
+	const char *g = paint(o, GUTTER_COLOR), *reset = paint(o, "\033[0m");
+	fprintf(o->f, "%s%5u |%s ", g, loc.line, reset);
+	put_clean(o->f, line, n);
+	fputc('\n', o->f);
+	if (!span)
+		return;
+	fprintf(o->f, "%s      |%s ", g, reset);
+	for (size_t k = 0; k < start; k++)   /* tabs stay tabs, so the carets line up under them */
+		if (((unsigned char)line[k] & 0xC0) != 0x80)
+			fputc(line[k] == '\t' ? '\t' : ' ', o->f);
+	fputs(paint(o, sev_color[sev]), o->f);
+	fputc('^', o->f);
+	for (size_t k = start + 1; k < end; k++)
+		if (((unsigned char)line[k] & 0xC0) != 0x80)
+			fputc('^', o->f);
+	fprintf(o->f, "%s\n", reset);
+}
+
+static void concise_diag(struct out_ctx *o, const struct diag *d)
+{
+	put_head(o, d->loc, d->sev, diag_sev_name(d->sev));
+	put_str(o->f, d->message);
+	fprintf(o->f, " [%s %s]\n", d->rule->head.id, d->rule->head.name);
 }
 
 static void text_diag(struct out_ctx *o, const struct diag *d)
 {
-	put_head(o, d->loc, d->sev, diag_sev_name(d->sev));
-	put_clean(o->f, d->message);
-	fprintf(o->f, " [%s %s]\n", d->rule->head.id, d->rule->head.name);
+	concise_diag(o, d);
+	put_frame(o, d->loc, d->sev);
 	for (size_t k = 0; k < d->n_notes; k++) {
 		put_head(o, d->notes[k].loc, SEV_NOTE, "note");
-		put_clean(o->f, d->notes[k].message);
+		put_str(o->f, d->notes[k].message);
 		fputc('\n', o->f);
+		put_frame(o, d->notes[k].loc, SEV_NOTE);
 	}
+	const char *label = paint(o, "\033[1;32m"), *reset = paint(o, "\033[0m");
 	if (d->fix) {
-		fprintf(o->f, "    %sfix:%s ", o->color ? "\033[1;32m" : "", o->color ? "\033[0m" : "");
-		put_clean(o->f, d->fix);
+		fprintf(o->f, "    %sfix:%s ", label, reset);
+		put_str(o->f, d->fix);
 		fputc('\n', o->f);
 	}
+	char *url = out_rule_url(d->rule);
+	if (url)
+		fprintf(o->f, "    %ssee:%s %s\n", paint(o, "\033[1m"), reset, url);
+	free(url);
 }
 
 const struct out_format out_text = {
 	.name = "text",
 	.diag = text_diag,
+};
+
+const struct out_format out_concise = {
+	.name = "concise",
+	.diag = concise_diag,
 };

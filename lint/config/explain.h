@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * explain: a rule in words, as `cglint explain ID` prints it and as its page (docs/rules/ID.md,
+ * written by cglint_rule_docs at build time) holds it: the same text, the page's in Markdown
+ * (the fields and mirrors in fenced blocks, the doc as written, which is Markdown already).
+ */
+#ifndef CGLINT_EXPLAIN_H
+#define CGLINT_EXPLAIN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct pack;
+struct rule;
+
+/* One variant of a rule. */
+void explain_rule(FILE *f, const struct pack *p, const struct rule *r, bool markdown);
+/* Every variant of the rule named 'id' (an id or a name), separated; false when there is none. */
+bool explain_id(FILE *f, const struct pack *p, const char *id, bool markdown);
+
+#endif

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The machine formats against their schemas, on real output: cglint over every fixture folder with
+--format json (docs/cglint-output.schema.json, python3-jsonschema), gitlab (GitLab's Code Quality
+format, tests/formats/gitlab-codequality.schema.json) and junit (xmllint --schema
+tests/formats/junit.xsd); and the rule pages: every rule SARIF describes has a helpUri naming a page
+that exists in docs/rules/, as has every JSON finding's url.
+
+usage: check.py CGLINT ROOT"""
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+import jsonschema
+
+cglint, root = os.path.abspath(sys.argv[1]), pathlib.Path(sys.argv[2]).resolve()
+PAGES = "https://github.com/cglint/cglint/blob/main/docs/rules/"
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+
+
+def validator(path):
+    schema = json.loads(path.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+
+
+out_schema = validator(root / "docs/cglint-output.schema.json")
+gitlab_schema = validator(root / "tests/formats/gitlab-codequality.schema.json")
+work = pathlib.Path(tempfile.mkdtemp())
+try:
+    proj = work / "proj"
+    shutil.copytree(root / "fixtures", proj)
+    (proj / ".git").mkdir()
+    # every fixture folder, plus input with no file, an odd name and a clean run
+    runs = [[d.name] for d in sorted(proj.iterdir()) if d.is_dir() and d.name != ".git"]
+    runs += [["examples/llama3_8b_te_scoped.yaml", "model.cuda_graph_impl=locl"],
+             ["--mcore", "0.19", "examples/llama3_8b_te_scoped.yaml", "model.cuda_graph_scope=[]"]]
+    (proj / "clean.yaml").write_text("model:\n  cuda_graph_impl: none\n")
+    runs.append(["clean.yaml"])
+    seen = {"edits": 0, "notes": 0, "url": 0, "gitlab": 0, "junit": 0, "clean": 0}
+    pages = {p.stem for p in (root / "docs/rules").glob("CG*.md")}
+    for args in runs:
+        outs = {}
+        for fmt in ("json", "gitlab", "junit", "sarif"):
+            p = subprocess.run([cglint, "--format", fmt] + args, cwd=proj, capture_output=True, text=True)
+            if p.returncode > 2 or not p.stdout:
+                fail(f"cglint --format {fmt} {' '.join(args)} exited {p.returncode}: {p.stderr}")
+            outs[fmt] = p.stdout
+        if len(outs) < 4:
+            continue
+        doc = json.loads(outs["json"])
+        for e in out_schema.iter_errors(doc):
+            fail(f"json {' '.join(args)}: {e.json_path}: {e.message}")
+        diags = doc["diagnostics"]
+        for d in diags:
+            seen["edits"] += "edits" in d
+            seen["notes"] += "notes" in d
+            if d["url"]:
+                seen["url"] += 1
+                if not d["url"].startswith(PAGES) or d["url"][len(PAGES):-3] not in pages:
+                    fail(f"json url {d['url']} names no page in docs/rules/")
+        gl = json.loads(outs["gitlab"])
+        for e in gitlab_schema.iter_errors(gl):
+            fail(f"gitlab {' '.join(args)}: {e.json_path}: {e.message}")
+        if len(gl) != len(diags):
+            fail(f"gitlab {' '.join(args)}: {len(gl)} issues for {len(diags)} findings")
+        fps = [i["fingerprint"] for i in gl]
+        if len(set(fps)) != len(fps):
+            fail(f"gitlab {' '.join(args)}: fingerprints are not unique")
+        seen["gitlab"] += len(gl)
+        xml = work / "junit.xml"
+        xml.write_text(outs["junit"])
+        p = subprocess.run(["xmllint", "--noout", "--schema", str(root / "tests/formats/junit.xsd"), str(xml)],
+                           capture_output=True, text=True)
+        if p.returncode:
+            fail(f"junit {' '.join(args)}: {p.stderr.strip()}")
+        suites = ET.parse(xml).getroot()
+        failed = suites.findall("./testsuite/testcase/failure")
+        if len(failed) != len(diags) or int(suites.get("failures")) != len(diags):
+            fail(f"junit {' '.join(args)}: {len(failed)} failures for {len(diags)} findings")
+        seen["junit"] += len(failed)
+        seen["clean"] += not diags and len(suites.findall("./testsuite/testcase")) == 1
+        # the rule pages: every rule SARIF describes links its page, which exists
+        for r in json.loads(outs["sarif"])["runs"][0]["tool"]["driver"]["rules"]:
+            url = r.get("helpUri", "")
+            if url != f"{PAGES}{r['id']}.md":
+                fail(f"sarif rule {r['id']}: helpUri '{url}', expected {PAGES}{r['id']}.md")
+            if r["id"] not in pages:
+                fail(f"rule {r['id']} has no page docs/rules/{r['id']}.md")
+    for what, n in seen.items():
+        if not n:
+            fail(f"no run produced any {what}: the fixtures no longer exercise it")
+    print("formats:", ", ".join(f"{n} {w}" for w, n in seen.items()), f"in {len(runs)} runs")
+finally:
+    shutil.rmtree(work)
+for f in failures:
+    print("formats: FAIL:", f)
+sys.exit(1 if failures else 0)
