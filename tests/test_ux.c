@@ -89,9 +89,9 @@ Test(ux, unknown_select_and_ignore_are_usage_errors)
 			"'te-rng-tracker-required'?\n(cglint rules lists the rule ids and names)\n");
 	free(out);
 	/* ids, prefixes and names that match are fine */
-	rc = sh("cglint --select CG1,invalid-cuda-graph-impl --ignore CG101 a.yaml 2>/dev/null", &out);
+	rc = sh("cglint --format concise --select CG1,invalid-cuda-graph-impl --ignore CG101 a.yaml 2>/dev/null", &out);
 	cr_expect_eq(rc, 1);
-	expect_str(out, "a.yaml:2:3: " M121 "    fix: use none, local, transformer_engine or full_iteration\n");
+	expect_str(out, "a.yaml:2:3: " M121);
 	free(out);
 	/* cglint rules filters by the same patterns, so it checks them too */
 	rc = sh("cglint rules --select XX9 2>&1 >/dev/null", &out);
@@ -189,8 +189,8 @@ Test(ux, yaml_documents_are_units_of_their_own)
 		      "  cuda_graph_impl: bogus\n"
 		      "---\n");
 	char *out;
-	int rc = sh("cglint --mcore 0.16 --bridge 0.3 m.yaml 2>&1 | grep -v '^    '", &out);
-	cr_expect_eq(rc, 0);
+	int rc = sh("cglint --format concise --mcore 0.16 --bridge 0.3 m.yaml 2>&1", &out);
+	cr_expect_eq(rc, 1);
 	expect_str(out, "m.yaml:6:3: error: Transformer engine's RNG tracker is required for cudagraphs, it can be "
 			"enabled with use_te_rng_tracker=True'. [CG101 te-rng-tracker-required]\n"
 			"m.yaml:14:3: " M121
@@ -219,17 +219,17 @@ Test(ux, walk_honours_gitignore)
 	cr_expect_eq(rc, 0);
 	expect_str(out, "repo/src/b.yaml:2:3: " M121 "cglint: 1 error in 1 file; 1 file checked\n");
 	free(out);
-	rc = sh("export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && cglint --no-ignore repo 2>&1 | grep -c CG121", &out);
+	rc = sh("export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && cglint --no-ignore repo 2>&1 | grep -c '\\[CG121'", &out);
 	expect_str(out, "5\n");
 	free(out);
 	/* a file or an ignored folder named on the command line is linted */
-	rc = sh("cglint repo/src/c.gen.yaml repo/build 2>&1 | grep -c CG121", &out);
+	rc = sh("cglint repo/src/c.gen.yaml repo/build 2>&1 | grep -c '\\[CG121'", &out);
 	expect_str(out, "2\n");
 	free(out);
 	/* a nested repository's own rules apply inside it */
 	put("repo/src/vendor/.gitignore", "*.yaml\n");
 	put("repo/src/vendor/v.yaml", bad_impl);
-	rc = sh("git init -q repo/src/vendor && cglint --no-ignore repo/src/vendor 2>&1 | grep -c CG121; "
+	rc = sh("git init -q repo/src/vendor && cglint --no-ignore repo/src/vendor 2>&1 | grep -c '\\[CG121'; "
 		"cglint repo/src 2>&1 | grep -c vendor", &out);
 	expect_str(out, "1\n0\n");
 	free(out);
