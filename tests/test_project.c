@@ -492,6 +492,29 @@ Test(project, exclude_when_walking)
 	free(err);
 }
 
+/* '**' is matched by segment with memory, not by backtracking: ten of them against a path 30
+ * folders deep used to take past 20 s (the timeout only stops a regression from hanging). */
+Test(project, many_double_stars_at_depth_30, .timeout = 60)
+{
+	put(".cglint.yaml", "exclude: [\"**/**/**/**/**/**/**/**/**/**/nomatch.yaml\"]\n");
+	char path[512] = "";
+	for (int k = 0; k < 30; k++)
+		strcat(path, k % 2 ? "a/" : "b/");
+	strcat(path, "deep.yaml");
+	put(path, recipe);
+	int rc;
+	char *err;
+	char *got = lint_at("", path, &rc, &err);
+	cr_expect_eq(rc, 1, "the file is linted (not excluded): %s", err);
+	free(got);
+	free(err);
+	put(".cglint.yaml", "exclude: [\"**/a/**/a/**/a/**/**/**/a/**/a/**/b/**/a/**/deep.yaml\"]\n");
+	got = lint_at("", path, &rc, &err);
+	cr_expect_eq(rc, 0, "the file is excluded: %s", err);
+	free(got);
+	free(err);
+}
+
 Test(project, exclude_named_files)
 {
 	exclude_tree();

@@ -119,37 +119,76 @@ static const char *inside(const char *dir, const char *path)
 
 /* ---- globs: fnmatch per path segment, '**' for any number of segments ---- */
 
-static bool match_segs(const char *pat, const char *path)
+struct segs {
+	const char **p;
+	size_t *n;
+	size_t count;
+};
+
+/* Split at '/'; what follows a trailing '/' is no segment ("build/" is one). */
+static struct segs split(const char *s)
 {
-	if (!*pat)
-		return true;    /* the pattern named a folder above the path */
-	const char *pe = strchr(pat, '/');
-	size_t pn = pe ? (size_t)(pe - pat) : strlen(pat);
-	const char *pnext = pe ? pe + 1 : pat + pn;
-	if (pn == 2 && !strncmp(pat, "**", 2)) {
-		for (const char *p = path;; ) {
-			if (match_segs(pnext, p))
-				return true;
-			const char *s = strchr(p, '/');
-			if (!s)
-				return !*pnext;
-			p = s + 1;
-		}
+	size_t cap = 1;
+	for (const char *c = s; *c; c++)
+		cap += *c == '/';
+	struct segs g = {mem_alloc(cap * sizeof(*g.p)), mem_alloc(cap * sizeof(*g.n)), 0};
+	while (*s) {
+		const char *e = strchr(s, '/');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		g.p[g.count] = s;
+		g.n[g.count++] = n;
+		s += n + (e != NULL);
 	}
-	if (!*path)
-		return false;
-	const char *se = strchr(path, '/');
-	size_t sn = se ? (size_t)(se - path) : strlen(path);
+	return g;
+}
+
+static bool seg_match(const struct segs *pat, size_t i, const struct segs *path, size_t j)
+{
 	char ps[NAME_MAX + 1], ss[NAME_MAX + 1];
-	if (pn > NAME_MAX || sn > NAME_MAX)
+	if (pat->n[i] > NAME_MAX || path->n[j] > NAME_MAX)
 		return false;
-	memcpy(ps, pat, pn);
-	ps[pn] = '\0';
-	memcpy(ss, path, sn);
-	ss[sn] = '\0';
-	if (fnmatch(ps, ss, FNM_PERIOD))
-		return false;
-	return match_segs(pnext, se ? se + 1 : path + sn);
+	memcpy(ps, pat->p[i], pat->n[i]);
+	ps[pat->n[i]] = '\0';
+	memcpy(ss, path->p[j], path->n[j]);
+	ss[path->n[j]] = '\0';
+	return !fnmatch(ps, ss, FNM_PERIOD);
+}
+
+/*
+ * Whether pattern segments i.. match path segments j.., a pattern that runs out first naming a
+ * folder above the path. Memoized over (i, j), so '**'-heavy patterns take polynomial time, not
+ * the exponential time of backtracking. memo: 0 unknown, 1 no, 2 yes.
+ */
+static bool match_at(const struct segs *pat, size_t i, const struct segs *path, size_t j, unsigned char *memo)
+{
+	if (i == pat->count)
+		return true;
+	unsigned char *m = &memo[i * (path->count + 1) + j];
+	if (*m)
+		return *m == 2;
+	bool ok;
+	if (pat->n[i] == 2 && !strncmp(pat->p[i], "**", 2)) {
+		ok = i + 1 == pat->count;
+		for (size_t k = j; !ok && k <= path->count && (k < path->count || k == j); k++)
+			ok = match_at(pat, i + 1, path, k, memo);
+	} else {
+		ok = j < path->count && seg_match(pat, i, path, j) && match_at(pat, i + 1, path, j + 1, memo);
+	}
+	*m = ok ? 2 : 1;
+	return ok;
+}
+
+static bool match_segs(const char *pattern, const char *rel)
+{
+	struct segs pat = split(pattern), path = split(rel);
+	unsigned char *memo = calloc((pat.count + 1) * (path.count + 1), 1);
+	bool ok = memo && match_at(&pat, 0, &path, 0, memo);
+	free(memo);
+	free(pat.p);
+	free(pat.n);
+	free(path.p);
+	free(path.n);
+	return ok;
 }
 
 /*
