@@ -515,6 +515,49 @@ Test(project, many_double_stars_at_depth_30, .timeout = 60)
 	free(err);
 }
 
+/* A .cglint.yaml that is there but cannot be read is an error (exit 2), never taken as absent. */
+Test(project, unreadable_config_links_are_errors)
+{
+	put("sub/a.yaml", "model:\n  cuda_graph_impl: none\n");
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), "cd '%s/sub' && ln -s loop .cglint.yaml && ln -s .cglint.yaml loop", dir);
+	cr_assert_eq(system(cmd), 0);
+	int rc;
+	char *err;
+	char *got = lint_at("sub", "a.yaml", &rc, &err);
+	cr_expect_eq(rc, 2);
+	cr_expect(strstr(got, ".cglint.yaml:1:1: error: cannot open: symbolic link loop [CG904"), "%s", got);
+	free(got);
+	free(err);
+	snprintf(cmd, sizeof(cmd), "cd '%s/sub' && rm .cglint.yaml loop && ln -s nowhere .cglint.yaml", dir);
+	cr_assert_eq(system(cmd), 0);
+	got = lint_at("sub", "a.yaml", &rc, &err);
+	cr_expect_eq(rc, 2);
+	cr_expect(strstr(got, ".cglint.yaml:1:1: error: cannot open: No such file or directory [CG904"), "%s", got);
+	free(got);
+	free(err);
+}
+
+/* The search for a .cglint.yaml stops at the repository's root: one above it (a home or CI
+ * workspace folder) cannot switch the repository's rules off. */
+Test(project, config_search_stops_at_the_repository)
+{
+	put(".cglint.yaml", "ignore: [ALL]\n");
+	put("repo/.git/HEAD", "ref: refs/heads/main\n");
+	put("repo/a.yaml", "model:\n  cuda_graph_impl: bogus\n");
+	int rc;
+	char *err;
+	char *got = lint_at("repo", "a.yaml", &rc, &err);
+	cr_expect_eq(rc, 1, "the config above the repository was applied: %s", err);
+	cr_expect(strstr(got, "[CG121"), "%s", got);
+	free(got);
+	free(err);
+	got = lint_at("", "repo/a.yaml", &rc, &err);    /* named from above: still the repository's file */
+	cr_expect_eq(rc, 1, "%s", err);
+	free(got);
+	free(err);
+}
+
 Test(project, exclude_named_files)
 {
 	exclude_tree();

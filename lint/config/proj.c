@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/mem.h"
@@ -441,10 +442,11 @@ static const struct cfg *find(struct proj *pj, const char *dir)
 	const struct cfg *c = NULL;
 	static const char *const names[] = {".cglint.yaml", ".cglint.yml"};
 	const char *file = NULL;
+	struct stat st;
 	for (size_t i = 0; i < 2 && !file; i++) {
 		const char *p = arena_printf(pj->a, "%s/%s", strcmp(dir, "/") ? dir : "", names[i]);
-		if (access(p, F_OK) == 0)
-			file = p;
+		if (lstat(p, &st) == 0)
+			file = p;       /* whatever it is: a dangling link or a loop is an error, not absent */
 	}
 	/* record the folder first: a loop through inherit then ends at this entry */
 	pj->cfg_of = mem_realloc(pj->cfg_of, (pj->n_dirs + 1) * sizeof(*pj->cfg_of));
@@ -454,10 +456,10 @@ static const struct cfg *find(struct proj *pj, const char *dir)
 	if (file) {
 		const char *rel = pj->cwd ? inside(pj->cwd, file) : NULL;
 		c = read_cfg(pj, rel && *rel ? rel : file, dir);
-	} else {
+	} else if (lstat(arena_printf(pj->a, "%s/.git", strcmp(dir, "/") ? dir : ""), &st) != 0) {
 		const char *up = parent_dir(pj->a, dir);
 		c = up ? find(pj, up) : NULL;
-	}
+	}       /* else the repository's root: a config above it does not reach into the repository */
 	pj->cfg_of[me] = c;
 	return c;
 }
