@@ -24,6 +24,14 @@ const char *text_at(const struct text_store *s, size_t k, const char **buf, size
 /* The bytes of 1-based 'line' without its line end (\n or \r\n); NULL past the end. */
 const char *text_line(const char *buf, size_t len, unsigned line, size_t *n);
 
+/*
+ * Where 'buf' stops being UTF-8 text: the first NUL byte, or the first byte that does not start
+ * or continue a well-formed UTF-8 sequence (overlong forms, surrogates and code points above
+ * U+10FFFF included). NULL when it is all text; else what is wrong, with *line and *col (1-based,
+ * the column in code points) where.
+ */
+const char *text_bad_encoding(const char *buf, size_t len, unsigned *line, unsigned *col);
+
 /* The byte offset of code point 'cp' (0-based) in a line of n bytes, or n past its end. */
 size_t text_cp_offset(const char *line, size_t n, unsigned cp);
 

@@ -428,6 +428,36 @@ struct target lint_target_for(struct lint_run *r, const char *path)
 	return target_resolve(&t, why, sizeof(why)) ? o->target : t;
 }
 
+/* A PEP 263 coding declaration in the first two lines: then the text need not be UTF-8. */
+static bool py_declares_coding(const char *buf, size_t len)
+{
+	size_t end = 0;
+	for (int lines = 0; end < len && lines < 2; end++)
+		lines += buf[end] == '\n';
+	for (size_t i = 0; i + 6 < end; i++)
+		if (buf[i] == '#')
+			for (size_t k = i; k + 6 < end && buf[k] != '\n'; k++)
+				if (!strncmp(buf + k, "coding", 6) && (buf[k + 6] == ':' || buf[k + 6] == '='))
+					return true;
+	return false;
+}
+
+/* A Python file that is not text is reported when it was named, or when it mentions a CUDA-graph
+ * setting: a tree of unrelated Python stays quiet, as for syntax errors (CG917). */
+static bool py_wants_report(const struct lint_run *r, const char *path, const char *buf, size_t len)
+{
+	static const char *const words[] = {"cuda_graph", "rng_tracker", "NCCL_GRAPH_REGISTER", "PYTORCH_CUDA_ALLOC_CONF"};
+	if (r->named && !strcmp(path, r->named))
+		return true;
+	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+		size_t n = strlen(words[k]);
+		for (size_t i = 0; i + n <= len; i++)
+			if (buf[i] == words[k][0] && !memcmp(buf + i, words[k], n))
+				return true;
+	}
+	return false;
+}
+
 void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len)
 {
 	r->files++;
@@ -437,7 +467,17 @@ void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t l
 	}
 	text_put(r->texts, path, buf, len);
 	struct target tg = lint_target_for(r, path);
-	if (has_suffix(path, ".py")) {
+	bool py = has_suffix(path, ".py");
+	if (py || lint_is_script(path, buf, len)) {
+		/* YAML's reader checks its own encoding (CG906); scripts and recipes are checked here */
+		unsigned line, col;
+		const char *bad = text_bad_encoding(buf, len, &line, &col);
+		if (bad && (!py || !py_declares_coding(buf, len)) && (!py || py_wants_report(r, path, buf, len))) {
+			diag_input(&r->diags, "CG906", (struct loc){path, line, col}, "%s", bad);
+			return;
+		}
+	}
+	if (py) {
 		size_t units = r->units, diags = r->diags.n;
 		python_units(r, path, buf, len, &tg);
 		/* a file named on the command line is worth a word; walked ones stay quiet */
