@@ -840,6 +840,21 @@ Test(lsp, message_over_the_limit_is_skipped)
 	cr_expect_eq(srv_stop(&s), 0);
 }
 
+/* A length no client will send is answered, and the next message is read as the next message,
+ * not as the rest of that one's body. */
+Test(lsp, absurd_content_length_then_a_request)
+{
+	struct srv s;
+	srv_start(&s, NULL);
+	json_decref(srv_init(&s, NULL));
+	const char *h = "Content-Length: 1000000000000\r\n\r\n{\"jsonrpc\":\"2.0\"}";
+	cr_assert(srv_raw(&s, h, strlen(h)));
+	expect_error(&s, json_null(), -32600, "Content-Length 10^12");
+	srv_request(&s, 7, "cglint/ping", NULL);
+	expect_error(&s, json_integer(7), -32601, "the request after it");
+	cr_expect_eq(srv_stop(&s), 0);
+}
+
 Test(lsp, huge_content_length_then_end)
 {
 	struct srv s;
