@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Benchmark cglint's Python front-end against `python3 -m py_compile` on the same recipe files:
+#   tree       Megatron-Bridge's src/megatron/bridge/recipes and perf_recipes, when a checkout is
+#              found (CGLINT_BRIDGE_TREE, else /tmp/mb6, ../Megatron-Bridge)
+#   generated  N recipe-like modules from tests/bench/gen_recipes.py, always
+# Each set: one cglint process over the folders, against py_compile one process per file (as a
+# pre-commit hook runs it) and py_compile once for all the files.
+#
+# usage: tests/bench/bench_py.sh [BUILD_DIR] [N]
+#   BUILD_DIR    folder holding the cglint binary (default: build)
+#   N            number of generated recipe modules (default: 290, as many as v0.6.0 has)
+# environment:
+#   RUNS         timed runs of each measurement (default: 5, after 1 warm-up); medians reported
+#   SEED         generator seed (default: the generator's own)
+#   CGLINT_BRIDGE_TREE   a Megatron-Bridge checkout (its root or its src/)
+#
+# py_compile writes its .pyc files under a scratch PYTHONPYCACHEPREFIX (the tree may be read-only),
+# and compiles every time (it does not look at a cache). Timing is wall clock from bash's
+# $EPOCHREALTIME around each process or loop, output sent to /dev/null. Only medians and ratios
+# are reported; nothing is asserted about times.
+set -eu
+
+build_dir=${1:-build}
+n=${2:-290}
+runs=${RUNS:-5}
+here=$(cd "$(dirname "$0")" && pwd)
+cglint=$build_dir/cglint
+
+[ -x "$cglint" ] || { echo "bench_py.sh: no cglint binary at $cglint" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "bench_py.sh: python3 not found" >&2; exit 2; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cglint-bench-py.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export PYTHONPYCACHEPREFIX=$tmp/pycache
+
+# --- helpers -------------------------------------------------------------------------
+measure() {
+	local t0 t1
+	t0=${EPOCHREALTIME//[.,]/}
+	"$@" >/dev/null 2>&1 || true
+	t1=${EPOCHREALTIME//[.,]/}
+	us=$((10#$t1 - 10#$t0))
+}
+
+# median, min and max (microseconds) of REPS timed runs after one warm-up: bench REPS CMD...
+bench() {
+	local reps=$1 k
+	shift
+	"$@" >/dev/null 2>&1 || true
+	for ((k = 0; k < reps; k++)); do
+		measure "$@"
+		echo "$us"
+	done | sort -n | awk '{ a[NR] = $1 }
+		END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+		      printf "%d %d %d\n", m, a[1], a[NR] }'
+}
+
+ms() { awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.3f" : "n/a"), (b > 0 ? a / b : 0) }'; }
+
+# py_compile once per file, as a pre-commit hook with pass_filenames and one process each
+py_compile_each() {
+	local f
+	for f in "$@"; do python3 -m py_compile "$f" || true; done
+}
+
+# --- one file set ----------------------------------------------------------------------
+section() {
+	local label=$1
+	shift
+	local -a dirs=("$@") files
+	mapfile -t files < <(find "${dirs[@]}" -name '*.py' -type f | sort)
+	local lines rc=0 summary
+	lines=$(cat "${files[@]}" | wc -l)
+	"$cglint" --format json "${dirs[@]}" >"$tmp/cglint.json" 2>"$tmp/cglint.err" || rc=$?
+	if [ "$rc" -gt 1 ]; then
+		echo "bench_py.sh: cglint exited $rc on $label (usage/input/internal error), timings would be meaningless" >&2
+		head -n 5 "$tmp/cglint.err" >&2
+		exit 1
+	fi
+	summary=$(python3 - "$tmp/cglint.json" <<-'EOF'
+	import json, re, sys
+	d = json.load(open(sys.argv[1]))["diagnostics"]
+	sev = {s: sum(x["severity"] == s for x in d) for s in ("error", "warning", "note")}
+	units = {(x["path"], m.group(1)) for x in d for m in [re.search(r"\(in ([^)]*)\)$", x["message"])] if m}
+	print(f"{sev['error']} errors / {sev['warning']} warnings / {sev['note']} notes in "
+	      f"{len({x['path'] for x in d})} files, {len(units)} functions with findings")
+	EOF
+	)
+	local bad=0
+	py_compile_each "${files[@]}" 2>"$tmp/pyc.err" || true
+	bad=$(grep -c 'Error' "$tmp/pyc.err" || true)
+	echo "== $label: ${#files[@]} .py files, $lines lines"
+	echo "cglint:     $("$cglint" --version) (exit $rc) -- $summary"
+	echo "py_compile: $(python3 --version) -- $bad files with errors"
+
+	local cm cn cx em en ex om on ox
+	read -r cm cn cx < <(bench "$runs" "$cglint" --format json "${dirs[@]}")
+	read -r em en ex < <(bench "$runs" py_compile_each "${files[@]}")
+	read -r om on ox < <(bench "$runs" python3 -m py_compile "${files[@]}")
+	local fmt="%-38s %5s %11s %9s %9s\n"
+	printf "$fmt" tool runs "median ms" "min ms" "max ms"
+	printf "$fmt" "cglint (one process, the folders)" "$runs" "$(ms "$cm")" "$(ms "$cn")" "$(ms "$cx")"
+	printf "$fmt" "python3 -m py_compile, one per file" "$runs" "$(ms "$em")" "$(ms "$en")" "$(ms "$ex")"
+	printf "$fmt" "python3 -m py_compile, one process" "$runs" "$(ms "$om")" "$(ms "$on")" "$(ms "$ox")"
+	echo
+	echo "ratio cglint/py_compile (median wall time, lower is faster for cglint; issue 14's target: <= 0.5):"
+	echo "  cglint (one process) / py_compile one process per file:  $(ratio "$cm" "$em")"
+	echo "  cglint (one process) / py_compile one process for all:   $(ratio "$cm" "$om")"
+}
+
+# --- the sets ----------------------------------------------------------------------------
+tree=""
+for p in ${CGLINT_BRIDGE_TREE:-} /tmp/mb6 ../Megatron-Bridge; do
+	p=${p%/}
+	[ "${p##*/}" = src ] && p=${p%/src}
+	if [ -d "$p/src/megatron/bridge/recipes" ]; then tree=$p; break; fi
+done
+if [ -n "$tree" ]; then
+	section "Megatron-Bridge recipes + perf_recipes ($tree)" \
+		"$tree/src/megatron/bridge/recipes" "$tree/src/megatron/bridge/perf_recipes"
+	echo
+else
+	echo "(no Megatron-Bridge checkout found: set CGLINT_BRIDGE_TREE to time the real recipes)"
+fi
+python3 "$here/gen_recipes.py" "$tmp/recipes" -n "$n" ${SEED:+--seed "$SEED"}
+section "generated recipe modules (tests/bench/gen_recipes.py -n $n)" "$tmp/recipes"
+exit 0
