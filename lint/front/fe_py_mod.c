@@ -34,9 +34,16 @@ struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf,
 	*m = (struct mod){.path = path, .src = buf, .len = len, .tree = tree, .from_disk = from_disk};
 	TSNode root = ts_tree_root_node(tree);
 	uint32_t n = ts_node_named_child_count(root);
+	/* a statement imports several names ("from x import A, B"): room for every one */
+	size_t cap_imps = 1;
+	for (uint32_t k = 0; k < n; k++) {
+		TSNode d = ts_node_named_child(root, k);
+		if (is(d, "import_from_statement") || is(d, "import_statement"))
+			cap_imps += ts_node_named_child_count(d);
+	}
 	m->defs = arena_alloc(c->a, (n ? n : 1) * sizeof(*m->defs));
-	m->imps = arena_alloc(c->a, (n ? n : 1) * sizeof(*m->imps));
-		for (uint32_t k = 0; k < n; k++) {
+	m->imps = arena_alloc(c->a, cap_imps * sizeof(*m->imps));
+	for (uint32_t k = 0; k < n; k++) {
 		TSNode d = ts_node_named_child(root, k);
 		if (is(d, "decorated_definition"))
 			d = field(d, "definition");
@@ -49,7 +56,6 @@ struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf,
 			continue;
 		const char *module = NULL;
 		unsigned level = 0;
-		size_t first = m->n_imps;
 		for (uint32_t i = 0; i < ts_node_named_child_count(d); i++) {
 			TSNode c2 = ts_node_named_child(d, i);
 			if (is(c2, "comment"))
@@ -71,7 +77,7 @@ struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf,
 			}
 			TSNode name = is(c2, "aliased_import") ? field(c2, "name") : c2;
 			TSNode alias = is(c2, "aliased_import") ? field(c2, "alias") : name;
-			if (!is(name, "dotted_name") || ts_node_is_null(alias) || m->n_imps - first >= n)
+			if (!is(name, "dotted_name") || ts_node_is_null(alias) || m->n_imps + 1 >= cap_imps)
 				continue;
 			const char *nm = text(c->a, buf, name), *local = text(c->a, buf, alias);
 			if (from)

