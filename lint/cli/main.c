@@ -490,7 +490,7 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 	const char *cp = c->s.lint.sources.cuda_path;
 	if (cp && !strcmp(cp, "auto"))
 		c->s.lint.sources.cuda_path = find_toolkit();
-	else if (cp && access(cp, R_OK) != 0)
+	else if (cp && strcmp(cp, "none") && access(cp, R_OK) != 0)
 		return usage_error("--cuda-path %s: no such folder", cp);
 	if (c->gpu_auto && (rc = detect_gpu(c, a, probe)))
 		return rc;

@@ -32,7 +32,7 @@ const struct opt opts[] = {
 	{"write-baseline", 0, NULL, O_WRITE_BASELINE, "record every current finding in the --baseline FILE, and exit 0"},
 	{"fix", 0, NULL, O_FIX, "apply the mechanical fixes to the files, then report what is left"},
 	{"diff", 0, NULL, O_DIFF, "print the mechanical fixes as a unified diff instead (exit 1 if there is one)"},
-	{"cuda-path", 0, "DIR|auto", O_CUDA_PATH, "parse CUDA sources against this toolkit's headers (auto: $CUDA_PATH, /usr/local/cuda); default: cglint's shim"},
+	{"cuda-path", 0, "DIR|auto|none", O_CUDA_PATH, "CUDA headers to parse sources against (default auto: $CGLINT_CUDA_PATH, the build's, $CUDA_PATH, /usr/local/cuda, nvcc's; none: cglint's shim)"},
 	{"build-path", 'p', "DIR", O_CDB, "folder holding compile_commands.json (default: searched upward from each source)"},
 	{"jobs", 'j', "N", O_JOBS, "check N sources (probe: run N rows) at once (default: one per CPU; probe: 1)"},
 	{"show-clang-args", 0, NULL, O_SHOW_ARGS, "print the arguments each source would be parsed with, and stop"},

@@ -16,7 +16,10 @@
 #include "base/strmap.h"
 #include "source/cflags.h"
 #include "source/fe_clang_lib.h"
+#include "source/fe_clang_err.h"
+#include "source/fe_clang_tk.h"
 #include "source/fe_clang_walk.h"
+#include "source/sir.h"
 
 struct shim_source {
 	const char *path, *text;
@@ -161,9 +164,34 @@ static bool cdb_flags(struct arena *a, struct cflags *f, struct fe_clang_cdbs *c
 	return found;
 }
 
-static struct cflags build_args(struct arena *a, const char *path, const char *buf, size_t len,
-				const struct fe_clang_opts *o, bool shim)
+/* Whether arguments i, i+1 put a toolkit's include folder on the path. */
+static bool toolkit_include(const struct cflags *db, size_t i)
 {
+	static const char *const inc[] = {"-I", "-isystem", "-idirafter", "-iquote"};
+	for (size_t k = 0; k < sizeof(inc) / sizeof(inc[0]); k++)
+		if (!strcmp(db->v[i], inc[k]))
+			return i + 1 < db->n && fe_clang_tk_is_include(db->v[i + 1]);
+	return false;
+}
+
+/* The arguments for 'path': against the toolkit *tk (NULL on entry: pick one), or, when none
+ * is found or 'shim' is set, against the shim (then *tk is NULL). A toolkit's include folder
+ * the database names goes with the real headers, never with the shim. */
+static struct cflags build_args(struct arena *a, const char *path, const char *buf, size_t len,
+				const struct fe_clang_opts *o, bool shim, const char **tk)
+{
+	char *dbdir = o->cdb_dir ? mem_strdup(o->cdb_dir) : find_cdb_dir(path);
+	struct cflags db = {0};
+	bool have_db = dbdir && cdb_flags(a, &db, o->cdbs, dbdir, path);
+	const char *db_tk = NULL;
+	for (size_t i = 0; have_db && i < db.n && !db_tk; i++)
+		if (toolkit_include(&db, i)) {
+			char *r = fe_clang_tk_root_of(db.v[i + 1]);
+			db_tk = arena_strdup(a, r);
+			free(r);
+		}
+	*tk = shim ? NULL : fe_clang_tk_pick(o->cuda_path, db_tk);
+	shim = !*tk;
 	struct cflags f = {0};
 	enum lang l = lang_of(path, buf, len);
 	static const char *const lang_flags[][2] = {{"c", "-std=gnu11"}, {"c++", "-std=c++17"}, {"cuda", "-std=c++17"}};
@@ -172,6 +200,7 @@ static struct cflags build_args(struct arena *a, const char *path, const char *b
 	cflags_add(a, &f, lang_flags[l][1]);
 	cflags_add(a, &f, "-resource-dir");
 	cflags_add(a, &f, CGLINT_CLANG_RESOURCE_DIR);
+	cflags_add(a, &f, "-ferror-limit=0");  /* every error is sorted (fe_clang_err.h), not the first 20 */
 	if (l == LANG_CUDA) {
 		cflags_add(a, &f, "--cuda-host-only");
 		cflags_add(a, &f, "-nocudalib");
@@ -189,24 +218,27 @@ static struct cflags build_args(struct arena *a, const char *path, const char *b
 		}
 	} else {
 		if (l == LANG_CUDA) {
-			cflags_add(a, &f, arena_printf(a, "--cuda-path=%s", o->cuda_path));
+			cflags_add(a, &f, arena_printf(a, "--cuda-path=%s", *tk));
 			cflags_add(a, &f, "-isystem");
 			cflags_add(a, &f, STUB_DIR);
 		} else {
 			cflags_add(a, &f, "-isystem");
-			cflags_add(a, &f, arena_printf(a, "%s/include", o->cuda_path));
+			cflags_add(a, &f, arena_printf(a, "%s/include", *tk));
 		}
 		cflags_add(a, &f, "-isystem");
-		cflags_add(a, &f, arena_printf(a, "%s/include/cccl", o->cuda_path));
+		cflags_add(a, &f, arena_printf(a, "%s/include/cccl", *tk));
 		/* NCCL and PyTorch headers the toolkit lacks still resolve, to the shim. */
 		cflags_add(a, &f, "-idirafter");
 		cflags_add(a, &f, FE_CLANG_SHIM_DIR);
 	}
-	char *dbdir = o->cdb_dir ? mem_strdup(o->cdb_dir) : find_cdb_dir(path);
-	struct cflags db = {0};
-	if (dbdir && cdb_flags(a, &db, o->cdbs, dbdir, path)) {
-		for (size_t i = 0; i < db.n; i++)
+	if (have_db) {
+		for (size_t i = 0; i < db.n; i++) {
+			if (shim && toolkit_include(&db, i)) {
+				i++;    /* the shim stands in for the toolkit's headers: never both */
+				continue;
+			}
 			cflags_add(a, &f, db.v[i]);
+		}
 		f.per_thread_stream = db.per_thread_stream;
 	}
 	return f;
@@ -215,8 +247,10 @@ static struct cflags build_args(struct arena *a, const char *path, const char *b
 const char **fe_clang_args(struct arena *a, const char *path, const char *buf, size_t len,
 			   const struct fe_clang_opts *o, bool *shim)
 {
-	*shim = !o->cuda_path;
-	return build_args(a, path, buf, len, o, *shim).v;
+	const char *tk;
+	const char **v = build_args(a, path, buf, len, o, false, &tk).v;
+	*shim = !tk;
+	return v;
 }
 
 const char *fe_clang_version(struct arena *a)
@@ -246,38 +280,6 @@ static struct CXUnsavedFile *unsaved_files(struct arena *a, const char *abspath,
 	return u;
 }
 
-/* The first error, or NULL: where and what, for CG911/CG912. */
-static const char *first_error(struct arena *a, CXTranslationUnit tu, const char *main_path, struct loc *where,
-			       unsigned *count)
-{
-	const char *msg = NULL;
-	*count = 0;
-	unsigned n = fe_clang_lib.getNumDiagnostics(tu);
-	for (unsigned i = 0; i < n; i++) {
-		CXDiagnostic d = fe_clang_lib.getDiagnostic(tu, i);
-		if (fe_clang_lib.getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-			if (!msg) {
-				CXSourceLocation l = fe_clang_lib.getDiagnosticLocation(d);
-				CXFile file;
-				unsigned line, col;
-				fe_clang_lib.getFileLocation(l, &file, &line, &col, NULL);
-				*where = (struct loc){main_path, line, col};
-				if (file && !fe_clang_lib.Location_isFromMainFile(l)) {
-					const char *fn = fe_clang_walk_cxstr(a, fe_clang_lib.getFileName(file));
-					msg = arena_printf(a, "%s:%u:%u: %s", fn, line, col,
-							   fe_clang_walk_cxstr(a, fe_clang_lib.getDiagnosticSpelling(d)));
-					*where = (struct loc){main_path, 0, 0};
-				} else {
-					msg = fe_clang_walk_cxstr(a, fe_clang_lib.getDiagnosticSpelling(d));
-				}
-			}
-			(*count)++;
-		}
-		fe_clang_lib.disposeDiagnostic(d);
-	}
-	return msg;
-}
-
 static CXTranslationUnit parse(struct arena *a, const char *abspath, const char *buf, size_t len,
 			       const struct cflags *f)
 {
@@ -293,6 +295,31 @@ static CXTranslationUnit parse(struct arena *a, const char *abspath, const char 
 	return rc == CXError_Success ? tu : NULL;
 }
 
+/* Leave out the functions with an error other than a missing declaration in their bodies
+ * (they are kept, empty, for the calls into them); their names go to 'out'. Returns false when
+ * such an error is outside every function of the main file: nothing there can be trusted. */
+static bool leave_out(struct sir_tu *t, const struct fe_clang_err *e, struct sbuf *out)
+{
+	bool *main = mem_alloc(t->n_fns + 1);
+	for (size_t f = 0; f < t->n_fns; f++)
+		main[f] = t->fns[f].in_main;
+	bool trusted = true;
+	for (size_t k = 0; k < e->n_other && trusted; k++) {
+		size_t f = 0;
+		while (f < t->n_fns && !(main[f] && t->fns[f].begin <= e->other_off[k] && e->other_off[k] < t->fns[f].end))
+			f++;
+		if (f == t->n_fns) {
+			trusted = false;
+		} else if (t->fns[f].in_main) {
+			t->fns[f].in_main = false;
+			t->fns[f].n_ev = 0;
+			sbuf_printf(out, "%s%s", out->len ? ", " : "", t->fns[f].name);
+		}
+	}
+	free(main);
+	return trusted;
+}
+
 int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
 		   const struct fe_clang_opts *o, struct sir_tu **out)
 {
@@ -305,30 +332,62 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 	char absbuf[PATH_MAX];
 	const char *abspath = path[0] == '/' ? path : realpath(path, absbuf) ? arena_strdup(a, absbuf)
 				: arena_printf(a, "/cglint-stdin/%s", path);
-	bool shim = !o->cuda_path;
+	bool shim = false;
+	const char *real_tk = NULL;
+	struct fe_clang_err real = {0};         /* the toolkit parse's errors, when the shim was tried after */
 	for (;;) {
-		struct cflags f = build_args(a, path, buf, len, o, shim);
+		const char *tk;
+		struct cflags f = build_args(a, path, buf, len, o, shim, &tk);
 		CXTranslationUnit tu = parse(a, abspath, buf, len, &f);
 		if (!tu) {
 			diag_input(d, "CG911", (struct loc){path, 0, 0}, "libclang could not parse the file");
 			return -1;
 		}
-		struct loc where;
-		unsigned errors;
-		const char *msg = first_error(a, tu, path, &where, &errors);
-		if (!msg) {
-			*out = fe_clang_walk_tu(a, tu, path, abspath, buf, len, f.per_thread_stream);
+		struct fe_clang_err e;
+		fe_clang_err_read(a, tu, path, &e);
+		if (tk && e.other_elsewhere) {  /* the toolkit's headers (or a project's) did not parse */
 			fe_clang_lib.disposeTranslationUnit(tu);
-			return 0;
+			real = e;
+			real_tk = tk;
+			shim = true;
+			continue;
 		}
+		struct sir_tu *t = fe_clang_walk_tu(a, tu, path, abspath, buf, len, f.per_thread_stream);
 		fe_clang_lib.disposeTranslationUnit(tu);
-		const char *more = errors > 1 ? arena_printf(a, " (and %u more errors)", errors - 1) : "";
-		if (shim || where.line) {       /* an error in the file itself: the shim would not help */
-			diag_input(d, "CG911", where, "not analysed: %s%s", msg, more);
+		struct sbuf left;
+		sbuf_init(&left);
+		bool trusted = leave_out(t, &e, &left);
+		size_t analysed = 0;
+		for (size_t k = 0; k < t->n_fns; k++)
+			analysed += t->fns[k].in_main;
+		const char *more = e.count > 1 ? arena_printf(a, " (and %u more errors)", e.count - 1) : "";
+		if (e.count && (!trusted || (!analysed && (e.n_other || e.other_elsewhere)))) {
+			sbuf_release(&left);
+			if (real_tk)    /* the first real error, then what the shim made of it */
+				diag_input(d, "CG911", real.where, "not analysed: %s (against the CUDA headers in %s); with cglint's shim: %s%s",
+					   real.first, real_tk, e.first, more);
+			else
+				diag_input(d, "CG911", e.where, "not analysed: %s%s", e.first, more);
 			return -1;
 		}
-		diag_input(d, "CG912", where, "not analysed against the CUDA headers in %s: %s%s; analysed against cglint's shim instead",
-			   o->cuda_path, msg, more);
-		shim = true;
+		if (real_tk)
+			diag_input(d, "CG912", real.where, "not analysed against the CUDA headers in %s: %s%s; analysed against cglint's shim instead",
+				   real_tk, real.other_first ? real.other_first : real.first,
+				   real.count > 1 ? arena_printf(a, " (and %u more errors)", real.count - 1) : "");
+		if (e.count) {
+			struct sbuf m;
+			sbuf_init(&m);
+			if (e.missing)
+				sbuf_printf(&m, "missing %s (calls to them are unknown to the checks)", e.missing);
+			if (left.len)
+				sbuf_printf(&m, "%sleft out %s (errors in their bodies)", m.len ? "; " : "", left.buf);
+			if (!m.len)
+				sbuf_adds(&m, "errors in included files");
+			diag_input(d, "CG919", e.where, "analysed in part: %s; first error: %s%s", m.buf, e.first, more);
+			sbuf_release(&m);
+		}
+		sbuf_release(&left);
+		*out = t;
+		return 0;
 	}
 }

@@ -454,13 +454,12 @@ struct visit {
 
 static enum CXChildVisitResult visit_child(CXCursor c, CXCursor parent, CXClientData data)
 {
-	(void)parent;
-	struct visit *v = data;
+	struct visit *v = data;   /* an unresolved call (dependent) uses its arguments */
 	struct ctx x = v->x;
 	if (v->parent == CXCursor_CompoundStmt) {
 		extent_of(c, &x.stmt_begin, &x.stmt_end);
 		x.discard = true;
-	} else if (v->parent != CXCursor_UnexposedExpr && v->parent != CXCursor_ParenExpr) {
+	} else if ((v->parent != CXCursor_UnexposedExpr || fe_clang_lib.getCursorType(parent).kind == CXType_Dependent) && v->parent != CXCursor_ParenExpr) {
 		x.discard = false;
 	}
 	walk(v->w, c, x);

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fe_clang_err: the errors of a parsed translation unit, sorted by what they cost the analysis.
+ * clang recovers from a name it does not know (a header not found, an undeclared function or
+ * type): the functions around such a name still parse, and a call to it is a call cglint knows
+ * nothing about. Those are "missing declarations", reported once per file (CG919). Any other
+ * error (a syntax error, an #error) in a function's body leaves that function out; one in the
+ * main file outside every function, or none analysable at all, refuses the file (CG911).
+ */
+#ifndef CGLINT_FE_CLANG_ERR_H
+#define CGLINT_FE_CLANG_ERR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/loc.h"
+
+struct arena;
+struct CXTranslationUnitImpl;
+
+struct fe_clang_err {
+	const char *first;              /* the first error: "file:line:col: what" outside the main file */
+	struct loc where;               /* its place in the main file; line 0 when it is elsewhere */
+	unsigned count;                 /* errors */
+	bool other_elsewhere;           /* an error other than a missing declaration outside the main file */
+	const char *other_first;        /* the first of those, as 'first' */
+	unsigned *other_off;            /* main-file offsets of errors other than missing declarations */
+	size_t n_other;
+	const char *missing;            /* "checkCudaErrors, 'helper_cuda.h'": what is not declared, or NULL */
+};
+
+/* Read the diagnostics of 'tu' (libclang's CXTranslationUnit); 'path' names the main file. */
+void fe_clang_err_read(struct arena *a, struct CXTranslationUnitImpl *tu, const char *path, struct fe_clang_err *e);
+
+#endif
