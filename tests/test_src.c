@@ -213,3 +213,75 @@ Test(src, cflags_keep_only_what_parses)
 	cr_expect_str_eq(g.v[1], "-std=c++17");
 	arena_free(a);
 }
+
+Test(src, cflags_read_nvcc_response_files)
+{
+	/* CMake's CUDA rules: --options-file (and -optf, @file) read relative to the entry's folder;
+	 * -Xcompiler's comma-separated host flags; nvcc-only flags dropped */
+	static const char inc[] = "-I include \"-DNAME=a b\"\n-optf more.rsp\n";
+	free(harness_write(dir, "inc.rsp", inc, sizeof(inc) - 1));
+	free(harness_write(dir, "more.rsp", "-isystem /opt/y\n", 16));
+	free(harness_write(dir, "at.rsp", "-DAT=1", 6));
+	struct arena *a = arena_new();
+	const char *argv[] = {"nvcc", "-forward-unknown-to-host-compiler", "--options-file", "inc.rsp", "@at.rsp",
+			      "-Xcompiler=-DHOST=1,-fPIC", "--expt-relaxed-constexpr", "-x", "cu", "-c", "k.cu"};
+	struct cflags f = {0};
+	cflags_from_command(a, &f, argv, sizeof(argv) / sizeof(argv[0]), dir);
+	const char *want[] = {"-I", arena_printf(a, "%s/include", dir), "-DNAME=a b", "-isystem", "/opt/y", "-DAT=1", "-DHOST=1"};
+	cr_assert_eq(f.n, sizeof(want) / sizeof(want[0]));
+	for (size_t k = 0; k < f.n; k++)
+		cr_expect_str_eq(f.v[k], want[k]);
+	arena_free(a);
+}
+
+/* A stand-in toolkit under the test folder: its include folder is recognised by these two. */
+static void fake_toolkit(void)
+{
+	char p[256];
+	snprintf(p, sizeof(p), "%s/tk/include/crt", dir);
+	char cmd[320];
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", p);
+	cr_assert_eq(system(cmd), 0);
+	free(harness_write(dir, "tk/include/cuda_runtime.h", "", 0));
+	free(harness_write(dir, "tk/include/crt/host_config.h", "", 0));
+	free(harness_write(dir, "a.cu", "", 0));
+}
+
+Test(src, toolkit_found_or_refused)
+{
+	fake_toolkit();
+	char *out, args[512];
+	setenv("CGLINT_CUDA_PATH", "", 1);      /* ctest sets none; found from CUDA_PATH here */
+	snprintf(args, sizeof(args), "%s/tk", dir);
+	setenv("CUDA_PATH", args, 1);
+	harness_run(dir, "--show-clang-args a.cu", &out);
+	snprintf(args, sizeof(args), "--cuda-path=%s/tk\n", dir);
+	cr_expect_not_null(strstr(out, args), "%s", out);
+	free(out);
+	harness_run(dir, "--cuda-path none --show-clang-args a.cu", &out);
+	cr_expect_not_null(strstr(out, "-nocudainc\n"), "%s", out);
+	cr_expect_null(strstr(out, "/tk"), "%s", out);
+	free(out);
+}
+
+Test(src, compile_database_toolkit_never_mixed_with_the_shim)
+{
+	fake_toolkit();
+	char db[1024];
+	int n = snprintf(db, sizeof(db),
+			 "[{\"directory\": \"%s\", \"file\": \"%s/a.cu\", \"arguments\": [\"nvcc\", \"-I%s/tk/include\", \"-c\", \"a.cu\"]}]",
+			 dir, dir, dir);
+	free(harness_write(dir, "compile_commands.json", db, (size_t)n));
+	char *out, want[512];
+	setenv("CGLINT_CUDA_PATH", "", 1);
+	unsetenv("CUDA_PATH");
+	unsetenv("CUDA_HOME");
+	harness_run(dir, "--show-clang-args a.cu", &out);  /* the build's toolkit comes before one installed */
+	snprintf(want, sizeof(want), "--cuda-path=%s/tk\n", dir);
+	cr_expect_not_null(strstr(out, want), "%s", out);
+	free(out);
+	harness_run(dir, "--cuda-path none --show-clang-args a.cu", &out);
+	cr_expect_null(strstr(out, "/tk/include"), "%s", out);
+	cr_expect_not_null(strstr(out, "/cglint-shim\n"), "%s", out);
+	free(out);
+}

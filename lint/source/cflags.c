@@ -2,6 +2,7 @@
 /* cflags: compile-command flags that matter for parsing. */
 #include "source/cflags.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "base/mem.h"
@@ -54,12 +55,116 @@ static void keep(struct arena *a, struct cflags *f, const char *clang, const cha
 		f->per_thread_stream = true;
 }
 
+/* The arguments of a response file, as a shell splits them: blanks between, quotes and
+ * backslashes as written. NULL when it cannot be read. */
+static const char **read_rsp(struct arena *a, const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct sbuf text, tok;
+	sbuf_init(&text);
+	sbuf_init(&tok);
+	char chunk[4096];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		sbuf_addn(&text, chunk, got);
+	fclose(f);
+	struct cflags v = {0};
+	char quote = 0;
+	bool in = false;
+	for (const char *p = text.buf;; p++) {
+		char c = *p;
+		if (!c || (!quote && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))) {
+			if (in)
+				cflags_add(a, &v, arena_strdup(a, tok.buf));
+			tok.len = 0;
+			tok.buf[0] = 0;
+			in = false;
+			if (!c)
+				break;
+		} else if (quote ? c == quote : c == '"' || c == '\'') {
+			quote = quote ? 0 : c;
+			in = true;
+		} else if (c == '\\' && quote != '\'' && p[1]) {
+			sbuf_addc(&tok, *++p);
+			in = true;
+		} else {
+			sbuf_addc(&tok, c);
+			in = true;
+		}
+	}
+	sbuf_release(&text);
+	sbuf_release(&tok);
+	*n = v.n;
+	return v.v ? v.v : arena_alloc(a, sizeof(char *));
+}
+
+static void scan(struct arena *a, struct cflags *out, const char *const *argv, size_t argc, size_t from,
+		 const char *dir, unsigned depth);
+
+/* Files named by a response-file flag ("a.rsp" or nvcc's "a.rsp,b.rsp"), read relative to the
+ * entry's folder, their arguments taken as if written in place. */
+static void expand(struct arena *a, struct cflags *out, const char *files, bool commas, const char *dir,
+		   unsigned depth)
+{
+	while (*files && depth < 8) {
+		size_t n = commas ? strcspn(files, ",") : strlen(files);
+		size_t argc;
+		const char **argv = read_rsp(a, absolute(a, arena_strndup(a, files, n), dir), &argc);
+		if (argv)
+			scan(a, out, argv, argc, 0, dir, depth + 1);
+		files += n + (files[n] == ',');
+	}
+}
+
+/* nvcc's flags that carry other flags: response files and the host compiler's options. */
+static bool nested(struct arena *a, struct cflags *out, const char *const *argv, size_t argc, size_t *i,
+		   const char *dir, unsigned depth)
+{
+	static const struct {
+		const char *flag;
+		bool rsp;
+	} forms[] = {{"--options-file", true}, {"-optf", true}, {"-Xcompiler", false}, {"--compiler-options", false}};
+	const char *s = argv[*i];
+	if (s[0] == '@' && s[1]) {
+		expand(a, out, s + 1, false, dir, depth);
+		return true;
+	}
+	for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++) {
+		size_t m = strlen(forms[k].flag);
+		if (strncmp(s, forms[k].flag, m) || (s[m] && s[m] != '='))
+			continue;
+		const char *val = s[m] ? s + m + 1 : *i + 1 < argc ? argv[++*i] : "";
+		if (forms[k].rsp) {
+			expand(a, out, val, true, dir, depth);
+		} else {        /* -Xcompiler -DX,-Ipath: the host compiler's, comma-separated */
+			struct cflags host = {0};
+			for (const char *p = val; *p;) {
+				size_t n = strcspn(p, ",");
+				cflags_add(a, &host, arena_strndup(a, p, n));
+				p += n + (p[n] == ',');
+			}
+			if (host.n && depth < 8)
+				scan(a, out, host.v, host.n, 0, dir, depth + 1);
+		}
+		return true;
+	}
+	return false;
+}
+
 void cflags_from_command(struct arena *a, struct cflags *out, const char *const *argv, size_t argc,
 			 const char *dir)
 {
-	for (size_t i = 1; i < argc; i++) {
+	scan(a, out, argv, argc, 1, dir, 0);
+}
+
+static void scan(struct arena *a, struct cflags *out, const char *const *argv, size_t argc, size_t from,
+		 const char *dir, unsigned depth)
+{
+	for (size_t i = from; i < argc; i++) {
 		const char *s = argv[i];
-		bool done = false;
+		bool done = nested(a, out, argv, argc, &i, dir, depth);
 		for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]) && !done; k++) {
 			size_t m = strlen(valued[k].flag);
 			if (strncmp(s, valued[k].flag, m))

@@ -56,6 +56,12 @@ static enum lang lang_of(const char *path, const char *buf, size_t len)
 	return LANG_CXX;
 }
 
+static bool lang_header(const char *path)
+{
+	return fe_clang_walk_has_suffix(path, ".h") || fe_clang_walk_has_suffix(path, ".hpp") ||
+	       fe_clang_walk_has_suffix(path, ".cuh");
+}
+
 /* compile_commands.json: -p's folder, else the closest one upward from the file (as
  * clang-tidy looks), also trying build/ at each level (as clangd does). */
 static char *find_cdb_dir(const char *path)
@@ -139,17 +145,73 @@ static CXCompilationDatabase cdb_open(struct fe_clang_cdbs *c, char *dir)
 	return db;
 }
 
+/* How many leading path components two paths share. */
+static size_t shared_dirs(const char *x, const char *y)
+{
+	size_t n = 0;
+	for (size_t i = 0; x[i] && x[i] == y[i]; i++)
+		n += x[i] == '/';
+	return n;
+}
+
+/* The command for a file the database does not name (a header): the one of the source
+ * closest to it in the tree (same folder first), as clangd infers. NULL when there is none. */
+static const char *command_file(struct arena *a, CXCompileCommand cmd)
+{
+	const char *f = fe_clang_walk_cxstr(a, fe_clang_lib.CompileCommand_getFilename(cmd));
+	if (f[0] != '/')
+		f = arena_printf(a, "%s/%s", fe_clang_walk_cxstr(a, fe_clang_lib.CompileCommand_getDirectory(cmd)), f);
+	return f;
+}
+
+static CXCompileCommand neighbour(CXCompileCommands all, const char *abs, struct arena *a, const char **file)
+{
+	CXCompileCommand best = NULL;
+	size_t best_n = 0;
+	unsigned n = all ? fe_clang_lib.CompileCommands_getSize(all) : 0;
+	for (unsigned k = 0; k < n; k++) {
+		CXCompileCommand cmd = fe_clang_lib.CompileCommands_getCommand(all, k);
+		const char *f = command_file(a, cmd);
+		char real[PATH_MAX];
+		if (realpath(f, real))
+			f = arena_strdup(a, real);
+		size_t m = shared_dirs(f, abs);
+		if (m > best_n) {
+			best = cmd;
+			best_n = m;
+			*file = f;
+		}
+	}
+	return best_n > 1 ? best : NULL;
+}
+
 /* The flags the database in 'dir' gives 'path' (libclang's own reader of
- * compile_commands.json, the file as the database spells it). Takes 'dir'. */
-static bool cdb_flags(struct arena *a, struct cflags *f, struct fe_clang_cdbs *c, char *dir, const char *path)
+ * compile_commands.json, the file as the database spells it), or for a header it does not
+ * name, its nearest source's; *like is then that source. Takes 'dir'. */
+static bool cdb_flags(struct arena *a, struct cflags *f, struct fe_clang_cdbs *c, char *dir, const char *path,
+		      const char **like)
 {
 	char abs[PATH_MAX];
 	bool found = false;
+	const char *name = realpath(path, abs) ? abs : path;
 	pthread_mutex_lock(&c->lock);
 	CXCompilationDatabase db = cdb_open(c, dir);
-	CXCompileCommands cmds = db ? fe_clang_lib.CompilationDatabase_getCompileCommands(db, realpath(path, abs) ? abs : path) : NULL;
-	if (cmds && fe_clang_lib.CompileCommands_getSize(cmds) > 0) {
-		CXCompileCommand cmd = fe_clang_lib.CompileCommands_getCommand(cmds, 0);
+	/* Not libclang's lookup: for a file the database does not name it infers a command that
+	 * mangles nvcc's (a response file's name taken for the input). The file's own entry, else
+	 * the nearest source's, as written. */
+	CXCompileCommands all = db ? fe_clang_lib.CompilationDatabase_getAllCompileCommands(db) : NULL;
+	CXCompileCommand cmd = NULL;
+	unsigned n_all = all ? fe_clang_lib.CompileCommands_getSize(all) : 0;
+	for (unsigned k = 0; k < n_all && !cmd; k++) {
+		CXCompileCommand c1 = fe_clang_lib.CompileCommands_getCommand(all, k);
+		const char *named = command_file(a, c1);
+		char real[PATH_MAX];
+		if (!strcmp(named, name) || (realpath(named, real) && !strcmp(real, name)))
+			cmd = c1;
+	}
+	if (!cmd)
+		cmd = neighbour(all, name, a, like);
+	if (cmd) {
 		unsigned n = fe_clang_lib.CompileCommand_getNumArgs(cmd);
 		const char **argv = mem_alloc((n + 1) * sizeof(*argv));
 		for (unsigned i = 0; i < n; i++)
@@ -158,8 +220,8 @@ static bool cdb_flags(struct arena *a, struct cflags *f, struct fe_clang_cdbs *c
 		free(argv);
 		found = true;
 	}
-	if (cmds)
-		fe_clang_lib.CompileCommands_dispose(cmds);
+	if (all)
+		fe_clang_lib.CompileCommands_dispose(all);
 	pthread_mutex_unlock(&c->lock);
 	return found;
 }
@@ -182,7 +244,8 @@ static struct cflags build_args(struct arena *a, const char *path, const char *b
 {
 	char *dbdir = o->cdb_dir ? mem_strdup(o->cdb_dir) : find_cdb_dir(path);
 	struct cflags db = {0};
-	bool have_db = dbdir && cdb_flags(a, &db, o->cdbs, dbdir, path);
+	const char *like = NULL;        /* a header's nearest source, whose flags it takes */
+	bool have_db = dbdir && cdb_flags(a, &db, o->cdbs, dbdir, path, &like);
 	const char *db_tk = NULL;
 	for (size_t i = 0; have_db && i < db.n && !db_tk; i++)
 		if (toolkit_include(&db, i)) {
@@ -194,6 +257,8 @@ static struct cflags build_args(struct arena *a, const char *path, const char *b
 	shim = !*tk;
 	struct cflags f = {0};
 	enum lang l = lang_of(path, buf, len);
+	if (like && lang_header(path) && l == LANG_CXX && lang_of(like, "", 0) != LANG_CXX)
+		l = lang_of(like, "", 0);     /* a .h among .cu files is CUDA (a .c neighbour: C) */
 	static const char *const lang_flags[][2] = {{"c", "-std=gnu11"}, {"c++", "-std=c++17"}, {"cuda", "-std=c++17"}};
 	cflags_add(a, &f, "-x");
 	cflags_add(a, &f, lang_flags[l][0]);
