@@ -4,7 +4,8 @@
  * flags that change how a file parses: macros, include paths, forced includes, the language
  * standard, and nvcc's per-thread default stream. Everything else (optimisation, code
  * generation, warnings, nvcc's arch lists) is dropped, so a gcc- or nvcc-only flag never stops
- * libclang.
+ * libclang. Response files (--options-file, -optf, @file; relative to the entry's folder) and
+ * -Xcompiler's comma-separated host flags are read as if written in place.
  */
 #ifndef CGLINT_CFLAGS_H
 #define CGLINT_CFLAGS_H

@@ -3,13 +3,15 @@
  * fe_clang: C, C++ and CUDA sources through libclang, into a sir_tu (sir.h). Its two files,
  * fe_clang.c (the translation unit) and fe_clang_walk.c (the AST walk), alone include libclang.
  *
- * A file is parsed once, as CUDA host code when it is .cu/.cuh (or a header with a launch),
- * with the flags its compile_commands.json gives (found with -p or upward from the file) kept
- * to those that change parsing. By default the CUDA, NCCL and PyTorch headers are cglint's
- * shim (lint/source/shim/, embedded, served to libclang from memory); with a toolkit it parses
- * against the real headers, and a parse with errors there is reported (CG912) and retried with
- * the shim. A parse with errors in the shim mode is reported (CG911) and not analysed: a
- * truncated AST would hide calls.
+ * A file is parsed once, as CUDA host code when it is .cu/.cuh (or a header with a launch, or
+ * among .cu sources in its compile database), with the flags its compile_commands.json gives
+ * (found with -p or upward from the file; a header takes its nearest source's) kept to those
+ * that change parsing. The CUDA headers are a toolkit's when one is given or found
+ * (fe_clang_tk.h), else cglint's shim (lint/source/shim/, embedded, served to libclang from
+ * memory); never both. A real-header parse with errors in an included header is reported
+ * (CG912) and retried with the shim. Errors that are missing declarations leave the file
+ * analysed in part (CG919); a function with another error in its body is left out; a file with
+ * nothing left is refused (CG911). See fe_clang_err.h.
  */
 #ifndef CGLINT_FE_CLANG_H
 #define CGLINT_FE_CLANG_H
@@ -27,7 +29,7 @@ struct fe_clang_cdbs *fe_clang_cdbs_new(void);
 void fe_clang_cdbs_free(struct fe_clang_cdbs *c);
 
 struct fe_clang_opts {
-	const char *cuda_path;          /* toolkit root; NULL: the shim only */
+	const char *cuda_path;          /* toolkit root, "none" (the shim only), or NULL/"auto": found */
 	const char *cdb_dir;            /* -p: folder of compile_commands.json; NULL: search upward */
 	struct fe_clang_cdbs *cdbs;     /* where databases are kept; required */
 };

@@ -17,7 +17,7 @@ struct diag_list;
 struct pack;
 
 struct src_opts {
-	const char *cuda_path;          /* NULL: the shim */
+	const char *cuda_path;          /* a toolkit, "none" (the shim), NULL: found (fe_clang_tk.h) */
 	const char *cdb_dir;            /* -p */
 	unsigned jobs;                  /* 0: one per CPU */
 };
