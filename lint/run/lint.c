@@ -263,6 +263,24 @@ static const char *recipe_gpu(const char *path, const char *fn, int *major, cons
 	return found;
 }
 
+/* Rules ask of env_vars and comm_overlap as wholes ("given(env_vars)", "comm_overlap != null"),
+ * which a YAML mapping is: a recipe that sets their entries sets the section too, at its first. */
+static void python_sections(struct facts *t, const struct py_key *keys, size_t n)
+{
+	static const char *const sections[] = {"env_vars", "comm_overlap"};
+	for (size_t s = 0; s < sizeof(sections) / sizeof(sections[0]); s++) {
+		size_t m = strlen(sections[s]), entries = 0;
+		struct loc first = {0};
+		for (size_t k = 0; k < n; k++)
+			if (!strncmp(keys[k].key, sections[s], m) && keys[k].key[m] == '.' && !strchr(keys[k].key + m + 1, '.')) {
+				if (!entries++)
+					first = keys[k].loc;
+			}
+		if (entries && !facts_get(t, sections[s]))
+			facts_set(t, sections[s], (struct value){.kind = V_MAP, .n = entries, .loc = first}, first, "config");
+	}
+}
+
 static void reads_gpu(const char *path, void *ctx)
 {
 	*(bool *)ctx |= !strncmp(path, "target.gpu", 10);
@@ -321,6 +339,7 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 		facts_init(&t, ua);
 		for (size_t k = 0; k < pu->n_keys; k++)
 			facts_set(&t, pu->keys[k].key, pu->keys[k].val, pu->keys[k].loc, "config");
+		python_sections(&t, pu->keys, pu->n_keys);
 		/* RNGConfig(te_rng_tracker=True): its other fields keep the class's defaults */
 		for (size_t c = 0; c < pu->n_closed; c++)
 			for (size_t k = 0; k < r->pack->n_defaults; k++) {
