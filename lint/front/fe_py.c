@@ -138,7 +138,8 @@ static const char *class_section(const char *cls)
 		if (n >= m && !strcmp(cls + n - m, map[k].suffix))
 			return map[k].section;
 	}
-	return NULL;
+	/* Bridge's sized providers: Llama3ModelProvider8B, Qwen3MoEModelProvider30B_A3B, ... */
+	return strstr(cls, "ModelProvider") ? "model" : NULL;
 }
 
 static bool is_constructor(const char *callee)

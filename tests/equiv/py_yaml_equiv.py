@@ -563,12 +563,11 @@ def main():
     if not want or any(x not in ALL_STYLES for x in want):
         ap.error(f"--styles: a comma-separated subset of {','.join(ALL_STYLES)}")
     STYLES = want
-    if "ctor" not in STYLES:
-        KNOWN.pop("K3-provider-class-suffix", None)     # a constructor-style cause only
-    # K1 and K2 are fixed (run/lint.c python_sections gives the section facts); their entries
-    # stay below as the record of what the test found
-    KNOWN.pop("K1-env-vars-section", None)
-    KNOWN.pop("K2-comm-overlap-section", None)
+    # K1 and K2 are fixed (run/lint.c python_sections gives the section facts), K3 too
+    # (fe_py.c class_section knows the sized providers); their entries stay above as the record
+    # of what the test found
+    for fixed in ("K1-env-vars-section", "K2-comm-overlap-section", "K3-provider-class-suffix"):
+        KNOWN.pop(fixed, None)
     if a.broken and a.broken.split(":")[0] not in ("yaml",) + STYLES:
         ap.error(f"--break: unknown rendering {a.broken!r}")
 
