@@ -1273,12 +1273,100 @@ Test(project, fix_in_a_read_only_folder)
 	size_t n = fread(buf, 1, sizeof(buf) - 1, p);
 	buf[n] = '\0';
 	pclose(p);
-	expect_str(buf, "cglint: --fix: cannot write ro/t.yaml: Permission denied\nrc=2\n");
+	expect_str(buf, "cglint: --fix: not writing ro/t.yaml: you may not write it (cglint replaces a file only "
+			"where you could edit it)\nrc=2\n");
 	expect_file("ro/t.yaml", rng_off);
 	free(cmd);
 	free(ro);
 	free(file);
 	free(cfg);
+}
+
+/* The output of a shell command run in the test's folder, as the unprivileged 'nobody' when
+ * the suite runs as root. */
+static char *as_user(const char *script, bool nobody)
+{
+	char *cmd;
+	cr_assert(asprintf(&cmd, "cd '%s' && %s sh -c '%s' 2>&1; echo rc=$?", dir,
+			   nobody && geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups" : "", script) > 0);
+	FILE *p = popen(cmd, "r");
+	static char buf[4096];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, p);
+	buf[n] = '\0';
+	pclose(p);
+	free(cmd);
+	return buf;
+}
+
+/* In a world-writable folder a user could rename over someone else's file; --fix does not. */
+Test(project, fix_never_replaces_what_the_user_may_not_write)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root to make a file that belongs to someone else");
+	put("pub/t.yaml", rng_off);
+	char *pub = path_of("pub"), *file = path_of("pub/t.yaml"), *cfg = path_of(".cglint.yaml");
+	cr_assert_eq(chmod(dir, 0755), 0);
+	cr_assert_eq(chmod(cfg, 0644), 0);
+	cr_assert_eq(chmod(pub, 01777 & ~01000), 0);    /* world-writable, no sticky bit */
+	cr_assert_eq(chmod(file, 0644), 0);             /* root's, read-only to others */
+	char script[1024];
+	snprintf(script, sizeof(script), "%s --mcore 0.16 --bridge 0.3 --fix pub/t.yaml", CGLINT_BIN);
+	expect_str(as_user(script, true), "cglint: --fix: not writing pub/t.yaml: you may not write it (cglint replaces "
+					  "a file only where you could edit it)\nrc=2\n");
+	expect_file("pub/t.yaml", rng_off);
+	struct stat st;
+	cr_assert_eq(stat(file, &st), 0);
+	cr_expect_eq(st.st_uid, 0u, "the file is still root's");
+	free(pub);
+	free(file);
+	free(cfg);
+}
+
+/* Run as root on another user's file, --fix keeps its owner and group. */
+Test(project, fix_keeps_owner_and_group)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root to make a file that belongs to someone else");
+	put("t.yaml", rng_off);
+	char *file = path_of("t.yaml");
+	cr_assert_eq(chown(file, 65534, 65534), 0);
+	char script[1024];
+	snprintf(script, sizeof(script), "%s --mcore 0.16 --bridge 0.3 --fix -q t.yaml >/dev/null", CGLINT_BIN);
+	as_user(script, false);
+	size_t n;
+	char *text = get("t.yaml", &n);
+	cr_assert_not_null(text);
+	cr_expect(strstr(text, "  te_rng_tracker: true\n"), "not fixed:\n%s", text);
+	free(text);
+	struct stat st;
+	cr_assert_eq(stat(file, &st), 0);
+	cr_expect_eq(st.st_uid, 65534u);
+	cr_expect_eq(st.st_gid, 65534u);
+	free(file);
+}
+
+/* A file with a second hard link is left alone: replacing it would silently split the two. */
+Test(project, fix_refuses_hard_links)
+{
+	put("t.yaml", rng_off);
+	char script[1024];
+	snprintf(script, sizeof(script), "ln t.yaml other.yaml && %s --mcore 0.16 --bridge 0.3 --fix t.yaml", CGLINT_BIN);
+	expect_str(as_user(script, false), "cglint: --fix: not writing t.yaml: it has more than one hard link, which "
+					   "replacing it would break\nrc=2\n");
+	expect_file("t.yaml", rng_off);
+	expect_file("other.yaml", rng_off);
+}
+
+/* Walking a folder, a symbolic link out of it is not followed into a write. */
+Test(project, fix_stays_inside_the_paths_given)
+{
+	put("outside.yaml", rng_off);
+	put("in/keep.txt", "");
+	char script[1024];
+	snprintf(script, sizeof(script), "ln -s ../outside.yaml in/t.yaml && %s --mcore 0.16 --bridge 0.3 --fix in", CGLINT_BIN);
+	expect_str(as_user(script, false), "cglint: --fix: not writing in/t.yaml: it lies outside the paths given "
+					   "(through a symbolic link)\nrc=2\n");
+	expect_file("outside.yaml", rng_off);
 }
 
 Test(project, fix_and_diff_exclude_each_other)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* main: the command line. Options are one table that also prints --help. */
+/* main: the command line: subcommands, running them, the exit status (options: opts.c). */
+#define _XOPEN_SOURCE 700   /* realpath */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,8 +310,32 @@ static int print_outputs(const struct cli *c, struct out_ctx *o, const struct di
  * --fix and --diff: the mechanical edits, per file, from the texts the run read. Returns how
  * many findings the edits fix; a file that cannot be written is status 2.
  */
+/* Whether 'path' (symbolic links resolved) lies in a path given on the command line: --fix never
+ * writes outside them, whatever a link in a walked folder points at. */
+static bool fix_inside(const struct cli *c, const char *path)
+{
+	char real[PATH_MAX], given[PATH_MAX];
+	if (!realpath(path, real))
+		return true;    /* nothing there to escape to: the write itself reports */
+	for (size_t k = 0; k < c->n_paths; k++) {
+		if (!realpath(c->paths[k], given))
+			continue;
+		size_t n = strlen(given);
+		if (!strcmp(real, given) || (!strncmp(real, given, n) && (real[n] == '/' || !strcmp(given, "/"))))
+			return true;
+	}
+	return false;
+}
+
+static int refuse_fix(const char *path, const char *why)
+{
+	fprintf(stderr, "cglint: --fix: not writing %s: %s\n", path, why);
+	return 2;
+}
+
 static int apply_fixes(const struct cli *c, struct session_result *res, size_t *fixed)
 {
+	const char *why;
 	struct lint_run *r = &res->run;
 	const char *stdin_name = r->opts->stdin_name ? r->opts->stdin_name : "<stdin>";
 	bool from_stdin = false;
@@ -342,9 +368,15 @@ static int apply_fixes(const struct cli *c, struct session_result *res, size_t *
 		*fixed += n;
 		if (c->diff)
 			fix_diff(stdout, path, buf, len, fixed_text, new_len);
-		else if (fix_write(path, fixed_text, new_len)) {
-			fprintf(stderr, "cglint: --fix: cannot write %s: %s\n", path, strerror(errno));
-			rc = 2;
+		else if (!fix_inside(c, path))
+			rc = refuse_fix(path, "it lies outside the paths given (through a symbolic link)");
+		else if (fix_write(path, fixed_text, new_len, &why)) {
+			if (why)
+				rc = refuse_fix(path, why);
+			else {
+				fprintf(stderr, "cglint: --fix: cannot write %s: %s\n", path, strerror(errno));
+				rc = 2;
+			}
 		}
 	}
 	arena_free(a);

@@ -204,7 +204,7 @@ int baseline_write(const char *path, const struct diag_list *l)
 	size_t n = strlen(text);
 	text = mem_realloc(text, n + 2);
 	text[n++] = '\n';
-	int rc = fix_write(path, text, n);
+	int rc = fix_write(path, text, n, NULL);
 	free(text);
 	return rc;
 }

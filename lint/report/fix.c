@@ -4,6 +4,8 @@
 #include "report/fix.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -178,15 +180,53 @@ char *fix_apply(struct arena *a, const char *buf, size_t len, struct fix_edit *e
 	return out;
 }
 
-int fix_write(const char *path, const char *buf, size_t len)
+/* Sync the folder holding 'path', so the rename survives a crash. */
+static int sync_dir(const char *path)
 {
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == path)
+		strcpy(dir, "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+int fix_write(const char *path, const char *buf, size_t len, const char **why)
+{
+	const char *unused;
+	why = why ? why : &unused;
+	*why = NULL;
 	/* write through a symbolic link to the file it names, so the link stays a link */
 	char real[PATH_MAX];
 	const char *target = realpath(path, real) ? real : path;
 	struct stat st;
-	mode_t mode = 0644;
-	if (stat(target, &st) == 0)
-		mode = st.st_mode & 07777;
+	bool exists = stat(target, &st) == 0;
+	mode_t mode = exists ? st.st_mode & 07777 : 0644;
+	if (exists) {
+		/* the replacement is a new file: what the old one shared or was owned by must carry over */
+		if (!S_ISREG(st.st_mode)) {
+			*why = "not a regular file";
+			errno = EINVAL;
+			return -1;
+		}
+		if (st.st_nlink > 1) {
+			*why = "it has more than one hard link, which replacing it would break";
+			errno = EMLINK;
+			return -1;
+		}
+		if (faccessat(AT_FDCWD, target, W_OK, AT_EACCESS)) {
+			*why = "you may not write it (cglint replaces a file only where you could edit it)";
+			return -1;
+		}
+	}
 	size_t n = strlen(target);
 	char *tmp = mem_alloc(n + 16);
 	memcpy(tmp, target, n);
@@ -206,6 +246,10 @@ int fix_write(const char *path, const char *buf, size_t len)
 		else
 			done += (size_t)w;
 	}
+	if (!rc && exists && (st.st_uid != geteuid() || st.st_gid != getegid()) && fchown(fd, st.st_uid, st.st_gid)) {
+		*why = "its owner or group cannot be kept";
+		rc = -1;
+	}
 	if (!rc && (fchmod(fd, mode) || fsync(fd)))
 		rc = -1;
 	int err = errno;
@@ -219,6 +263,8 @@ int fix_write(const char *path, const char *buf, size_t len)
 	}
 	if (rc)
 		unlink(tmp);
+	else if (sync_dir(target))
+		err = errno, rc = -1, *why = "the folder could not be synced after the rename";
 	free(tmp);
 	errno = err;
 	return rc;

@@ -28,8 +28,13 @@ bool fix_suppress(struct arena *a, const struct diag *d, const char *buf, size_t
 
 /* Apply non-overlapping edits (any order) to buf; the result is in 'a'. Overlaps: later ones dropped. */
 char *fix_apply(struct arena *a, const char *buf, size_t len, struct fix_edit *edits, size_t n, size_t *out_len);
-/* Replace 'path' with 'buf' atomically, keeping its mode. 0, or -1 with errno set. */
-int fix_write(const char *path, const char *buf, size_t len);
+/*
+ * Replace 'path' with 'buf' atomically (a new file renamed over it, the folder synced), keeping
+ * its mode, owner and group. It refuses, leaving the file as it was, a file with more than one
+ * hard link, one the invoking user may not write, and one whose owner cannot be kept. 0, or -1
+ * with errno set and, where it refused, *why (may be NULL) saying why.
+ */
+int fix_write(const char *path, const char *buf, size_t len, const char **why);
 /* A unified diff (3 lines of context) of old -> new, labelled a/path and b/path. */
 void fix_diff(FILE *f, const char *path, const char *old, size_t old_len, const char *new, size_t new_len);
 
