@@ -558,6 +558,27 @@ Test(project, config_search_stops_at_the_repository)
 	free(err);
 }
 
+/* In a repository, a .cglint.yaml names rule packs inside it only: a pull request's config
+ * cannot make cglint read (and quote) any other file of the CI machine. */
+Test(project, packs_stay_inside_the_repository)
+{
+	put("repo/.git/HEAD", "ref: refs/heads/main\n");
+	put("repo/policy.yaml", "pack: p\nrules: []\n");
+	put("outside.yaml", "pack: secret\nrules: [{id: SECRET-LINE}]\n");
+	put("repo/.cglint.yaml", "rules: [policy.yaml, ../outside.yaml]\n");
+	put("repo/a.yaml", "model:\n  cuda_graph_impl: none\n");
+	int rc;
+	char *err;
+	char *got = lint_at("repo", "a.yaml", &rc, &err);
+	cr_expect_eq(rc, 2);
+	expect_str(got, ".cglint.yaml:1:22: error: rule pack '../outside.yaml' is outside this repository: a "
+			".cglint.yaml names packs inside it (or in ~/.config/cglint) only; pass --rules to use it "
+			"[CG915 bad-project-config]\n");
+	cr_expect(!strstr(got, "SECRET") && !strstr(err, "SECRET"), "the outside file was read");
+	free(got);
+	free(err);
+}
+
 Test(project, exclude_named_files)
 {
 	exclude_tree();

@@ -359,6 +359,34 @@ static void read_part(struct reader *rd, const struct node *n, struct part *pt)
 	}
 }
 
+/* Whether 'real' (resolved) lies in folder 'root' (resolved). */
+static bool under(const char *real, const char *root)
+{
+	size_t n = strlen(root);
+	return root[0] && !strncmp(real, root, n) && (real[n] == '/' || !strcmp(root, "/"));
+}
+
+/*
+ * What a project config may name as a rule pack: files in the git repository that holds it, or
+ * in the user's own config folder. A repository's config is untrusted input in CI (a pull
+ * request's), and a pack's lines come back in error messages.
+ */
+static bool trusted_pack(struct proj *pj, const char *dir, const char *real)
+{
+	struct stat st;
+	const char *root = NULL;
+	for (const char *d = dir; d && !root; d = parent_dir(pj->a, d))
+		if (lstat(arena_printf(pj->a, "%s/.git", strcmp(d, "/") ? d : ""), &st) == 0)
+			root = d;
+	if (!root)
+		return true;    /* no repository: no pull request's files either */
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	const char *user = xdg && *xdg ? arena_printf(pj->a, "%s/cglint", xdg)
+			 : home && *home ? arena_printf(pj->a, "%s/.config/cglint", home) : NULL;
+	const char *root_real = resolve(pj->a, root), *user_real = user ? resolve(pj->a, user) : NULL;
+	return (root_real && under(real, root_real)) || (user_real && under(real, user_real));
+}
+
 static void load_packs(struct reader *rd, struct cfg *c, const struct node *n)
 {
 	size_t count;
@@ -369,6 +397,12 @@ static void load_packs(struct reader *rd, struct cfg *c, const struct node *n)
 		const char *real = resolve(pj->a, p);
 		if (!real)
 			real = p;
+		if (real[0] == '/' && !trusted_pack(pj, c->dir, real)) {
+			bad(rd, n->kind == NODE_SEQ ? n->items[k] : n,
+			    "rule pack '%s' is outside this repository: a .cglint.yaml names packs inside it (or in "
+			    "~/.config/cglint) only; pass --rules to use it", files[k]);
+			continue;
+		}
 		/* a pack is loaded once per session (a --fix re-run or the language server lints
 		 * again); two configs naming it share it, each for its own folder */
 		if (!pack_has_rules_from(pj->pack, real)) {
