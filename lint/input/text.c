@@ -94,30 +94,20 @@ const char *text_line(const char *buf, size_t len, unsigned line, size_t *n)
 	return p;
 }
 
-/* The length of the well-formed UTF-8 sequence at s[0..n), or 0 (RFC 3629's table). */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t text_utf8_len(const unsigned char *s, size_t n)
 {
-	unsigned char c = s[0];
-	if (c < 0x80)
+	if (s[0] < 0x80)
 		return 1;
-	size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-	if (!len || len > n)
+	size_t k = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+	if (!k || s[0] > 0xF4 || k > n)
 		return 0;
-	unsigned char lo = 0x80, hi = 0xBF;     /* the second byte's range */
-	if (c == 0xE0)
-		lo = 0xA0;      /* no overlong forms */
-	else if (c == 0xED)
-		hi = 0x9F;      /* no surrogates */
-	else if (c == 0xF0)
-		lo = 0x90;
-	else if (c == 0xF4)
-		hi = 0x8F;      /* nothing above U+10FFFF */
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t k = 2; k < len; k++)
-		if ((s[k] & 0xC0) != 0x80)
+	for (size_t i = 1; i < k; i++)
+		if ((s[i] & 0xC0) != 0x80)
 			return 0;
-	return len;
+	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) ||
+	    (s[0] == 0xF4 && s[1] >= 0x90))
+		return 0;
+	return k;
 }
 
 const char *text_bad_encoding(const char *buf, size_t len, unsigned *line, unsigned *col)
@@ -127,7 +117,7 @@ const char *text_bad_encoding(const char *buf, size_t len, unsigned *line, unsig
 	for (size_t i = 0; i < len;) {
 		if (!s[i])
 			return "a NUL byte: this is binary data, not text";
-		size_t n = utf8_len(s + i, len - i);
+		size_t n = text_utf8_len(s + i, len - i);
 		if (!n)
 			return "a byte that is not UTF-8 text";
 		if (s[i] == '\n') {

@@ -24,6 +24,9 @@ const char *text_at(const struct text_store *s, size_t k, const char **buf, size
 /* The bytes of 1-based 'line' without its line end (\n or \r\n); NULL past the end. */
 const char *text_line(const char *buf, size_t len, unsigned line, size_t *n);
 
+/* The length of the well-formed UTF-8 sequence at s[0..n) (no overlong forms, no surrogates,
+ * nothing above U+10FFFF), or 0. */
+size_t text_utf8_len(const unsigned char *s, size_t n);
 /*
  * Where 'buf' stops being UTF-8 text: the first NUL byte, or the first byte that does not start
  * or continue a well-formed UTF-8 sequence (overlong forms, surrogates and code points above

@@ -117,29 +117,12 @@ const char *out_relpath(char *buf, size_t size, const char *path)
 	return ret;
 }
 
-/* The length of the UTF-8 sequence at s (as strict as jansson: no overlongs, no surrogates), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	if (s[0] < 0x80)
-		return 1;
-	size_t k = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
-	if (!k || s[0] > 0xF4 || k > n)
-		return 0;
-	for (size_t i = 1; i < k; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) ||
-	    (s[0] == 0xF4 && s[1] >= 0x90))
-		return 0;
-	return k;
-}
-
 char *out_utf8(const char *s)
 {
 	size_t n = strlen(s);
 	char *buf = mem_alloc(3 * n + 1), *w = buf;
 	for (size_t i = 0; i < n;) {
-		size_t k = utf8_seq((const unsigned char *)s + i, n - i);
+		size_t k = text_utf8_len((const unsigned char *)s + i, n - i);
 		if (k) {
 			memcpy(w, s + i, k);
 			w += k;
