@@ -263,22 +263,33 @@ static const char *recipe_gpu(const char *path, const char *fn, int *major, cons
 	return found;
 }
 
-/* Rules ask of env_vars and comm_overlap as wholes ("given(env_vars)", "comm_overlap != null"),
- * which a YAML mapping is: a recipe that sets their entries sets the section too, at its first. */
+/* Whether keys[k] (a "sec.name..." key) is the first under 'prefix' (len m) to name its child. */
+static bool first_child(const struct py_key *keys, size_t k, const char *prefix, size_t m)
+{
+	const char *c = keys[k].key + m + 1;
+	size_t cn = strcspn(c, ".");
+	for (size_t i = 0; i < k; i++)
+		if (!strncmp(keys[i].key, prefix, m) && keys[i].key[m] == '.' && !strncmp(keys[i].key + m + 1, c, cn) &&
+		    (keys[i].key[m + 1 + cn] == '.' || !keys[i].key[m + 1 + cn]))
+			return false;
+	return true;
+}
+
+/* A YAML mapping is a fact of its own ("given(env_vars)", "comm_overlap != null" ask of it): a
+ * recipe that sets keys under a section sets the section too, at its first key, with as many
+ * entries as it names. */
 static void python_sections(struct facts *t, const struct py_key *keys, size_t n)
 {
-	static const char *const sections[] = {"env_vars", "comm_overlap"};
-	for (size_t s = 0; s < sizeof(sections) / sizeof(sections[0]); s++) {
-		size_t m = strlen(sections[s]), entries = 0;
-		struct loc first = {0};
-		for (size_t k = 0; k < n; k++)
-			if (!strncmp(keys[k].key, sections[s], m) && keys[k].key[m] == '.' && !strchr(keys[k].key + m + 1, '.')) {
-				if (!entries++)
-					first = keys[k].loc;
-			}
-		if (entries && !facts_get(t, sections[s]))
-			facts_set(t, sections[s], (struct value){.kind = V_MAP, .n = entries, .loc = first}, first, "config");
-	}
+	for (size_t k = 0; k < n; k++)
+		for (const char *dot = strchr(keys[k].key, '.'); dot; dot = strchr(dot + 1, '.')) {
+			const char *prefix = arena_strndup(t->arena, keys[k].key, (size_t)(dot - keys[k].key));
+			size_t m = (size_t)(dot - keys[k].key), entries = 0;
+			if (facts_get(t, prefix))
+				continue;
+			for (size_t i = 0; i < n; i++)
+				entries += !strncmp(keys[i].key, prefix, m) && keys[i].key[m] == '.' && first_child(keys, i, prefix, m);
+			facts_set(t, prefix, (struct value){.kind = V_MAP, .n = entries, .loc = keys[k].loc}, keys[k].loc, "config");
+		}
 }
 
 static void reads_gpu(const char *path, void *ctx)
