@@ -759,11 +759,3 @@ int fe_py_parse(struct arena *a, struct py_cache *c, const char *path, const cha
 	fe_py_cache_free(own);
 	return 0;
 }
-
-bool fe_py_is_graph_key(const char *key)
-{
-	const char *leaf = strrchr(key, '.');
-	leaf = leaf ? leaf + 1 : key;
-	return strstr(leaf, "cuda_graph") || strstr(leaf, "rng_tracker") || !strcmp(leaf, "NCCL_GRAPH_REGISTER") ||
-	       !strcmp(leaf, "PYTORCH_CUDA_ALLOC_CONF");
-}

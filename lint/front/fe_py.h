@@ -85,8 +85,4 @@ void fe_py_cache_file(const struct py_cache *c, size_t k, const char **path, con
 int fe_py_parse(struct arena *a, struct py_cache *c, const char *path, const char *buf, size_t len,
 		struct py_file *out);
 
-/* Whether a key is a CUDA-graph key, by its last name (cuda_graph_*, *rng_tracker,
- * NCCL_GRAPH_REGISTER, PYTORCH_CUDA_ALLOC_CONF): a unit without one is not judged. */
-bool fe_py_is_graph_key(const char *key);
-
 #endif

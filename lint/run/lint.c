@@ -21,6 +21,7 @@
 #include "front/fe_py.h"
 #include "front/fe_sh.h"
 #include "front/mlm.h"
+#include "front/py_text.h"
 #include "input/fe_yaml.h"
 #include "input/node.h"
 #include "input/read.h"
@@ -327,7 +328,7 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 		bool graph = false;
 		size_t unknown = 0;
 		for (size_t k = 0; k < pu->n_keys; k++) {
-			graph |= fe_py_is_graph_key(pu->keys[k].key);
+			graph |= py_text_is_graph_key(pu->keys[k].key);
 			unknown += pu->keys[k].val.kind == V_UNKNOWN;
 		}
 		if (!graph)
@@ -458,36 +459,6 @@ struct target lint_target_for(struct lint_run *r, const char *path)
 	return target_resolve(&t, why, sizeof(why)) ? o->target : t;
 }
 
-/* A PEP 263 coding declaration in the first two lines: then the text need not be UTF-8. */
-static bool py_declares_coding(const char *buf, size_t len)
-{
-	size_t end = 0;
-	for (int lines = 0; end < len && lines < 2; end++)
-		lines += buf[end] == '\n';
-	for (size_t i = 0; i + 6 < end; i++)
-		if (buf[i] == '#')
-			for (size_t k = i; k + 6 < end && buf[k] != '\n'; k++)
-				if (!strncmp(buf + k, "coding", 6) && (buf[k + 6] == ':' || buf[k + 6] == '='))
-					return true;
-	return false;
-}
-
-/* A Python file that is not text is reported when it was named, or when it mentions a CUDA-graph
- * setting: a tree of unrelated Python stays quiet, as for syntax errors (CG917). */
-static bool py_wants_report(const struct lint_run *r, const char *path, const char *buf, size_t len)
-{
-	static const char *const words[] = {"cuda_graph", "rng_tracker", "NCCL_GRAPH_REGISTER", "PYTORCH_CUDA_ALLOC_CONF"};
-	if (r->named && !strcmp(path, r->named))
-		return true;
-	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
-		size_t n = strlen(words[k]);
-		for (size_t i = 0; i + n <= len; i++)
-			if (buf[i] == words[k][0] && !memcmp(buf + i, words[k], n))
-				return true;
-	}
-	return false;
-}
-
 void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len)
 {
 	r->files++;
@@ -497,12 +468,15 @@ void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t l
 	}
 	text_put(r->texts, path, buf, len);
 	struct target tg = lint_target_for(r, path);
-	bool py = has_suffix(path, ".py");
-	if (py || lint_is_script(path, buf, len)) {
-		/* YAML's reader checks its own encoding (CG906); scripts and recipes are checked here */
+	bool py = has_suffix(path, ".py"), script = !py && lint_is_script(path, buf, len);
+	bool named = r->named && !strcmp(path, r->named);
+	if (py || script) {
+		/* YAML's reader checks its own encoding (CG906); scripts and recipes are checked here. A
+		 * Python file that is not text is reported when it was named or mentions a CUDA-graph
+		 * setting: a tree of unrelated Python stays quiet, as for syntax errors (CG917). */
 		unsigned line, col;
 		const char *bad = text_bad_encoding(buf, len, &line, &col);
-		if (bad && (!py || !py_declares_coding(buf, len)) && (!py || py_wants_report(r, path, buf, len))) {
+		if (bad && (script || (!py_text_declares_coding(buf, len) && (named || py_text_mentions_graph_key(buf, len))))) {
 			diag_input(&r->diags, "CG906", (struct loc){path, line, col}, "%s", bad);
 			return;
 		}
@@ -511,13 +485,13 @@ void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t l
 		size_t units = r->units, diags = r->diags.n;
 		python_units(r, path, buf, len, &tg);
 		/* a file named on the command line is worth a word; walked ones stay quiet */
-		if (r->units == units && r->diags.n == diags && r->named && !strcmp(path, r->named)) {
+		if (r->units == units && r->diags.n == diags && named) {
 			r->py_none = mem_realloc(r->py_none, (r->n_py_none + 1) * sizeof(*r->py_none));
 			r->py_none[r->n_py_none++] = path;
 		}
 		return;
 	}
-	if (lint_is_script(path, buf, len)) {
+	if (script) {
 		script_units(r, path, buf, len, &tg);
 		return;
 	}
