@@ -359,6 +359,13 @@ static void read_part(struct reader *rd, const struct node *n, struct part *pt)
 	}
 }
 
+/* Whether folder 'dir' is a git work tree's root (.git a folder, or a file in a worktree). */
+static bool repo_root(struct proj *pj, const char *dir)
+{
+	struct stat st;
+	return lstat(arena_printf(pj->a, "%s/.git", strcmp(dir, "/") ? dir : ""), &st) == 0;
+}
+
 /* Whether 'real' (resolved) lies in folder 'root' (resolved). */
 static bool under(const char *real, const char *root)
 {
@@ -373,10 +380,9 @@ static bool under(const char *real, const char *root)
  */
 static bool trusted_pack(struct proj *pj, const char *dir, const char *real)
 {
-	struct stat st;
 	const char *root = NULL;
 	for (const char *d = dir; d && !root; d = parent_dir(pj->a, d))
-		if (lstat(arena_printf(pj->a, "%s/.git", strcmp(d, "/") ? d : ""), &st) == 0)
+		if (repo_root(pj, d))
 			root = d;
 	if (!root)
 		return true;    /* no repository: no pull request's files either */
@@ -490,7 +496,7 @@ static const struct cfg *find(struct proj *pj, const char *dir)
 	if (file) {
 		const char *rel = pj->cwd ? inside(pj->cwd, file) : NULL;
 		c = read_cfg(pj, rel && *rel ? rel : file, dir);
-	} else if (lstat(arena_printf(pj->a, "%s/.git", strcmp(dir, "/") ? dir : ""), &st) != 0) {
+	} else if (!repo_root(pj, dir)) {
 		const char *up = parent_dir(pj->a, dir);
 		c = up ? find(pj, up) : NULL;
 	}       /* else the repository's root: a config above it does not reach into the repository */
