@@ -210,7 +210,7 @@ TestSuite(normalize, .init = setup, .fini = teardown);
 
 static void run_engine(void)
 {
-	struct engine e = {.pack = p, .target = &tgt, .facts = &t, .diags = &d, .arena = a, .unit_path = "t.yaml"};
+	struct engine e = {.pack = p, .unit = {.target = &tgt, .facts = &t, .diags = &d, .arena = a, .unit_path = "t.yaml"}};
 	engine_run(&e);
 }
 

@@ -44,9 +44,9 @@ static void apply_defaults(struct engine *e)
 	const struct pack *p = e->pack;
 	for (size_t k = 0; k < p->n_defaults; k++) {
 		const struct pack_default *d = &p->defaults[k];
-		if (!pack_applies(&d->mcore, &d->bridge, e->target) || facts_get(e->facts, d->key))
+		if (!pack_applies(&d->mcore, &d->bridge, e->unit.target) || facts_get(e->unit.facts, d->key))
 			continue;
-		facts_set(e->facts, d->key, d->val, (struct loc){0}, "default");
+		facts_set(e->unit.facts, d->key, d->val, (struct loc){0}, "default");
 	}
 }
 
@@ -60,29 +60,29 @@ static struct loc value_origin(const struct engine *e, const struct step *s, con
 		return v->loc;
 	struct loc loc = {0};
 	const char *key;
-	judge_expr_loc(e->facts, x, &key, &loc);
+	judge_expr_loc(e->unit.facts, x, &key, &loc);
 	if (creates)
-		judge_expr_loc(e->facts, s->when, &key, &loc);
+		judge_expr_loc(e->unit.facts, s->when, &key, &loc);
 	return loc;
 }
 
 static void normalize(struct engine *e)
 {
 	const struct pack *p = e->pack;
-	struct expr_env env = {.facts = e->facts, .target = e->target, .arena = e->arena};
+	struct expr_env env = {.facts = e->unit.facts, .target = e->unit.target, .arena = e->unit.arena};
 	for (size_t k = 0; k < p->n_steps; k++) {
 		const struct step *s = p->steps[k];
-		if (!pack_applies(&s->mcore, &s->bridge, e->target))
+		if (!pack_applies(&s->mcore, &s->bridge, e->unit.target))
 			continue;
 		if (s->when && expr_truth(s->when, &env) != TRI_TRUE)
 			continue;
 		/* evaluate every value first: a step's assignments happen together */
-		struct value *vals = arena_alloc(e->arena, s->n * sizeof(*vals));
+		struct value *vals = arena_alloc(e->unit.arena, s->n * sizeof(*vals));
 		for (size_t i = 0; i < s->n; i++)
 			vals[i] = expr_eval(s->exprs[i], &env);
 		for (size_t i = 0; i < s->n; i++) {
-			struct fact *f = facts_get(e->facts, s->keys[i]);
-			struct value old = f ? f->val : facts_value(e->facts, s->keys[i]);
+			struct fact *f = facts_get(e->unit.facts, s->keys[i]);
+			struct value old = f ? f->val : facts_value(e->unit.facts, s->keys[i]);
 			if (value_equal(&old, &vals[i]) && old.kind == vals[i].kind)
 				continue;
 			/* the fact now says what its new value's origin says: a diagnostic about it points there */
@@ -90,17 +90,17 @@ static void normalize(struct engine *e)
 			if (!f) {
 				if (vals[i].kind == V_UNKNOWN)
 					continue;
-				f = facts_set(e->facts, s->keys[i], vals[i], origin, "normalized");
+				f = facts_set(e->unit.facts, s->keys[i], vals[i], origin, "normalized");
 				f->raw = old;
 			} else {
 				f->val = vals[i];
 				if (origin.path)
 					f->loc = origin;
 			}
-			const char *mirror = pack_mirror_for(s->mirrors, s->n_mirrors, e->target);
-			note(e, f->loc.path ? f->loc : (struct loc){e->unit_path, e->unit_line ? e->unit_line : 1, 1},
-			     arena_printf(e->arena, "%s: %s -> %s (%s: %s%s%s)", s->keys[i], value_string(e->arena, &old, false),
-					  value_string(e->arena, &vals[i], false), s->id, s->note, mirror ? "; " : "", mirror ? mirror : ""));
+			const char *mirror = pack_mirror_for(s->mirrors, s->n_mirrors, e->unit.target);
+			note(e, f->loc.path ? f->loc : (struct loc){e->unit.unit_path, e->unit.unit_line ? e->unit.unit_line : 1, 1},
+			     arena_printf(e->unit.arena, "%s: %s -> %s (%s: %s%s%s)", s->keys[i], value_string(e->unit.arena, &old, false),
+					  value_string(e->unit.arena, &vals[i], false), s->id, s->note, mirror ? "; " : "", mirror ? mirror : ""));
 		}
 	}
 }
@@ -108,21 +108,20 @@ static void normalize(struct engine *e)
 static void judge(struct engine *e)
 {
 	const struct pack *p = e->pack;
-	struct judge j = {e->target, e->facts, e->diags, e->arena, e->unit_path, e->unit_line};
 	for (size_t k = 0; k < p->n_rules; k++) {
 		const struct rule *r = p->rules[k];
-		if (!pack_applies(&r->mcore, &r->bridge, e->target) || !diag_selected(e->diags->filter, r))
+		if (!pack_applies(&r->mcore, &r->bridge, e->unit.target) || !diag_selected(e->unit.diags->filter, r))
 			continue;
 		if (r->check != CHECK_NONE)
-			check_fns[r->check](&j, r);
-		else if (judge_when(&j, r))
-			judge_report(&j, r, (struct loc){0}, NULL, NULL);
+			check_fns[r->check](&e->unit, r);
+		else if (judge_when(&e->unit, r))
+			judge_report(&e->unit, r, (struct loc){0}, NULL, NULL);
 	}
 }
 
 void engine_run(struct engine *e)
 {
-	if (e->facts->closed)
+	if (e->unit.facts->closed)
 		apply_defaults(e);
 	normalize(e);
 	judge(e);

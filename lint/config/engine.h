@@ -12,6 +12,7 @@
 
 #include "base/loc.h"
 #include "base/value.h"
+#include "config/judge.h"
 
 struct arena;
 struct diag_list;
@@ -33,12 +34,7 @@ struct engine_notes {
 
 struct engine {
 	const struct pack *pack;
-	const struct target *target;
-	struct facts *facts;
-	struct diag_list *diags;
-	struct arena *arena;
-	const char *unit_path;          /* whole-unit diagnostics land here, at 1:1 */
-	unsigned unit_line;             /* or on this line (a YAML stream's later document); 0: 1 */
+	struct judge unit;              /* the unit's target, facts and diagnostics (judge.h) */
 	struct engine_notes *notes;     /* may be NULL */
 };
 

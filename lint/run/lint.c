@@ -143,8 +143,10 @@ static void add_outer_env(struct lint_run *r, struct facts *t)
 static void judge(struct lint_run *r, const char *path, struct facts *t, const struct target *tg)
 {
 	struct engine e = {
-		.pack = r->pack, .target = tg, .facts = t, .diags = &r->diags, .arena = t->arena,
-		.unit_path = path, .unit_line = r->unit_line, .notes = r->opts->verbose ? &r->notes : NULL,
+		.pack = r->pack,
+		.unit = {.target = tg, .facts = t, .diags = &r->diags, .arena = t->arena, .unit_path = path,
+			 .unit_line = r->unit_line},
+		.notes = r->opts->verbose ? &r->notes : NULL,
 	};
 	size_t first_note = r->notes.n;
 	engine_run(&e);
