@@ -39,30 +39,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/cglint-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cfg=$tmp/configs
 
-# --- helpers -------------------------------------------------------------------------
-# elapsed wall time of one run of "$@", in microseconds; the exit status is ignored
-# (cglint exits 1 on findings), so set -e does not abort.
-time_us() {
-	local t0 t1
-	t0=$(date +%s%N)
-	"$@" >/dev/null 2>&1 || true
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / 1000))
-}
-
-# median, min and max (microseconds) of REPS timed runs after one warm-up: bench REPS CMD...
-bench() {
-	local reps=$1 k
-	shift
-	"$@" >/dev/null 2>&1 || true
-	for ((k = 0; k < reps; k++)); do time_us "$@"; done |
-		sort -n | awk '{ a[NR] = $1 }
-			END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
-			      printf "%d %d %d\n", m, a[1], a[NR] }'
-}
-
-ms() { awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.3f" : "n/a"), (b > 0 ? a / b : 0) }'; }
+# shellcheck source=tests/bench/lib.sh
+. "$here/lib.sh"
 
 # ===================================================================================
 # YAML configs against yamllint

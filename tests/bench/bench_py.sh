@@ -34,30 +34,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/cglint-bench-py.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export PYTHONPYCACHEPREFIX=$tmp/pycache
 
-# --- helpers -------------------------------------------------------------------------
-measure() {
-	local t0 t1
-	t0=${EPOCHREALTIME//[.,]/}
-	"$@" >/dev/null 2>&1 || true
-	t1=${EPOCHREALTIME//[.,]/}
-	us=$((10#$t1 - 10#$t0))
-}
-
-# median, min and max (microseconds) of REPS timed runs after one warm-up: bench REPS CMD...
-bench() {
-	local reps=$1 k
-	shift
-	"$@" >/dev/null 2>&1 || true
-	for ((k = 0; k < reps; k++)); do
-		measure "$@"
-		echo "$us"
-	done | sort -n | awk '{ a[NR] = $1 }
-		END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
-		      printf "%d %d %d\n", m, a[1], a[NR] }'
-}
-
-ms() { awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.3f" : "n/a"), (b > 0 ? a / b : 0) }'; }
+# shellcheck source=tests/bench/lib.sh
+. "$here/lib.sh"
 
 # py_compile once per file, as a pre-commit hook with pass_filenames and one process each
 py_compile_each() {

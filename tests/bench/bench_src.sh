@@ -67,23 +67,8 @@ stub=$tmp/stub
 mkdir -p "$stub"
 : >"$stub/texture_fetch_functions.h"   # cglint serves the same empty file as /cglint-stub
 
-# --- helpers -------------------------------------------------------------------------
-# wall time of one run of "$@" into $us (microseconds); the exit status is ignored (cglint
-# exits 1 on findings). $EPOCHREALTIME needs no fork; its separator follows the locale.
-measure() {
-	local t0 t1
-	if [ -n "${EPOCHREALTIME:-}" ]; then
-		t0=${EPOCHREALTIME//[.,]/}
-		"$@" >/dev/null 2>&1 || true
-		t1=${EPOCHREALTIME//[.,]/}
-		us=$((10#$t1 - 10#$t0))
-	else
-		t0=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		t1=$(date +%s%N)
-		us=$(((t1 - t0) / 1000))
-	fi
-}
+# shellcheck source=tests/bench/lib.sh
+. "$here/lib.sh"
 
 # median, min and max (microseconds) of REPS timed runs of one command: bench REPS CMD...
 # No warm-up: the sanity and per-file passes before it have read every file and header.
@@ -99,9 +84,7 @@ print("%d %d %d" % tuple(round(r[k] * 1e6) for k in ("median", "min", "max")))' 
 	for ((k = 0; k < reps; k++)); do
 		measure "$@"
 		echo "$us"
-	done | sort -n | awk '{ a[NR] = $1 }
-		END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
-		      printf "%d %d %d\n", m, a[1], a[NR] }'
+	done | median_min_max
 }
 
 # --- the file set --------------------------------------------------------------------

@@ -1,0 +1,42 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: MIT
+# Helpers the benchmark scripts share (sourced, not run). Times are wall clock in microseconds;
+# a command's exit status is ignored (cglint exits 1 on findings), so set -e does not abort.
+
+# wall time of one run of "$@" into $us. $EPOCHREALTIME needs no fork; its separator follows
+# the locale.
+measure() {
+	local t0 t1
+	if [ -n "${EPOCHREALTIME:-}" ]; then
+		t0=${EPOCHREALTIME//[.,]/}
+		"$@" >/dev/null 2>&1 || true
+		t1=${EPOCHREALTIME//[.,]/}
+		us=$((10#$t1 - 10#$t0))
+	else
+		t0=$(date +%s%N)
+		"$@" >/dev/null 2>&1 || true
+		t1=$(date +%s%N)
+		us=$(((t1 - t0) / 1000))
+	fi
+}
+
+# "median min max" of the numbers on stdin, one a line
+median_min_max() {
+	sort -n | awk '{ a[NR] = $1 }
+		END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+		      printf "%d %d %d\n", m, a[1], a[NR] }'
+}
+
+# median, min and max of REPS timed runs after one warm-up: bench REPS CMD...
+bench() {
+	local reps=$1 k
+	shift
+	"$@" >/dev/null 2>&1 || true
+	for ((k = 0; k < reps; k++)); do
+		measure "$@"
+		echo "$us"
+	done | median_min_max
+}
+
+ms() { awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.3f" : "n/a"), (b > 0 ? a / b : 0) }'; }
