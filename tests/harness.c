@@ -61,3 +61,16 @@ char *harness_write(const char *dir, const char *name, const char *data, size_t 
 	}
 	return path;
 }
+
+char *harness_heads(const char *text)
+{
+	char *out = calloc(1, strlen(text) + 1);
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		if (*p != ' ')
+			strncat(out, p, n);
+		p += n;
+	}
+	return out;
+}

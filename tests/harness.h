@@ -15,4 +15,8 @@ int harness_run_json(const char *dir, const char *args, json_t **doc);
 /* Write 'len' bytes to DIR/NAME; returns the malloc'd path. */
 char *harness_write(const char *dir, const char *name, const char *data, size_t len);
 
+/* The lines of a text output that are not indented (the frames, notes and fix lines are): one
+ * line per diagnostic, malloc'd. */
+char *harness_heads(const char *text);
+
 #endif

@@ -113,20 +113,6 @@ static int run_at(const char *cwd, const char *args, char **out, char **err)
 	return rc;
 }
 
-/* The text output without the indented fix lines: one line per diagnostic. */
-static char *heads(const char *text)
-{
-	char *out = calloc(1, strlen(text) + 1);
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
-		if (strncmp(p, "    ", 4))
-			strncat(out, p, n);
-		p += n;
-	}
-	return out;
-}
-
 /* Run in DIR/CWD and return the diagnostics' head lines (--format concise, which a later --format
  * overrides); the exit status goes to '*rc'. */
 static char *lint_at(const char *cwd, const char *args, int *rc, char **err)
@@ -135,7 +121,7 @@ static char *lint_at(const char *cwd, const char *args, int *rc, char **err)
 	cr_assert(asprintf(&a, "--format concise %s", args) > 0);
 	*rc = run_at(cwd, a, &out, err);
 	free(a);
-	char *h = heads(out);
+	char *h = harness_heads(out);
 	free(out);
 	return h;
 }
@@ -1433,7 +1419,7 @@ Test(project, output_files_match_separate_runs)
 	expect_file("out.txt", text_run);
 	expect_file("out.json", json_run);
 	expect_str(err, "cglint: 1 error, 2 warnings in 1 file; 1 file checked\n");
-	char *h = heads(text_run);
+	char *h = harness_heads(text_run);
 	char *want = at_018("t.yaml");
 	expect_str(h, want);
 	free(want);

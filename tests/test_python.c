@@ -260,27 +260,13 @@ static int run(const char *args, char **out, char **err)
 	return rc;
 }
 
-/* The text output without the indented fix lines. */
-static char *heads(const char *text)
-{
-	char *out = calloc(1, strlen(text) + 1);
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
-		if (*p != ' ')
-			strncat(out, p, n);
-		p += n;
-	}
-	return out;
-}
-
 static void expect_lint(const char *args, int want_rc, const char *want)
 {
 	char *out, *a;
 	cr_assert(asprintf(&a, "--format concise %s", args) > 0);
 	int rc = run(a, &out, NULL);
 	free(a);
-	char *h = heads(out);
+	char *h = harness_heads(out);
 	expect_str(h, want);
 	cr_expect_eq(rc, want_rc, "cglint %s: exit %d, expected %d", args, rc, want_rc);
 	free(h);
