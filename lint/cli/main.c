@@ -89,7 +89,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 {
 	struct option lopts[OPTS_MAX + 1];
 	char shorts[2 * OPTS_MAX + 2] = "+";
-	for (size_t k = 0; k < N_OPTS; k++) {
+	for (size_t k = 0; k < opts_n; k++) {
 		lopts[k] = (struct option){opts[k].name, opts[k].arg ? required_argument : no_argument, NULL, (int)opts[k].id};
 		if (opts[k].shrt) {
 			size_t n = strlen(shorts);
@@ -98,13 +98,13 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			shorts[n + 2] = '\0';
 		}
 	}
-	lopts[N_OPTS] = (struct option){0};
+	lopts[opts_n] = (struct option){0};
 	shorts[0] = '-';        /* keep positional arguments in order, interleaved with options */
 	int ch;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
 		int id = ch;
-		for (size_t k = 0; k < N_OPTS; k++)
+		for (size_t k = 0; k < opts_n; k++)
 			if (opts[k].shrt && opts[k].shrt == ch)
 				id = (int)opts[k].id;
 		switch (id) {
@@ -204,7 +204,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		default:
 			return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
 		}
-		for (size_t k = 0; k < N_OPTS && !c->probe_only_opt; k++)
+		for (size_t k = 0; k < opts_n && !c->probe_only_opt; k++)
 			if ((int)opts[k].id == id && !strncmp(opts[k].help, "probe: ", 7))
 				c->probe_only_opt = opts[k].name;
 	}

@@ -69,7 +69,7 @@ void opts_usage(FILE *f)
 	      "these) or '-' for stdin; KEY=VALUE\n"
 	      "arguments are dotlist overrides (model.cuda_graph_impl=local) layered over every input.\n\n",
 	      f);
-	for (size_t k = 0; k < N_OPTS; k++) {
+	for (size_t k = 0; k < opts_n; k++) {
 		char head[64];
 		snprintf(head, sizeof(head), "%s%c%s--%s%s%s", opts[k].shrt ? "-" : "", opts[k].shrt ? opts[k].shrt : ' ',
 			 opts[k].shrt ? ", " : "  ", opts[k].name, opts[k].arg ? " " : "", opts[k].arg ? opts[k].arg : "");

@@ -26,7 +26,6 @@ struct opt {
 
 extern const struct opt opts[];
 extern const size_t opts_n;
-#define N_OPTS opts_n
 #define OPTS_MAX 64             /* the table's size is checked against it */
 
 /* The subcommands, "lint" first (the default). */
