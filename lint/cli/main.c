@@ -44,6 +44,17 @@ static int usage_error(const char *fmt, ...)
 	return 2;
 }
 
+/* A whole number in [lo, hi] for 'opt', else a usage error (returns 2). */
+static int number_opt(const char *opt, const char *what, const char *arg, long lo, long hi, unsigned *out)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+	if (!*arg || *end || n < lo || n > hi)
+		return usage_error("%s wants %s from %ld to %ld, not '%s'", opt, what, lo, hi, arg);
+	*out = (unsigned)n;
+	return 0;
+}
+
 /* --output FORMAT=PATH */
 struct output {
 	const struct out_format *format;
@@ -178,23 +189,27 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		case O_EXIT_ZERO: c->exit_zero = true; break;
 		case O_CUDA_PATH: c->s.lint.sources.cuda_path = optarg; break;
 		case O_CDB: c->s.lint.sources.cdb_dir = optarg; break;
-		case O_JOBS: {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-			if (*end || n < 1 || n > 256)
-				return usage_error("--jobs wants a number from 1 to 256, not '%s'", optarg);
-			c->s.lint.sources.jobs = c->gpu.jobs = (unsigned)n;
+		case O_JOBS:
+			if (number_opt("--jobs", "a number", optarg, 1, 256, &c->s.lint.sources.jobs))
+				return 2;
+			c->gpu.jobs = c->s.lint.sources.jobs;
 			break;
-		}
+		case O_SRC_TIMEOUT:
+			if (number_opt("--source-timeout", "seconds", optarg, 1, 86400, &c->s.lint.sources.timeout_s))
+				return 2;
+			break;
+		case O_SRC_MEMORY:
+			if (number_opt("--source-memory", "MiB", optarg, 64, 1 << 20, &c->s.lint.sources.memory_mib))
+				return 2;
+			break;
 		case O_SHOW_ARGS: c->show_args = true; break;
 		case O_PROBE_BIN: c->gpu.program = optarg; break;
 		case O_FROM: c->gpu.from = optarg; break;
 		case O_ONLY: c->gpu.only = optarg; break;
 		case O_TIMEOUT: {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-			if (*end || n < 1 || n > 3600)
-				return usage_error("--timeout wants seconds from 1 to 3600, not '%s'", optarg);
+			unsigned secs;
+			if (number_opt("--timeout", "seconds", optarg, 1, 3600, &secs))
+				return 2;
 			c->gpu.timeout = optarg;
 			break;
 		}

@@ -488,6 +488,23 @@ static void end_of_input(struct server *sv)
 	sv->status = sv->state == ST_SHUTDOWN ? 0 : 1;
 }
 
+/* Sources lint in workers: until the client writes, wait on them too and publish what ends. */
+static void wait_input(struct server *sv)
+{
+	enum { MAX_FDS = 2 * LSP_DOC_MAX_JOBS };
+	while (sv->docs && lsp_doc_busy(sv->docs)) {
+		lsp_doc_step(sv->docs);
+		if (waiting(&sv->in) || !lsp_doc_busy(sv->docs))
+			return;
+		struct pollfd pf[MAX_FDS + 1] = {{.fd = sv->in.fd, .events = POLLIN}};
+		int fds[MAX_FDS], ms;
+		size_t n = lsp_doc_fds(sv->docs, fds, MAX_FDS, &ms);
+		for (size_t k = 0; k < n; k++)
+			pf[k + 1] = (struct pollfd){.fd = fds[k], .events = POLLIN};
+		poll(pf, n + 1, ms);
+	}
+}
+
 static void serve(struct server *sv)
 {
 	struct sbuf body;
@@ -500,6 +517,7 @@ static void serve(struct server *sv)
 				deferred = 0;
 			}
 		}
+		wait_input(sv);
 		uint64_t big = 0;
 		const char *why = "";
 		switch (read_frame(&sv->in, &body, &big, &why)) {

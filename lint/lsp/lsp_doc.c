@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "base/diag.h"
+#include "base/diag_wire.h"
+#include "base/jobs.h"
 #include "base/mem.h"
 #include "config/pack.h"
 #include "input/read.h"
@@ -20,6 +23,7 @@
 #include "run/lint.h"
 #include "run/session.h"
 #include "source/fe_clang.h"
+#include "source/src.h"
 
 /* A diagnostic of the document's last lint, with the range it was published with. */
 struct doc_diag {
@@ -38,6 +42,8 @@ struct doc {
 	struct lsp_pos_text lines;      /* the text's line index, made by lint() */
 	struct doc_diag *diags;
 	size_t n_diags;
+	struct job *job;                /* a source being linted in a worker, or NULL */
+	json_int_t job_version;         /* the version it lints */
 };
 
 struct lsp_docs {
@@ -67,8 +73,16 @@ static void drop_result(struct doc *d)
 	d->n_diags = 0;
 }
 
+/* The document changed or went: its running lint is stale. */
+static void cancel(struct doc *d)
+{
+	job_free(d->job);
+	d->job = NULL;
+}
+
 static void doc_free(struct doc *d)
 {
+	cancel(d);
 	drop_result(d);
 	free(d->uri);
 	free(d->path);
@@ -155,6 +169,7 @@ static json_t *range_json(struct lsp_range r)
 static void set_text(struct doc *d, const char *text, size_t len)
 {
 	drop_result(d);         /* the old result points into the old text */
+	cancel(d);
 	free(d->text);
 	d->text = mem_alloc(len + 1);
 	memcpy(d->text, text, len);
@@ -249,6 +264,7 @@ int lsp_doc_change(struct lsp_docs *ds, const json_t *params, const char **why)
 	if (json_is_integer(version))
 		d->version = json_integer_value(version);
 	d->dirty = true;
+	cancel(d);
 	return 0;
 }
 
@@ -351,33 +367,114 @@ static json_t *diag_json(const struct lsp_docs *ds, const struct doc *doc, const
 	return j;
 }
 
+/* Publish the document's result (d->res), as linted at 'version'. */
+static void publish_result(struct lsp_docs *ds, struct doc *d, json_int_t version)
+{
+	json_t *list = json_array();
+	d->linted = true;
+	lsp_pos_text_init(&d->lines, d->text, d->len);
+	const struct diag_list *l = &d->res.run.diags;
+	d->diags = mem_alloc((l->n ? l->n : 1) * sizeof(*d->diags));
+	for (size_t k = 0; k < l->n; k++) {
+		const struct diag *g = &l->items[k];
+		if (!g->loc.path || strcmp(g->loc.path, d->path))
+			continue;       /* an overlay's or environment file's problem */
+		struct doc_diag *dd = &d->diags[d->n_diags++];
+		*dd = (struct doc_diag){g, loc_range(ds, g->loc, &d->lines)};
+		json_array_append_new(list, diag_json(ds, d, dd));
+	}
+	ds->publish(ds->ctx, json_pack("{s:o, s:I, s:o}", "uri", str(d->uri), "version", version, "diagnostics", list));
+}
+
+/* In a worker: lint ds->docs[k] as the session would here, its diagnostics to 'out'. */
+static void lint_work(void *ctx, size_t k, struct sbuf *out)
+{
+	struct lsp_docs *ds = ctx;
+	struct doc *d = ds->docs[k];
+	struct session_result res;
+	session_lint_buffer(ds->s, d->path, d->text, d->len, &res);
+	diag_wire_put(out, &res.run.diags);
+}
+
+/* A source is linted in a worker (libclang takes from tens of milliseconds to the deadline),
+ * so the server keeps answering; false when no worker could be started. */
+static bool lint_later(struct lsp_docs *ds, struct doc *d)
+{
+	size_t k = 0;
+	while (ds->docs[k] != d)
+		k++;
+	const char *why;
+	cancel(d);
+	d->job = job_start(&(struct jobs_limits){.parallel = 1}, lint_work, ds, k, &why);
+	d->job_version = d->version;
+	return d->job != NULL;
+}
+
+/* Sources linted at once: one per CPU, at most LSP_DOC_MAX_JOBS. */
+static size_t running(const struct lsp_docs *ds)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < ds->n; k++)
+		n += ds->docs[k]->job != NULL;
+	return n;
+}
+
 static void lint(struct lsp_docs *ds, struct doc *d)
 {
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t most = cpus < 1 ? 1 : cpus > LSP_DOC_MAX_JOBS ? LSP_DOC_MAX_JOBS : (size_t)cpus;
+	if (fe_clang_is_source(d->path) && !d->job && running(ds) >= most)
+		return;         /* stays marked: started when one of those ends */
 	drop_result(d);
 	d->dirty = false;
-	json_t *list = json_array();
 	if (d->len > READ_MAX_BYTES) {     /* as the command line refuses such a file */
 		char msg[96];
 		snprintf(msg, sizeof(msg), "file is %zu bytes; cglint reads at most %u", d->len, READ_MAX_BYTES);
-		json_array_append_new(list, json_pack("{s:o, s:i, s:s, s:s, s:s}", "range",
-						      range_json((struct lsp_range){{0, 0}, {0, 0}}), "severity", 1,
-						      "code", "CG903", "source", "cglint", "message", msg));
-	} else {
-		session_lint_buffer(ds->s, d->path, d->text, d->len, &d->res);
-		d->linted = true;
-		lsp_pos_text_init(&d->lines, d->text, d->len);
-		const struct diag_list *l = &d->res.run.diags;
-		d->diags = mem_alloc((l->n ? l->n : 1) * sizeof(*d->diags));
-		for (size_t k = 0; k < l->n; k++) {
-			const struct diag *g = &l->items[k];
-			if (!g->loc.path || strcmp(g->loc.path, d->path))
-				continue;       /* an overlay's or environment file's problem */
-			struct doc_diag *dd = &d->diags[d->n_diags++];
-			*dd = (struct doc_diag){g, loc_range(ds, g->loc, &d->lines)};
-			json_array_append_new(list, diag_json(ds, d, dd));
-		}
+		json_t *list = json_pack("[{s:o, s:i, s:s, s:s, s:s}]", "range", range_json((struct lsp_range){{0, 0}, {0, 0}}),
+					 "severity", 1, "code", "CG903", "source", "cglint", "message", msg);
+		ds->publish(ds->ctx, json_pack("{s:o, s:I, s:o}", "uri", str(d->uri), "version", d->version, "diagnostics", list));
+		return;
 	}
-	ds->publish(ds->ctx, json_pack("{s:o, s:I, s:o}", "uri", str(d->uri), "version", d->version, "diagnostics", list));
+	if (fe_clang_is_source(d->path) && lint_later(ds, d))
+		return;
+	session_lint_buffer(ds->s, d->path, d->text, d->len, &d->res);
+	publish_result(ds, d, d->version);
+}
+
+bool lsp_doc_busy(const struct lsp_docs *ds)
+{
+	return running(ds) > 0;
+}
+
+size_t lsp_doc_fds(const struct lsp_docs *ds, int *fds, size_t max, int *ms)
+{
+	size_t n = 0;
+	*ms = -1;
+	for (size_t k = 0; k < ds->n; k++) {
+		struct job *j = ds->docs[k]->job;
+		int two[2], left = j ? job_ms_left(j) : -1;
+		for (size_t i = 0, m = j ? job_fds(j, two) : 0; i < m && n < max; i++)
+			fds[n++] = two[i];
+		if (left >= 0 && (*ms < 0 || left < *ms))
+			*ms = left;
+	}
+	return n;
+}
+
+void lsp_doc_step(struct lsp_docs *ds)
+{
+	for (size_t k = 0; k < ds->n; k++) {
+		struct doc *d = ds->docs[k];
+		struct jobs_result r;
+		if (!d->job || !job_step(d->job, &r))
+			continue;
+		session_result_empty(ds->s, d->path, d->text, d->len, &d->res);
+		struct diag_list *l = &d->res.run.diags;
+		if (r.end != JOBS_DONE || diag_wire_get(l, r.out, r.out_len, d->path))
+			src_stopped(l, d->path, &r, session_sources(ds->s));
+		cancel(d);
+		publish_result(ds, d, d->job_version);
+	}
 }
 
 bool lsp_doc_pending(const struct lsp_docs *ds)

@@ -6,7 +6,8 @@
  *
  * A document is linted through the session as the path its URI names (lsp_uri.h), once the
  * input has gone quiet: open/change/save mark it, lsp_doc_flush() lints and publishes, and a
- * hover or code action on a marked document lints it first. A document keeps the session
+ * hover or code action on a marked document lints it first (a source's lint is only started:
+ * the request is answered at once, from no result until it ends). A document keeps the session
  * result of its last lint until the next one (code actions need its diagnostics and text).
  *
  * The documents borrow the session; published params are handed to 'publish', which owns them.
@@ -46,6 +47,17 @@ int lsp_doc_close(struct lsp_docs *ds, const struct json_t *params, const char *
 /* Whether a document waits to be linted; lint and publish every such document. */
 bool lsp_doc_pending(const struct lsp_docs *ds);
 void lsp_doc_flush(struct lsp_docs *ds);
+
+/*
+ * C, C++ and CUDA documents are linted in a worker process (base/jobs.h) while the server goes
+ * on answering; an edit cancels the lint of the text it replaced. Whether such a lint runs;
+ * the descriptors to poll for them (two each), with *ms the time to the first deadline (-1:
+ * none); and, after the poll, publish what has finished.
+ */
+enum { LSP_DOC_MAX_JOBS = 16 };
+bool lsp_doc_busy(const struct lsp_docs *ds);
+size_t lsp_doc_fds(const struct lsp_docs *ds, int *fds, size_t max, int *ms);
+void lsp_doc_step(struct lsp_docs *ds);
 
 /* The requests: 0 with *result set (JSON null included), or -32602 with a reason in *why. */
 int lsp_doc_hover(struct lsp_docs *ds, const struct json_t *params, struct json_t **result, const char **why);

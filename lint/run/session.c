@@ -142,6 +142,20 @@ void session_lint_buffer(struct session *s, const char *path, const char *buf, s
 	end(s, out);
 }
 
+void session_result_empty(struct session *s, const char *path, const char *buf, size_t len,
+			  struct session_result *out)
+{
+	*out = (struct session_result){0};
+	lint_run_init(&out->run, s->pack, &s->o.lint, &s->o.filter, NULL);
+	out->texts = out->run.texts;
+	text_put(out->texts, arena_strdup(out->run.arena, path), arena_strndup(out->run.arena, buf, len), len);
+}
+
+const struct src_opts *session_sources(const struct session *s)
+{
+	return &s->o.lint.sources;
+}
+
 void session_result_release(struct session_result *r)
 {
 	lint_run_release(&r->run);

@@ -58,6 +58,12 @@ void session_lint(struct session *s, const char *const *paths, size_t n, struct 
 /* Lint one buffer as if it were the file 'path' (the language server's open documents). */
 void session_lint_buffer(struct session *s, const char *path, const char *buf, size_t len,
 			 struct session_result *out);
+/* A result with no diagnostics yet, holding the text of 'path' (copied): for one made
+ * elsewhere (the language server's workers) and filled in by its owner. */
+void session_result_empty(struct session *s, const char *path, const char *buf, size_t len,
+			  struct session_result *out);
 void session_result_release(struct session_result *r);
+/* The limits and flags sources are analysed with. */
+const struct src_opts *session_sources(const struct session *s);
 
 #endif

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "base/diag.h"
+#include "base/jobs.h"
 #include "base/mem.h"
 #include "base/strmap.h"
 #include "source/cflags.h"
@@ -226,6 +227,22 @@ static bool cdb_flags(struct arena *a, struct cflags *f, struct fe_clang_cdbs *c
 	return found;
 }
 
+void fe_clang_worker(void)
+{
+	if (!fe_clang_lib_load())
+		fe_clang_lib.toggleCrashRecovery(0);
+}
+
+void fe_clang_cdbs_prime(const struct fe_clang_opts *o, const char *path)
+{
+	char *dir = o->cdb_dir ? mem_strdup(o->cdb_dir) : find_cdb_dir(path);
+	if (!dir)
+		return;
+	pthread_mutex_lock(&o->cdbs->lock);
+	cdb_open(o->cdbs, dir);
+	pthread_mutex_unlock(&o->cdbs->lock);
+}
+
 /* Whether arguments i, i+1 put a toolkit's include folder on the path. */
 static bool toolkit_include(const struct cflags *db, size_t i)
 {
@@ -346,18 +363,16 @@ static struct CXUnsavedFile *unsaved_files(struct arena *a, const char *abspath,
 }
 
 static CXTranslationUnit parse(struct arena *a, const char *abspath, const char *buf, size_t len,
-			       const struct cflags *f)
+			       const struct cflags *f, enum CXErrorCode *rc)
 {
 	unsigned nu;
 	struct CXUnsavedFile *u = unsaved_files(a, abspath, buf, len, &nu);
 	CXIndex ix = fe_clang_lib.createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
 	/* KeepGoing: a missing header is an error we report, not a silent stop */
-	enum CXErrorCode rc = fe_clang_lib.parseTranslationUnit2(ix, abspath, f->v, (int)f->n, u, nu,
-							  CXTranslationUnit_KeepGoing,
-							  &tu);
+	*rc = fe_clang_lib.parseTranslationUnit2(ix, abspath, f->v, (int)f->n, u, nu, CXTranslationUnit_KeepGoing, &tu);
 	fe_clang_lib.disposeIndex(ix);     /* the TU keeps what it needs */
-	return rc == CXError_Success ? tu : NULL;
+	return *rc == CXError_Success ? tu : NULL;
 }
 
 /* Leave out the functions with an error other than a missing declaration in their bodies
@@ -403,9 +418,18 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 	for (;;) {
 		const char *tk;
 		struct cflags f = build_args(a, path, buf, len, o, shim, &tk);
-		CXTranslationUnit tu = parse(a, abspath, buf, len, &f);
+		enum CXErrorCode rc;
+		CXTranslationUnit tu = parse(a, abspath, buf, len, &f, &rc);
 		if (!tu) {
-			diag_input(d, "CG911", (struct loc){path, 0, 0}, "libclang could not parse the file");
+			/* libclang turns an allocation the limit refused into a crash it recovers from */
+			unsigned peak = o->mem_mib ? jobs_peak_mib() : 0;
+			if (rc == CXError_Crashed && peak)
+				diag_input(d, "CG920", (struct loc){path, 1, 1},
+					   "analysis stopped: libclang crashed at %u MiB of its %u MiB memory limit (--source-memory)%s",
+					   peak, o->mem_mib, 2 * peak >= o->mem_mib ? ", most likely out of memory" : "");
+			else
+				diag_input(d, "CG911", (struct loc){path, 0, 0}, "libclang could not parse the file%s",
+					   rc == CXError_Crashed ? " (it crashed)" : "");
 			return -1;
 		}
 		struct fe_clang_err e;

@@ -23,7 +23,7 @@ struct arena;
 struct diag_list;
 struct sir_tu;
 
-/* Compile databases read once per folder for a run, shared by its threads. */
+/* Compile databases read once per folder for a run, shared by its threads and workers. */
 struct fe_clang_cdbs;
 struct fe_clang_cdbs *fe_clang_cdbs_new(void);
 void fe_clang_cdbs_free(struct fe_clang_cdbs *c);
@@ -32,7 +32,15 @@ struct fe_clang_opts {
 	const char *cuda_path;          /* toolkit root, "none" (the shim only), or NULL/"auto": found */
 	const char *cdb_dir;            /* -p: folder of compile_commands.json; NULL: search upward */
 	struct fe_clang_cdbs *cdbs;     /* where databases are kept; required */
+	unsigned mem_mib;               /* the worker's memory limit, 0: none; a crash near it is CG920 */
 };
+
+/* Read the compile database that applies to 'path' now, so that workers forked after share it. */
+void fe_clang_cdbs_prime(const struct fe_clang_opts *o, const char *path);
+
+/* In a worker process (src.h): let a crash or an allocation refused under its limit end the
+ * process, for the parent to report, rather than have libclang turn it into a failed parse. */
+void fe_clang_worker(void);
 
 /* Whether a file name is a source cglint scans: .c .cc .cpp .cxx .cu .cuh .h .hpp */
 bool fe_clang_is_source(const char *path);

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* src: queued sources, parsed and checked on worker threads (see src.h). */
+/* src: queued sources, parsed and checked in worker processes (see src.h). */
 #include "source/src.h"
 
-#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/diag_wire.h"
+#include "base/jobs.h"
 #include "base/mem.h"
 #include "input/read.h"
 #include "input/text.h"
@@ -63,53 +65,71 @@ void src_add(struct src_queue *q, const char *path, const char *buf, size_t len)
 struct pool {
 	struct src_queue *q;
 	const struct pack *pack;
-	const struct diag_filter *filter;
 	const struct src_opts *opts;
 	struct fe_clang_cdbs *cdbs;
-	pthread_mutex_t lock;
-	size_t next;
+	size_t *todo;                   /* the jobs whose text was read, by task number */
 };
 
-static void run_job(struct pool *p, struct src_job *j)
+/* In the worker process: parse and check one file, its diagnostics as bytes to 'out'. */
+static void run_job(void *ctx, size_t k, struct sbuf *out)
 {
-	j->arena = arena_new();
-	diag_init(&j->diags, j->arena, &p->pack->lookup, p->filter);
-	const char *buf = j->buf;
-	size_t len = j->len;
-	if (!buf) {
-		char *b;
-		if (read_path(&j->diags, j->arena, j->path, &b, &len))
-			return;
-		buf = b;
-	}
-	j->text = buf;
-	j->len = len;
-	struct fe_clang_opts fo = {.cuda_path = p->opts->cuda_path, .cdb_dir = p->opts->cdb_dir, .cdbs = p->cdbs};
+	struct pool *p = ctx;
+	struct src_job *j = &p->q->jobs[p->todo[k]];
+	struct fe_clang_opts fo = {.cuda_path = p->opts->cuda_path, .cdb_dir = p->opts->cdb_dir, .cdbs = p->cdbs,
+				   .mem_mib = p->opts->in_process ? 0 : src_memory(p->opts)};
 	struct sir_tu *tu;
-	if (fe_clang_parse(j->arena, &j->diags, j->path, buf, len, &fo, &tu))
-		return;
-	struct cap c = {tu, p->pack, &j->diags, j->arena};
-	for (size_t f = 0; f < tu->n_fns; f++) {
-		if (!tu->fns[f].in_main)
-			continue;       /* a header's functions are followed from the regions that call them */
-		size_t n;
-		struct cap_region *regions = cap_regions(&c, &tu->fns[f], &n);
-		cap_graph_check(&c, &tu->fns[f], regions, n);
-		free(regions);
+	if (!p->opts->in_process)
+		fe_clang_worker();
+	if (!fe_clang_parse(j->arena, &j->diags, j->path, j->text, j->len, &fo, &tu)) {
+		struct cap c = {tu, p->pack, &j->diags, j->arena};
+		for (size_t f = 0; f < tu->n_fns; f++) {
+			if (!tu->fns[f].in_main)
+				continue;       /* a header's functions are followed from the regions that call them */
+			size_t n;
+			struct cap_region *regions = cap_regions(&c, &tu->fns[f], &n);
+			cap_graph_check(&c, &tu->fns[f], regions, n);
+			free(regions);
+		}
+	}
+	diag_wire_put(out, &j->diags);
+}
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGABRT: return "SIGABRT";
+	case SIGSEGV: return "SIGSEGV";
+	case SIGBUS: return "SIGBUS";
+	case SIGKILL: return "SIGKILL";
+	default: return "a signal";
 	}
 }
 
-static void *worker(void *arg)
+void src_stopped(struct diag_list *l, const char *path, const struct jobs_result *r, const struct src_opts *o)
 {
-	struct pool *p = arg;
-	for (;;) {
-		pthread_mutex_lock(&p->lock);
-		size_t k = p->next++;
-		pthread_mutex_unlock(&p->lock);
-		if (k >= p->q->n)
-			return NULL;
-		run_job(p, &p->q->jobs[k]);
-	}
+	struct loc at = {path, 1, 1};
+	if (r->end == JOBS_TIMEOUT)
+		diag_input(l, "CG920", at, "analysis stopped: not finished after %u s (--source-timeout)", src_timeout(o));
+	else if (r->end == JOBS_NO_FORK)
+		diag_input(l, "CG920", at, "analysis stopped: no worker process could be started: %s", r->err);
+	else if (strstr(r->err, "out of memory") || strstr(r->err, "bad_alloc") || strstr(r->err, "Allocation failed"))
+		diag_input(l, "CG920", at, "analysis stopped: out of memory under the %u MiB limit (--source-memory)",
+			   src_memory(o));
+	else if (r->signal)
+		diag_input(l, "CG920", at, "analysis stopped: the parser died (%s, signal %d)%s%.*s",
+			   signal_name(r->signal), r->signal, *r->err ? ": " : "", (int)strcspn(r->err, "\n"), r->err);
+	else
+		diag_input(l, "CG920", at, "analysis stopped: the worker ended without its report (exit status %d)",
+			   r->code);
+}
+
+/* In this process: what the worker found, or why it stopped. */
+static void job_done(void *ctx, size_t k, const struct jobs_result *r)
+{
+	struct pool *p = ctx;
+	struct src_job *j = &p->q->jobs[p->todo[k]];
+	if (r->end != JOBS_DONE || diag_wire_get(&j->diags, r->out, r->out_len, j->path))
+		src_stopped(&j->diags, j->path, r, p->opts);
 }
 
 size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_filter *f, const struct src_opts *o,
@@ -117,22 +137,29 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 {
 	if (!q->n)
 		return 0;
-	struct pool p = {.q = q, .pack = pk, .filter = f, .opts = o, .cdbs = fe_clang_cdbs_new()};
-	pthread_mutex_init(&p.lock, NULL);
+	struct pool p = {.q = q, .pack = pk, .opts = o, .cdbs = fe_clang_cdbs_new(), .todo = mem_alloc(q->n * sizeof(size_t))};
+	size_t n = 0;
+	for (size_t k = 0; k < q->n; k++) {   /* read here, so the text stays for the output */
+		struct src_job *j = &q->jobs[k];
+		j->arena = arena_new();
+		diag_init(&j->diags, j->arena, &pk->lookup, f);
+		char *b = j->buf;
+		if (!b && read_path(&j->diags, j->arena, j->path, &b, &j->len))
+			continue;
+		j->text = b;
+		struct fe_clang_opts fo = {.cuda_path = o->cuda_path, .cdb_dir = o->cdb_dir, .cdbs = p.cdbs};
+		fe_clang_cdbs_prime(&fo, j->path);      /* read once here, not once per worker */
+		p.todo[n++] = k;
+	}
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t jobs = o->jobs ? o->jobs : cpus > 0 ? (size_t)cpus : 1;
-	if (jobs > q->n)
-		jobs = q->n;
-	pthread_t *t = mem_alloc(jobs * sizeof(*t));
-	size_t started = 0;
-	for (size_t k = 1; k < jobs; k++)       /* this thread is the first worker */
-		if (pthread_create(&t[started], NULL, worker, &p) == 0)
-			started++;
-	worker(&p);
-	for (size_t k = 0; k < started; k++)
-		pthread_join(t[k], NULL);
-	free(t);
-	pthread_mutex_destroy(&p.lock);
+	struct jobs_limits lim = {
+		.parallel = o->jobs ? o->jobs : cpus > 0 ? (unsigned)cpus : 1,
+		.seconds = src_timeout(o),
+		.mem_mib = src_memory(o),
+		.in_process = o->in_process,
+	};
+	jobs_run(n, &lim, run_job, job_done, &p);
+	free(p.todo);
 	fe_clang_cdbs_free(p.cdbs);
 	for (size_t k = 0; k < q->n; k++)
 		diag_move(out, &q->jobs[k].diags);

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * src: the source scanner's driver. C, C++ and CUDA files are queued while inputs are walked,
- * then parsed (fe_clang) and checked (cap) on up to 'jobs' threads, one file per task, each
- * with its own arena and list; their diagnostics join the run's list in queue order, so the
- * output does not depend on -j.
+ * then parsed (fe_clang) and checked (cap) in up to 'jobs' worker processes, one file per
+ * task (jobs.h): libclang has no limits of its own, so each file is parsed where a deadline and
+ * a memory limit can stop it (CG920). Their diagnostics join the run's list in queue order, so
+ * the output does not depend on -j. Call src_run before starting any thread.
  *
  * The queue owns the per-file arenas the moved diagnostics point into: free it after output.
  */
 #ifndef CGLINT_SRC_H
 #define CGLINT_SRC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct diag_filter;
@@ -20,7 +22,22 @@ struct src_opts {
 	const char *cuda_path;          /* a toolkit, "none" (the shim), NULL: found (fe_clang_tk.h) */
 	const char *cdb_dir;            /* -p */
 	unsigned jobs;                  /* 0: one per CPU */
+	unsigned timeout_s;             /* per file; 0: SRC_TIMEOUT_S (--source-timeout) */
+	unsigned memory_mib;            /* per file; 0: SRC_MEMORY_MIB (--source-memory) */
+	bool in_process;                /* parse here, unbounded: for fuzzing */
 };
+
+enum { SRC_TIMEOUT_S = 60, SRC_MEMORY_MIB = 4096 };
+
+static inline unsigned src_timeout(const struct src_opts *o)
+{
+	return o->timeout_s ? o->timeout_s : SRC_TIMEOUT_S;
+}
+
+static inline unsigned src_memory(const struct src_opts *o)
+{
+	return o->memory_mib ? o->memory_mib : SRC_MEMORY_MIB;
+}
 
 struct src_queue;
 
@@ -29,6 +46,10 @@ void src_queue_free(struct src_queue *q);
 /* Queue a file by path ('buf' NULL), or text already read ('buf' is copied). 'path' must
  * outlive the queue. */
 void src_add(struct src_queue *q, const char *path, const char *buf, size_t len);
+struct jobs_result;
+/* Report (CG920) why the worker that analysed 'path' stopped without a report. */
+void src_stopped(struct diag_list *l, const char *path, const struct jobs_result *r, const struct src_opts *o);
+
 struct text_store;
 /* Record every checked file's text (valid until the queue is freed). */
 void src_texts(const struct src_queue *q, struct text_store *s);

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = pack_new();
 		pack_load_builtin(p);
 	}
-	struct lint_opts o = {.target = {.mcore = 190, .bridge = 60}, .sources = {.jobs = 1}};
+	struct lint_opts o = {.target = {.mcore = 190, .bridge = 60}, .sources = {.jobs = 1, .in_process = true}};
 	struct lint_run r;
 	lint_run_init(&r, p, &o, NULL, NULL);
 	lint_buffer(&r, "fuzz.cu", (const char *)data, size);

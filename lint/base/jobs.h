@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * jobs: work that may not end, run where it can be stopped. Each task runs in a child process
+ * forked from this one, under a deadline and an address-space limit; what it writes comes back
+ * to the parent as bytes. A task that overruns is killed; one that dies (a crash, an abort on
+ * an allocation the limit refused) is reported as such, never waited on forever.
+ *
+ * Fork before starting threads: the caller must be single-threaded when jobs_run() is called.
+ * With 'in_process' set (fuzzing, debugging) tasks run here, one after another, unbounded.
+ */
+#ifndef CGLINT_JOBS_H
+#define CGLINT_JOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct sbuf;
+
+struct jobs_limits {
+	unsigned parallel;              /* tasks at once; 0 means 1 */
+	unsigned seconds;               /* per task, wall clock; 0: none */
+	unsigned mem_mib;               /* per task, address space; 0: none */
+	bool in_process;
+};
+
+enum jobs_end {
+	JOBS_DONE,                      /* the task returned; 'out' is all it wrote */
+	JOBS_TIMEOUT,                   /* killed at its deadline */
+	JOBS_DIED,                      /* killed by 'signal', or exited without finishing */
+	JOBS_NO_FORK,                   /* no process could be started ('err' says why) */
+};
+
+struct jobs_result {
+	enum jobs_end end;
+	int signal;                     /* JOBS_DIED: the signal, 0 when it exited */
+	int code;                       /* JOBS_DIED: the exit status when it exited */
+	const char *out;                /* what the task wrote to 'out' (JOBS_DONE only) */
+	size_t out_len;
+	const char *err;                /* the first bytes the child wrote to stderr, NUL-terminated */
+	double seconds;                 /* wall clock */
+};
+
+/* In the child: do task k, writing its result to 'out'. */
+typedef void jobs_work_fn(void *ctx, size_t k, struct sbuf *out);
+/* In the parent, in any order: task k ended as 'r' (valid for this call only). */
+typedef void jobs_done_fn(void *ctx, size_t k, const struct jobs_result *r);
+
+/* In a task: this process's peak address space in MiB (VmPeak), 0 when unknown. A library that
+ * turns a refused allocation into an error return (libclang does) is told apart from one that
+ * failed on its own by how close this is to the limit. */
+unsigned jobs_peak_mib(void);
+
+/* Run tasks 0..n-1, 'parallel' at a time, and return when every one has been reported. */
+void jobs_run(size_t n, const struct jobs_limits *lim, jobs_work_fn *work, jobs_done_fn *done, void *ctx);
+
+/*
+ * One task stepped by its owner's own poll loop (the language server's, which must keep
+ * answering while it runs). job_start returns NULL when no child could be made (*why says why).
+ * Poll job_fds() for reading, waking in job_ms_left() at the latest; then job_step() reads what
+ * is there and returns true once the task has ended, *r filled (valid until job_free). A task
+ * still running when freed is killed, and its own children with it.
+ */
+struct job;
+struct job *job_start(const struct jobs_limits *lim, jobs_work_fn *work, void *ctx, size_t k, const char **why);
+size_t job_fds(const struct job *j, int fds[2]);
+int job_ms_left(const struct job *j);   /* -1: no deadline */
+bool job_step(struct job *j, struct jobs_result *r);
+void job_free(struct job *j);
+
+#endif

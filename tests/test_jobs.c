@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * jobs: the worker processes that bound libclang (base/jobs.h), and the wire that brings a
+ * worker's diagnostics back (base/diag_wire.h). A task that runs for ever is killed at its
+ * deadline, one that crashes is reported with its signal, an allocation past the limit is
+ * refused, and large outputs from several workers at once arrive whole and once each.
+ */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/diag.h"
+#include "base/diag_wire.h"
+#include "base/jobs.h"
+#include "base/mem.h"
+#include "config/pack.h"
+
+struct seen {
+	struct jobs_result r[8];
+	char *out[8];
+	unsigned calls[8];
+};
+
+static void record(void *ctx, size_t k, const struct jobs_result *r)
+{
+	struct seen *s = ctx;
+	s->calls[k]++;
+	s->r[k] = *r;
+	s->out[k] = r->out ? strndup(r->out, r->out_len) : NULL;
+	s->r[k].err = NULL;     /* valid for the call only */
+}
+
+static void work(void *ctx, size_t k, struct sbuf *out)
+{
+	(void)ctx;
+	switch (k) {
+	case 0:
+		for (;;)
+			pause();
+	case 1:
+		raise(SIGSEGV);
+		break;
+	case 2:
+		fputs("to stderr\n", stderr);
+		exit(7);
+	case 3: {
+		void *p = malloc((size_t)1 << 30);      /* 1 GiB, past the 256 MiB limit */
+		sbuf_adds(out, p ? "allocated" : "refused");
+		free(p);
+		break;
+	}
+	default:
+		for (size_t i = 0; i < 200000; i++)     /* 1 MB: far past a pipe's buffer */
+			sbuf_printf(out, "%zu:%02zu|", k, i % 100);
+	}
+}
+
+Test(jobs, deadline_crash_exit_limit_and_large_outputs)
+{
+	struct seen s = {0};
+	struct jobs_limits lim = {.parallel = 3, .seconds = 2, .mem_mib = 256};
+	time_t t0 = time(NULL);
+	jobs_run(7, &lim, work, record, &s);
+	cr_expect_leq(time(NULL) - t0, 10, "the endless task was not stopped at its deadline");
+	for (size_t k = 0; k < 7; k++)
+		cr_expect_eq(s.calls[k], 1, "task %zu reported %u times", k, s.calls[k]);
+	cr_expect_eq(s.r[0].end, JOBS_TIMEOUT);
+	cr_expect_geq(s.r[0].seconds, 1.9);
+	cr_expect_eq(s.r[1].end, JOBS_DIED);
+	cr_expect_eq(s.r[1].signal, SIGSEGV);
+	cr_expect_eq(s.r[2].end, JOBS_DIED);
+	cr_expect_eq(s.r[2].signal, 0);
+	cr_expect_eq(s.r[2].code, 7);
+	cr_expect_eq(s.r[3].end, JOBS_DONE);
+#if !defined(__SANITIZE_ADDRESS__)
+	cr_expect_str_eq(s.out[3], "refused");
+#endif
+	for (size_t k = 4; k < 7; k++) {
+		cr_assert_eq(s.r[k].end, JOBS_DONE);
+		cr_expect_eq(s.r[k].out_len, 200000 * 5);
+		char want[16];
+		snprintf(want, sizeof(want), "%zu:99|", k);
+		cr_expect_str_eq(s.out[k] + s.r[k].out_len - strlen(want), want);
+	}
+	for (size_t k = 0; k < 7; k++)
+		free(s.out[k]);
+}
+
+static void stderr_work(void *ctx, size_t k, struct sbuf *out)
+{
+	(void)ctx, (void)k, (void)out;
+	fputs("LLVM ERROR: out of memory\n", stderr);
+	abort();
+}
+
+struct died {
+	struct jobs_result r;
+	char *err;
+};
+
+static void keep_err(void *ctx, size_t k, const struct jobs_result *r)
+{
+	struct died *d = ctx;
+	(void)k;
+	d->r = *r;
+	d->err = strdup(r->err);
+}
+
+Test(jobs, a_dying_task_says_why_on_stderr)
+{
+	struct died d = {0};
+	jobs_run(1, &(struct jobs_limits){.parallel = 1, .seconds = 30}, stderr_work, keep_err, &d);
+	cr_expect_eq(d.r.end, JOBS_DIED);
+	cr_expect_eq(d.r.signal, SIGABRT);
+	cr_expect_str_eq(d.err, "LLVM ERROR: out of memory\n");
+	free(d.err);
+}
+
+static void pid_work(void *ctx, size_t k, struct sbuf *out)
+{
+	(void)ctx, (void)k;
+	sbuf_printf(out, "%ld", (long)getpid());
+}
+
+Test(jobs, in_process_runs_here)
+{
+	struct seen s = {0};
+	jobs_run(2, &(struct jobs_limits){.in_process = true}, pid_work, record, &s);
+	char me[32];
+	snprintf(me, sizeof(me), "%ld", (long)getpid());
+	cr_expect_str_eq(s.out[0], me);
+	cr_expect_str_eq(s.out[1], me);
+	jobs_run(1, &(struct jobs_limits){.parallel = 1}, pid_work, record, &s);
+	cr_expect_str_neq(s.out[0], me, "a bounded task ran in this process");
+	for (size_t k = 0; k < 2; k++)
+		free(s.out[k]);
+}
+
+Test(jobs, diagnostics_cross_the_wire_whole)
+{
+	struct pack *p = pack_new();
+	pack_load_builtin(p);
+	struct arena *a = arena_new(), *b = arena_new();
+	struct diag_list src, dst;
+	diag_init(&src, a, &p->lookup, NULL);
+	diag_init(&dst, b, &p->lookup, NULL);
+	const char *path = "k.cu";
+	struct diag *d = diag_report(&src, pack_find(p, "CG301"), (struct loc){path, 7, 3}, "sync in capture", "move it",
+				     "cuda_graphs.py:120");
+	struct diag_note *n = arena_alloc(a, 2 * sizeof(*n));
+	n[0] = (struct diag_note){{"h.cuh", 2, 1}, "capture began here"};
+	n[1] = (struct diag_note){{path, 5, 9}, "called from here"};
+	d->notes = n;
+	d->n_notes = 2;
+	d->key = "model.cuda_graph_impl";
+	diag_input(&src, "CG911", (struct loc){path, 0, 0}, "not analysed: %s", "x");
+	struct sbuf w;
+	sbuf_init(&w);
+	diag_wire_put(&w, &src);
+	for (size_t cut = 0; cut < w.len; cut += 7)     /* any cut short is refused, leaving the list be */
+		cr_assert_eq(diag_wire_get(&dst, w.buf, cut, path), -1, "a list cut at %zu bytes was taken", cut);
+	cr_assert_eq(dst.n, 0);
+	cr_assert_not(dst.input_error);
+	cr_assert_eq(diag_wire_get(&dst, w.buf, w.len, path), 0);
+	cr_assert_eq(dst.n, 2);
+	cr_expect(dst.input_error, "CG911 makes the run's exit status 2 on this side too");
+	const struct diag *g = &dst.items[0];
+	cr_expect_eq(g->rule, pack_find(p, "CG301"));
+	cr_expect_eq(g->loc.path, path, "the file's own positions point at its path");
+	cr_expect_eq(g->loc.line, 7);
+	cr_expect_eq(g->loc.col, 3);
+	cr_expect_str_eq(g->message, "sync in capture");
+	cr_expect_str_eq(g->fix, "move it");
+	cr_expect_str_eq(g->mirrors, "cuda_graphs.py:120");
+	cr_expect_str_eq(g->key, "model.cuda_graph_impl");
+	cr_expect_null(g->fingerprint);
+	cr_assert_eq(g->n_notes, 2);
+	cr_expect_str_eq(g->notes[0].loc.path, "h.cuh");
+	cr_expect_eq(g->notes[0].loc.line, 2);
+	cr_expect_str_eq(g->notes[1].message, "called from here");
+	cr_expect_str_eq(dst.items[1].message, "not analysed: x");
+	sbuf_release(&w);
+	diag_release(&src);
+	diag_release(&dst);
+	arena_free(a);
+	arena_free(b);
+	pack_free(p);
+}
