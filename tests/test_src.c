@@ -285,3 +285,35 @@ Test(src, compile_database_toolkit_never_mixed_with_the_shim)
 	cr_expect_not_null(strstr(out, "/cglint-shim\n"), "%s", out);
 	free(out);
 }
+
+/* A compile database is the repository's own input: its -include of a file outside the
+ * repository gives that file's position in the refusal, never clang's words about its text
+ * (which quote it). The same file inside the repository is quoted as usual. */
+Test(src, errors_in_files_outside_the_repository_are_not_quoted)
+{
+	const char *secret = "root:x:0:0:TOKEN-5d1e:/root:/bin/bash\n";
+	char mk[128];
+	snprintf(mk, sizeof(mk), "mkdir -p '%s/repo/.git'", dir);
+	cr_assert_eq(system(mk), 0);
+	free(harness_write(dir, "secret.txt", secret, strlen(secret)));
+	free(harness_write(dir, "repo/own.txt", secret, strlen(secret)));
+	free(harness_write(dir, "repo/.git/HEAD", "ref: refs/heads/main\n", 21));
+	free(harness_write(dir, "repo/a.cu", capture, strlen(capture)));
+	const char *inc[] = {"../secret.txt", "own.txt"};
+	for (size_t k = 0; k < 2; k++) {
+		char json[1024];
+		snprintf(json, sizeof(json),
+			 "[{\"directory\": \"%s/repo\", \"file\": \"a.cu\", \"command\": \"nvcc -include %s -c a.cu\"}]",
+			 dir, inc[k]);
+		free(harness_write(dir, "repo/compile_commands.json", json, strlen(json)));
+		char *out;
+		int rc = harness_run(dir, "--format concise repo/a.cu", &out);
+		cr_expect(rc == 1 || rc == 2, "exit %d:\n%s", rc, out);
+		cr_expect(strstr(out, k ? "own.txt:1:1: " : "secret.txt:1:1: "), "no position in:\n%s", out);
+		if (k)
+			cr_expect(strstr(out, "root"), "the repository's own file is not quoted:\n%s", out);
+		else
+			cr_expect(!strstr(out, "TOKEN") && !strstr(out, "root"), "the outside file was quoted:\n%s", out);
+		free(out);
+	}
+}

@@ -375,6 +375,25 @@ static CXTranslationUnit parse(struct arena *a, const char *abspath, const char 
 	return *rc == CXError_Success ? tu : NULL;
 }
 
+/* The repository that holds 'abspath' (the nearest folder above it with a .git), else its folder. */
+static const char *repo_of(struct arena *a, const char *abspath)
+{
+	char *dir = arena_strdup(a, abspath);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	char *here = arena_strdup(a, dir);
+	for (;;) {
+		struct stat st;
+		if (lstat(arena_printf(a, "%s/.git", dir), &st) == 0)
+			return dir;
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			return here;
+		*slash = '\0';
+	}
+}
+
 /* Leave out the functions with an error other than a missing declaration in their bodies
  * (they are kept, empty, for the calls into them); their names go to 'out'. Returns false when
  * such an error is outside every function of the main file: nothing there can be trusted. */
@@ -433,7 +452,9 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 			return -1;
 		}
 		struct fe_clang_err e;
-		fe_clang_err_read(a, tu, path, &e);
+		const char *quotable[] = {repo_of(a, abspath), tk ? tk : FE_CLANG_SHIM_DIR, FE_CLANG_SHIM_DIR, STUB_DIR,
+					 CGLINT_CLANG_RESOURCE_DIR, "/usr/include", "/usr/lib", NULL};
+		fe_clang_err_read(a, tu, path, quotable, &e);
 		if (tk && e.other_elsewhere) {  /* the toolkit's headers (or a project's) did not parse */
 			fe_clang_lib.disposeTranslationUnit(tu);
 			real = e;

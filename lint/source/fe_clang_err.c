@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* fe_clang_err: a translation unit's errors, missing declarations apart (see fe_clang_err.h). */
+#define _DEFAULT_SOURCE /* realpath */
 #include "source/fe_clang_err.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/mem.h"
@@ -85,7 +88,18 @@ static enum CXChildVisitResult unresolved(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Recurse;
 }
 
-void fe_clang_err_read(struct arena *a, struct CXTranslationUnitImpl *tu, const char *path, struct fe_clang_err *e)
+static bool inside(const char *file, const char *const *dirs)
+{
+	for (; *dirs; dirs++) {
+		size_t n = strlen(*dirs);
+		if (!strncmp(file, *dirs, n) && (file[n] == '/' || !file[n] || (n && (*dirs)[n - 1] == '/')))
+			return true;
+	}
+	return false;
+}
+
+void fe_clang_err_read(struct arena *a, struct CXTranslationUnitImpl *tu, const char *path,
+		       const char *const *trusted, struct fe_clang_err *e)
 {
 	*e = (struct fe_clang_err){.where = {path, 0, 0}};
 	struct names nm = {.a = a};
@@ -109,8 +123,13 @@ void fe_clang_err_read(struct arena *a, struct CXTranslationUnitImpl *tu, const 
 			continue;
 		}
 		bool main = file && fe_clang_lib.Location_isFromMainFile(l);   /* no file: the driver's */
-		const char *text = main || !file ? msg : arena_printf(a, "%s:%u:%u: %s",
-				fe_clang_walk_cxstr(a, fe_clang_lib.getFileName(file)), line, col, msg);
+		const char *name = file ? fe_clang_walk_cxstr(a, fe_clang_lib.getFileName(file)) : "";
+		char real[PATH_MAX];    /* "repo/../secret.txt" is not inside repo/ */
+		bool quoted = main || !file || inside(realpath(name, real) ? real : name, trusted);
+		const char *text = main || !file ? msg
+				 : quoted ? arena_printf(a, "%s:%u:%u: %s", name, line, col, msg)
+				 : arena_printf(a, "%s:%u:%u: an error in a file outside the repository (not quoted)", name,
+						line, col);
 		if (!e->count++) {
 			e->first = text;
 			if (main)
@@ -118,7 +137,8 @@ void fe_clang_err_read(struct arena *a, struct CXTranslationUnitImpl *tu, const 
 		}
 		if (is_missing(msg)) {
 			any_missing = true;
-			name_of(&nm, msg);
+			if (quoted)
+				name_of(&nm, msg);
 		} else if (!main) {
 			if (!e->other_elsewhere)
 				e->other_first = text;

@@ -29,7 +29,14 @@ struct fe_clang_err {
 	const char *missing;            /* "checkCudaErrors, 'helper_cuda.h'": what is not declared, or NULL */
 };
 
-/* Read the diagnostics of 'tu' (libclang's CXTranslationUnit); 'path' names the main file. */
-void fe_clang_err_read(struct arena *a, struct CXTranslationUnitImpl *tu, const char *path, struct fe_clang_err *e);
+/*
+ * Read the diagnostics of 'tu' (libclang's CXTranslationUnit); 'path' names the main file.
+ * clang's messages quote the text they are about ("unknown type name 'root'"): an error in a
+ * file outside the folders in 'trusted' (NULL-terminated: the repository, the toolkit, the
+ * system's headers) is reported by its position alone, so that a compile database's
+ * `-include /etc/passwd` cannot print a line of it into a public CI log.
+ */
+void fe_clang_err_read(struct arena *a, struct CXTranslationUnitImpl *tu, const char *path,
+		       const char *const *trusted, struct fe_clang_err *e);
 
 #endif
