@@ -522,3 +522,27 @@ Test(python, github_output)
 	cr_expect_not_null(strstr(out, "(in w_config)"), "got:\n%s", out);
 	free(out);
 }
+
+/* A helper that four recipe functions reach (itself a unit too) gives one finding at its
+ * line, naming three and counting the rest; d_config, fixed after the call, is not among them. */
+Test(python, one_finding_at_a_helper_line_many_functions_reach)
+{
+	put("recipes/many.py", "def _graphs(c):\n"
+			       "    c.model.cuda_graph_impl = \"transformer_engine\"\n"
+			       "    c.rng.te_rng_tracker = c.model.use_te_rng_tracker = False\n"
+			       "\n\n"
+			       "def a_config():\n    cfg = base()\n    _graphs(cfg)\n    return cfg\n\n\n"
+			       "def b_config():\n    cfg = base()\n    _graphs(cfg)\n    return cfg\n\n\n"
+			       "def c_config():\n    cfg = base()\n    _graphs(cfg)\n    return cfg\n\n\n"
+			       "def d_config():\n    cfg = base()\n    _graphs(cfg)\n"
+			       "    cfg.rng.te_rng_tracker = cfg.model.use_te_rng_tracker = True\n    return cfg\n");
+	json_t *doc = run_json("--mcore 0.17 --bridge 0.4 --format json recipes/many.py");
+	json_t *ds = json_object_get(doc, "diagnostics");
+	cr_assert_eq(json_array_size(ds), 1, "%s", json_dumps(ds, 0));
+	json_t *d = json_array_get(ds, 0);
+	cr_expect_str_eq(json_string_value(json_object_get(d, "rule")), "CG101");
+	cr_expect_eq(json_integer_value(json_object_get(d, "line")), 3);  /* the tracker, where it is off */
+	cr_expect_str_eq(json_string_value(json_object_get(d, "message")),
+			 M101 " (in 4 functions: _graphs, a_config, b_config and 1 more)");
+	json_decref(doc);
+}

@@ -59,6 +59,8 @@ struct diag {
 	size_t n_notes;
 	enum diag_supp supp;            /* DIAG_SUPP_NONE for a reported finding */
 	const char *supp_reason;        /* the directive's "-- reason", or the baseline file; may be NULL */
+	const char *unit;               /* the recipe function a Python finding is about (its message
+					 * ends " (in UNIT)"), or NULL */
 };
 
 /* Rule-id patterns: an exact id ("CG104"), a prefix ("CG1", "CG10"), a name, or "ALL". */

@@ -46,6 +46,7 @@ void diag_wire_put(struct sbuf *o, const struct diag_list *l)
 		put_str(o, d->fingerprint);
 		put_u32(o, d->supp);
 		put_str(o, d->supp_reason);
+		put_str(o, d->unit);
 		put_u32(o, (uint32_t)d->n_notes);
 		for (size_t i = 0; i < d->n_notes; i++) {
 			put_loc(o, d->notes[i].loc);
@@ -118,6 +119,7 @@ int diag_wire_get(struct diag_list *l, const char *buf, size_t len, const char *
 		d.fingerprint = get_str(&r);
 		d.supp = (enum diag_supp)get_u32(&r);
 		d.supp_reason = get_str(&r);
+		d.unit = get_str(&r);
 		uint32_t nn = get_u32(&r);
 		if (nn > (size_t)(r.end - r.p) / (4 * sizeof(uint32_t)))
 			r.bad = true;   /* each note takes at least four numbers: no allocation from a bad count */

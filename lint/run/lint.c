@@ -364,7 +364,9 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 					facts_set(&t, d->key, d->val, (struct loc){0}, "default");
 			}
 		size_t first = r->diags.n;
+		r->unit_line = pu->loc.line;    /* a finding no key places goes on the def line */
 		bridge_layers(r, path, &t, &utg, false, pu->env_spread);
+		r->unit_line = 0;
 		/* findings name the function they are about, and the GPU where the recipe named it */
 		for (size_t k = first; k < r->diags.n; k++) {
 			struct diag *d = &r->diags.items[k];
@@ -375,6 +377,7 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 			d->message = arch ? arena_printf(r->arena, "%s (GPU %s, from %s) (in %s)", d->message, gpu,
 							 gpu_from, pu->name)
 					  : arena_printf(r->arena, "%s (in %s)", d->message, pu->name);
+			d->unit = pu->name;
 		}
 		facts_release(&t);
 		arena_free(ua);

@@ -232,9 +232,92 @@ static void fingerprint(struct lint_run *r, struct diag_list *l)
 	strmap_release(&seen);
 }
 
+/* ---- one finding per place ---------------------------------------------------------------- */
+
+/* A recipe finding, by what it says apart from its unit. */
+struct said {
+	size_t k;
+	const struct diag *d;
+	size_t len;                     /* of its message without " (in UNIT)" */
+};
+
+static int cmp_said(const void *pa, const void *pb)
+{
+	const struct said *a = pa, *b = pb;
+	int c = strcmp(a->d->loc.path ? a->d->loc.path : "", b->d->loc.path ? b->d->loc.path : "");
+	if (!c)
+		c = a->d->loc.line != b->d->loc.line ? (a->d->loc.line < b->d->loc.line ? -1 : 1)
+		  : a->d->loc.col != b->d->loc.col ? (a->d->loc.col < b->d->loc.col ? -1 : 1) : 0;
+	if (!c)
+		c = a->d->rule != b->d->rule ? (a->d->rule < b->d->rule ? -1 : 1) : 0;
+	if (!c)
+		c = a->len != b->len ? (a->len < b->len ? -1 : 1) : memcmp(a->d->message, b->d->message, a->len);
+	return c ? c : a->k < b->k ? -1 : a->k > b->k;
+}
+
+static bool same_said(const struct said *a, const struct said *b)
+{
+	return a->d->rule == b->d->rule && a->len == b->len && a->d->loc.line == b->d->loc.line &&
+	       a->d->loc.col == b->d->loc.col && !strcmp(a->d->loc.path ? a->d->loc.path : "", b->d->loc.path ? b->d->loc.path : "") &&
+	       !memcmp(a->d->message, b->d->message, a->len);
+}
+
+static const char merged[] = "";        /* the unit of a finding merged into another */
+
+static bool not_merged(struct diag *d, void *ctx)
+{
+	(void)ctx;
+	return d->unit != merged;
+}
+
+enum { UNITS_NAMED = 3 };
+
+/* A helper or base recipe that many recipe functions call gives each of them the same finding
+ * at the same line: one finding there, naming the functions. */
+static void merge_units(struct lint_run *r)
+{
+	struct diag_list *l = &r->diags;
+	struct said *s = mem_alloc((l->n ? l->n : 1) * sizeof(*s));
+	size_t n = 0;
+	for (size_t k = 0; k < l->n; k++) {
+		const struct diag *d = &l->items[k];
+		size_t m = strlen(d->message), u = d->unit ? strlen(d->unit) + 6 : 0;
+		if (d->unit && m >= u)
+			s[n++] = (struct said){k, d, m - u};
+	}
+	qsort(s, n, sizeof(*s), cmp_said);
+	bool dropped = false;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && same_said(&s[i], &s[j]); j++)
+			;
+		if (j - i < 2)
+			continue;
+		struct sbuf m;
+		sbuf_init(&m);
+		sbuf_addn(&m, s[i].d->message, s[i].len);
+		sbuf_printf(&m, " (in %zu functions: ", j - i);
+		for (size_t x = i; x < j && x < i + UNITS_NAMED; x++)
+			sbuf_printf(&m, "%s%s", x > i ? ", " : "", s[x].d->unit);
+		if (j - i > UNITS_NAMED)
+			sbuf_printf(&m, " and %zu more", j - i - UNITS_NAMED);
+		sbuf_addc(&m, ')');
+		struct diag *keep = &l->items[s[i].k];       /* the first reported: s is in order within a group */
+		keep->message = arena_strdup(l->arena, m.buf);
+		keep->unit = NULL;
+		for (size_t x = i + 1; x < j; x++)
+			l->items[s[x].k].unit = merged;
+		dropped = true;
+		sbuf_release(&m);
+	}
+	free(s);
+	if (dropped)
+		diag_filter_out(l, 0, not_merged, NULL);
+}
+
 void post_run(struct lint_run *r, bool inline_supp, const struct baseline *b, struct post_counts *c)
 {
 	*c = (struct post_counts){0};
+	merge_units(r);
 	if (r->proj)
 		diag_filter_out(&r->diags, 0, config_keep, r->proj);
 	if (inline_supp) {
