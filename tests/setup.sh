@@ -24,27 +24,9 @@ fi
 
 bash tests/sarif/install-multitool.sh >/dev/null
 
-# The Python grammar for tree-sitter (lint/front/fe_py.c): not in Debian, so the npm client fetches
-# the pinned release (0.23.6, the last with ABI 14, which bookworm's runtime 0.20.7 accepts) and
-# CMake compiles its generated parser (CGLINT_TS_PYTHON_DIR). Nothing generated is committed.
-ts_py_version=0.23.6
-ts_py_sha256=aab5b860d93dbf84b37fed532f7dacc0468ede5387d0c74911d68f964287662a
-ts_py_cache=third_party/tree-sitter-python
-if [ ! -f "$ts_py_cache/$ts_py_version/src/parser.c" ]; then
-  mkdir -p "$ts_py_cache"
-  tgz="$ts_py_cache/tree-sitter-python-$ts_py_version.tgz"
-  if [ ! -f "$tgz" ]; then
-    (cd "$ts_py_cache" && npm pack --silent "tree-sitter-python@$ts_py_version" >/dev/null)
-  fi
-  if ! echo "$ts_py_sha256  $tgz" | sha256sum -c --quiet -; then
-    echo "setup.sh: $tgz does not match its pinned sha256; removed" >&2
-    rm -f "$tgz"
-    exit 1
-  fi
-  rm -rf "${ts_py_cache:?}/$ts_py_version" "${ts_py_cache:?}/package"
-  tar -xzf "$tgz" -C "$ts_py_cache" package/src package/LICENSE
-  mv "$ts_py_cache/package" "$ts_py_cache/$ts_py_version"
-fi
+# The Python grammar for tree-sitter, fetched with npm at a pinned version and sha256 into
+# third_party/ (the script says why).
+bash cmake/fetch-tree-sitter-python.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$(nproc)" >/dev/null
 echo "cglint built: ./build/cglint"
