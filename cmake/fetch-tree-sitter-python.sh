@@ -6,7 +6,7 @@
 # (0.23.6, the last with ABI 14, which bookworm's runtime 0.20.7 accepts), checked against its
 # sha256; a tarball already in third_party/tree-sitter-python/ is checked and used instead.
 # Nothing generated is committed. Does nothing when the grammar is already there.
-# Run by tests/setup.sh.
+# Run by tests/setup.sh and by the wheel build (cmake/cglint_wheel.py).
 set -eu
 cd "$(dirname "$0")/.."
 

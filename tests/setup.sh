@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-pkgs="build-essential cmake pkg-config git help2man zsh fish libyaml-dev libjansson-dev libgit2-dev libxxhash-dev libcriterion-dev libclang-19-dev clang-19 libtree-sitter-dev yamllint shellcheck python3 python3-jsonschema python3-yaml pre-commit neovim emacs-nox elpa-eglot"
+pkgs="build-essential cmake pkg-config git help2man zsh fish libyaml-dev libjansson-dev libgit2-dev libxxhash-dev libcriterion-dev libclang-19-dev clang-19 libtree-sitter-dev yamllint shellcheck python3 python3-venv python3-jsonschema python3-yaml pre-commit neovim emacs-nox elpa-eglot"
 # npm installs the SARIF validator; NodeSource's nodejs brings its own npm, Debian's npm would pull Debian's nodejs
 command -v npm >/dev/null || pkgs="$pkgs npm"
 missing=""
@@ -25,7 +25,7 @@ fi
 bash tests/sarif/install-multitool.sh >/dev/null
 
 # The Python grammar for tree-sitter, fetched with npm at a pinned version and sha256 into
-# third_party/ (the script says why).
+# third_party/ (the script says why); the wheel build runs the same script.
 bash cmake/fetch-tree-sitter-python.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$(nproc)" >/dev/null
