@@ -4,7 +4,7 @@
 # work tree that git does not ignore, uncommitted changes included, and no build folders and no
 # unpacked grammar. The tree-sitter-python tarball tests/setup.sh fetched is copied too, so a
 # build from the copy runs cmake/fetch-tree-sitter-python.sh (its checksum and unpacking) without
-# the network. For the tests that build cglint the way pip does (tests/pip).
+# the network. For the tests that build cglint the way pip and pre-commit do (tests/pip, tests/precommit).
 # usage: tests/tree-copy.sh REPO_ROOT DEST
 set -eu
 root=$1 dest=$2

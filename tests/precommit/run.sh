@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The pre-commit hooks, run by the real pre-commit from a real `git commit`: a throwaway hooks
-# repo holds a copy of this tree's .pre-commit-hooks.yaml, a throwaway project uses it by path
-# and rev, and the cglint under test is first on PATH (the hooks are language: system).
+# The pre-commit hooks, run by the real pre-commit as a user runs them, with no cglint on PATH: the
+# hooks are language: python, so pre-commit builds cglint from the hooks repository (pip install .,
+# pyproject.toml) into an environment of its own. The hooks repository is a copy of this tree's
+# sources (tests/tree-copy.sh), committed with the grammar's tarball, so the build needs no
+# network; pip is kept away from every package index. Steps 1-6: a throwaway project uses it by
+# path and rev through `pre-commit install` and real `git commit`s. Step 7: `pre-commit try-repo`.
 #
-# usage: tests/precommit/run.sh CGLINT_BIN REPO_ROOT
+# usage: tests/precommit/run.sh REPO_ROOT
 # Fails (never skips) when git or pre-commit is missing.
 set -u
 
-if [ $# -ne 2 ]; then
-	echo "usage: $0 CGLINT_BIN REPO_ROOT" >&2
+if [ $# -ne 1 ]; then
+	echo "usage: $0 REPO_ROOT" >&2
 	exit 2
 fi
-cglint=$(realpath "$1") || exit 1
-root=$(realpath "$2") || exit 1
+root=$(realpath "$1") || exit 1
 
 out=""
 fail()
@@ -29,7 +31,6 @@ fail()
 
 command -v git >/dev/null || fail "git is not installed (tests/setup.sh installs it)"
 command -v pre-commit >/dev/null || fail "pre-commit is not installed (tests/setup.sh installs it)"
-[ -x "$cglint" ] || fail "no cglint binary at $cglint"
 [ -f "$root/.pre-commit-hooks.yaml" ] || fail "no .pre-commit-hooks.yaml in $root"
 
 tmp=$(mktemp -d) || exit 1
@@ -40,10 +41,22 @@ trap 'rm -rf "$tmp"' EXIT
 export HOME="$tmp/home" PRE_COMMIT_HOME="$tmp/cache" GIT_CONFIG_NOSYSTEM=1
 export PRE_COMMIT_COLOR=never NO_COLOR=1
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_CONFIG_GLOBAL SKIP PRE_COMMIT_ALLOW_NO_CONFIG
-mkdir -p "$HOME" "$tmp/bin"
-ln -s "$cglint" "$tmp/bin/cglint"
-export PATH="$tmp/bin:$PATH"
-[ "$(command -v cglint)" = "$tmp/bin/cglint" ] || fail "the cglint under test is not first on PATH"
+mkdir -p "$HOME"
+# pip, run by pre-commit in the hooks' environment: no index, no wheel cache, no config file; the
+# GPU probe is not built (tests/pip checks it).
+export PIP_CONFIG_FILE=/dev/null PIP_NO_INDEX=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
+unset PIP_FIND_LINKS PIP_INDEX_URL PIP_EXTRA_INDEX_URL
+export CMAKE_ARGS=-DCGLINT_PROBE=OFF CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2}
+# No cglint on PATH: the folders that hold one are left out.
+path=""
+IFS=: read -ra dirs <<<"$PATH"
+for d in "${dirs[@]}"; do
+	[ -x "$d/cglint" ] || path="$path${path:+:}$d"
+done
+export PATH="$path"
+! command -v cglint >/dev/null || fail "a cglint is still on PATH: $(command -v cglint)"
+{ command -v pre-commit >/dev/null && command -v cmake >/dev/null; } ||
+	fail "pre-commit or cmake was in a PATH folder that holds a cglint"
 
 git_init()
 {
@@ -51,12 +64,12 @@ git_init()
 		git -C "$1" config user.email "test@cglint.invalid" && git -C "$1" config commit.gpgsign false
 }
 
-# ---- the hooks repo: the real manifest, committed -------------------------------------------
+# ---- the hooks repo: the sources and the real manifest, committed ---------------------------
 out=$(pre-commit validate-manifest "$root/.pre-commit-hooks.yaml" 2>&1) ||
 	fail "pre-commit rejects .pre-commit-hooks.yaml"
+out=$(bash "$root/tests/tree-copy.sh" "$root" "$tmp/hooks" 2>&1) || fail "copying the sources"
 git_init "$tmp/hooks" || fail "git init of the hooks repo"
-cp "$root/.pre-commit-hooks.yaml" "$tmp/hooks/" || fail "copying the manifest"
-out=$(git -C "$tmp/hooks" add .pre-commit-hooks.yaml 2>&1 && git -C "$tmp/hooks" commit -q -m hooks 2>&1) ||
+out=$(cd "$tmp/hooks" && git add -A && git add -f third_party && git commit -q -m hooks 2>&1) ||
 	fail "committing the hooks repo"
 rev=$(git -C "$tmp/hooks" rev-parse HEAD) || fail "rev-parse in the hooks repo"
 
@@ -75,6 +88,11 @@ out=$(cd "$p" && pre-commit validate-config .pre-commit-config.yaml 2>&1) ||
 	fail "pre-commit rejects the project's .pre-commit-config.yaml"
 out=$(cd "$p" && pre-commit install 2>&1) || fail "pre-commit install"
 [ -x "$p/.git/hooks/pre-commit" ] || fail "pre-commit install wrote no .git/hooks/pre-commit"
+# The hooks' environment: pre-commit makes a virtualenv and pip-installs the hooks repo into it.
+out=$(cd "$p" && pre-commit install-hooks 2>&1) || fail "pre-commit install-hooks (pip install of cglint)"
+hook_cglint=$(compgen -G "$PRE_COMMIT_HOME/repo*/py_env-*/bin/cglint" | head -1)
+[ -x "$hook_cglint" ] || fail "no cglint in the hooks' environment under $PRE_COMMIT_HOME"
+! command -v cglint >/dev/null || fail "pre-commit install-hooks put a cglint on PATH"
 
 head_rev() { git -C "$p" rev-parse -q --verify HEAD 2>/dev/null; }
 
@@ -124,8 +142,8 @@ hook_result "$HOOK_SRC" Skipped
 
 # one_process N: the hook ran one cglint, given all N files. cglint prints one summary line per
 # process. pre-commit 3 runs a hook without require_serial on chunks of
-# max(4, files / CPUs) files (xargs.partition), so 8 files, each with a finding, make two
-# summaries on any machine with more than one CPU.
+# max(4, files / CPUs) files (xargs.partition), so 8 or more files, each checked, make two or
+# more summaries on any machine with more than one CPU.
 one_process()
 {
 	local n
@@ -137,10 +155,11 @@ ncpu=$(python3 -c 'import multiprocessing; print(multiprocessing.cpu_count())' 2
 [ "$ncpu" != 1 ] || echo "precommit: note: one CPU, so the require_serial checks cannot tell" >&2
 
 # 2. One file of each extension the cglint hook matches, each with a finding: Bridge overrides
-#    with graphs on and both TE RNG-tracker switches off (CG101), launch scripts with
-#    expandable segments but NCCL_GRAPH_REGISTER not 0 (CG201). .sbatch and .slurm have no
-#    identify tag. All must reach one cglint and block the commit.
-mkdir -p "$p/recipes" "$p/jobs" "$p/src" "$p/notes"
+#    and a Python recipe with graphs on and both TE RNG-tracker switches off (CG101), launch
+#    scripts with expandable segments but NCCL_GRAPH_REGISTER not 0 (CG201); and a .py that is
+#    no recipe, which passes. .sbatch and .slurm have no identify tag. All must reach one cglint
+#    and block the commit.
+mkdir -p "$p/recipes" "$p/jobs" "$p/src" "$p/notes" "$p/tools"
 cat >"$p/recipes/llama.yaml" <<'EOF'
 model:
   cuda_graph_impl: local
@@ -162,8 +181,20 @@ EOF
 for f in train.slurm launch.sh launch.bash; do
 	cp "$p/jobs/train.sbatch" "$p/jobs/$f" || fail "copying a script"
 done
-cfg_files="jobs/launch.bash jobs/launch.sh jobs/train.sbatch jobs/train.slurm recipes/llama.yaml recipes/mixtral.yaml recipes/nemotron.yml recipes/qwen.yml"
-out=$(cd "$p" && git add recipes jobs 2>&1) || fail "git add"
+cat >"$p/recipes/llama3_recipe.py" <<'EOF'
+from megatron.bridge.training.config import ConfigContainer
+
+
+def llama3_pretrain_config():
+    cfg = ConfigContainer()
+    cfg.model.cuda_graph_impl = "local"
+    cfg.model.use_te_rng_tracker = False
+    cfg.rng.te_rng_tracker = False
+    return cfg
+EOF
+printf 'import sys\n\nprint(sys.argv)\n' >"$p/tools/plot.py"
+cfg_files="jobs/launch.bash jobs/launch.sh jobs/train.sbatch jobs/train.slurm recipes/llama.yaml recipes/llama3_recipe.py recipes/mixtral.yaml recipes/nemotron.yml recipes/qwen.yml tools/plot.py"
+out=$(cd "$p" && git add recipes jobs tools 2>&1) || fail "git add"
 commit_expect fail "broken configs"
 hook_result "$HOOK_CFG" Failed
 hook_result "$HOOK_SRC" Skipped
@@ -174,17 +205,20 @@ expect_line '^recipes/llama\.yaml:5:3: error: .* \[CG101 te-rng-tracker-required
 	"the CG101 diagnostic line for recipes/llama.yaml"
 for f in $cfg_files; do
 	case $f in
+	recipes/*.py) expect_line "^${f//./\\.}:8:13: error: .* \\(in llama3_pretrain_config\\) \\[CG101 te-rng-tracker-required\\]\$" \
+			"the CG101 diagnostic line for $f" ;;
 	recipes/*) expect_line "^${f//./\\.}:5:3: error: .* \\[CG101 te-rng-tracker-required\\]\$" \
 			"the CG101 diagnostic line for $f" ;;
+	tools/*) no_line "^${f//./\\.}:" "$f sets no CUDA-graph key: no finding" ;;
 	*) expect_line "^${f//./\\.}:3:32: error: .* \\[CG201 [a-z0-9-]+\\]\$" "the CG201 diagnostic line for $f" ;;
 	esac
 done
-one_process 8
+one_process 10
 
 # 3. Fixed: the commit goes through and holds all the files.
-sed -i 's/te_rng_tracker: false/te_rng_tracker: true/' "$p"/recipes/*
+sed -i 's/te_rng_tracker: false/te_rng_tracker: true/; s/te_rng_tracker = False/te_rng_tracker = True/' "$p"/recipes/*
 sed -i 's/^export PYTORCH_CUDA_ALLOC_CONF=.*/&\nexport NCCL_GRAPH_REGISTER=0/' "$p"/jobs/*
-out=$(cd "$p" && git add recipes jobs 2>&1) || fail "git add"
+out=$(cd "$p" && git add recipes jobs tools 2>&1) || fail "git add"
 commit_expect ok "fixed configs"
 hook_result "$HOOK_CFG" Passed
 hook_result "$HOOK_SRC" Skipped
@@ -265,7 +299,7 @@ cp "$p/recipes/llama.yaml" "$p/notes/llama.cuda.yaml.orig"
 sed -i 's/te_rng_tracker: true/te_rng_tracker: false/' "$p/notes/llama.cuda.yaml.orig"
 cp "$p/jobs/launch.sh" "$p/notes/launch.sh.orig"
 sed -i '/^export NCCL_GRAPH_REGISTER=0$/d' "$p/notes/launch.sh.orig"
-out=$(cd "$p" && cglint notes/llama.cuda.yaml.orig notes/launch.sh.orig 2>&1)
+out=$(cd "$p" && "$hook_cglint" notes/llama.cuda.yaml.orig notes/launch.sh.orig 2>&1)
 [ $? -eq 1 ] || fail "cglint named on the notes/ files should find CG101 and CG201 (exit 1)"
 expect_line '^notes/llama\.cuda\.yaml\.orig:5:3: error: .* \[CG101 ' "cglint on notes/llama.cuda.yaml.orig"
 expect_line '^notes/launch\.sh\.orig:3:32: error: .* \[CG201 ' "cglint on notes/launch.sh.orig"
@@ -276,4 +310,24 @@ hook_result "$HOOK_SRC" Skipped
 no_line 'CG[0-9]+' "the notes/ files must not reach cglint"
 [ "$(git -C "$p" show --name-only --format= HEAD | wc -l)" -eq 2 ] || fail "the notes commit should hold 2 files"
 
-echo "precommit: ok (6 commit attempts through pre-commit $(pre-commit --version | cut -d' ' -f2))"
+# 7. pre-commit try-repo, as a new user tries the hooks before adding them: in a project of its
+#    own, a broken recipe fails the cglint hook with the finding shown while a clean source
+#    passes the cglint-sources hook; then, the recipe fixed, the cglint hook passes. Each
+#    try-repo builds the hooks' environment again, in a store of its own.
+t="$tmp/try"
+git_init "$t" || fail "git init of the try-repo project"
+mkdir -p "$t/recipes" "$t/src"
+sed 's/te_rng_tracker = True/te_rng_tracker = False/' "$p/recipes/llama3_recipe.py" >"$t/recipes/llama3_recipe.py"
+cp "$p/src/step.cu" "$t/src/step.cu" || fail "copying a source"
+out=$(cd "$t" && git add recipes src 2>&1) || fail "git add"
+out=$(cd "$t" && pre-commit try-repo "$tmp/hooks" --all-files 2>&1) && fail "try-repo on a broken recipe should fail"
+hook_result "$HOOK_CFG" Failed
+hook_result "$HOOK_SRC" Passed
+expect_line '^recipes/llama3_recipe\.py:8:13: error: .* \[CG101 te-rng-tracker-required\]$' "try-repo: the CG101 diagnostic line"
+sed -i 's/te_rng_tracker = False/te_rng_tracker = True/' "$t/recipes/llama3_recipe.py"
+out=$(cd "$t" && git add recipes 2>&1 && pre-commit try-repo "$tmp/hooks" cglint --all-files 2>&1) ||
+	fail "try-repo on the fixed recipe should pass"
+hook_result "$HOOK_CFG" Passed
+no_line 'CG[0-9]+' "try-repo on the fixed recipe: no finding"
+
+echo "precommit: ok (6 commit attempts and 2 try-repo runs through pre-commit $(pre-commit --version | cut -d' ' -f2), no cglint on PATH)"
