@@ -142,6 +142,13 @@ static const char *class_section(const char *cls)
 	return strstr(cls, "ModelProvider") ? "model" : NULL;
 }
 
+/* ConfigContainer: the class whose section is the whole config (""). */
+static bool is_container(const char *callee)
+{
+	const char *section = class_section(callee);
+	return section && !*section;
+}
+
 static bool is_constructor(const char *callee)
 {
 	return callee && isupper((unsigned char)callee[0]);
@@ -357,8 +364,7 @@ static void statement(struct fn *f, TSNode st)
 			f->returned = p;
 		} else if (is(v, "call") && !is_constructor(callee_name(f, v)) && follow(f, v, &ret)) {
 			f->returned = ret && !strchr(ret, '.') ? ret : NULL;   /* return helper(cfg) */
-		} else if (is(v, "call") && is_constructor(callee_name(f, v)) &&
-			   class_section(callee_name(f, v)) && !*class_section(callee_name(f, v))) {
+		} else if (is(v, "call") && is_constructor(callee_name(f, v)) && is_container(callee_name(f, v))) {
 			f->returned = new_ns(f);        /* return ConfigContainer(model=..., ...) */
 			assign_ctor(f, f->returned, v, 0);
 		} else if (!ts_node_is_null(v)) {
