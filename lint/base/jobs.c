@@ -25,6 +25,11 @@
 #define CG_ASAN 1
 #endif
 #endif
+#ifdef CG_ASAN
+enum { LIMIT_AS = 0 };
+#else
+enum { LIMIT_AS = 1 };
+#endif
 
 enum { ERR_KEEP = 512 };
 
@@ -62,12 +67,10 @@ static void run_child(const struct jobs_limits *lim, jobs_work_fn *work, void *c
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);       /* a killed parent takes its workers with it */
 	dup2(err, STDERR_FILENO);
-#ifndef CG_ASAN
-	if (lim->mem_mib) {
+	if (LIMIT_AS && lim->mem_mib) {
 		rlim_t b = (rlim_t)lim->mem_mib << 20;
 		setrlimit(RLIMIT_AS, &(struct rlimit){b, b});
 	}
-#endif
 	struct sbuf sb;
 	sbuf_init(&sb);
 	work(ctx, k, &sb);
