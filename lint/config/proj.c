@@ -19,6 +19,7 @@
 #include "input/fe_yaml.h"
 #include "input/node.h"
 #include "input/read.h"
+#include "input/text.h"
 
 const char *const proj_keys[] = {"inherit", "target", "select", "ignore", "severity", "rules", "exclude",
 				 "per-path", NULL};
@@ -61,6 +62,9 @@ struct proj {
 	struct strmap settings;         /* input path -> index into cache */
 	struct proj_settings *cache;
 	size_t n_cache;
+	const struct text_store *open;  /* texts read in place of config files (proj_set_open) */
+	struct proj_file *files;        /* what was read: configs and their packs */
+	size_t n_files;
 };
 
 struct proj *proj_new(struct arena *a, struct diag_list *problems, struct pack *p)
@@ -82,6 +86,25 @@ void proj_free(struct proj *pj)
 	free(pj->pack_paths);
 	free(pj->pack_dirs);
 	free(pj->cache);
+	free(pj->files);
+}
+
+void proj_set_open(struct proj *pj, const struct text_store *open)
+{
+	pj->open = open;
+}
+
+const struct proj_file *proj_file(const struct proj *pj, size_t k)
+{
+	return pj && k < pj->n_files ? &pj->files[k] : NULL;
+}
+
+/* Record a file read for a config, before it is read (its text is set once it is). */
+static size_t note_file(struct proj *pj, const char *shown, const char *abs)
+{
+	pj->files = mem_realloc(pj->files, (pj->n_files + 1) * sizeof(*pj->files));
+	pj->files[pj->n_files] = (struct proj_file){shown, abs, NULL, 0};
+	return pj->n_files++;
 }
 
 /* ---- paths ---- */
@@ -415,8 +438,11 @@ static void load_packs(struct reader *rd, struct cfg *c, const struct node *n)
 			char *text;
 			size_t len;
 			size_t before = pj->problems->n;
-			if (read_path(pj->problems, pj->a, real, &text, &len) == 0)
+			size_t f = note_file(pj, real, real);
+			if (read_path(pj->problems, pj->a, real, &text, &len) == 0) {
+				pj->files[f].text = text, pj->files[f].len = len;
 				pack_load(pj->pack, pj->problems, real, text, len);
+			}
 			rd->bad |= pj->problems->n > before;
 		}
 		pj->pack_paths = mem_realloc(pj->pack_paths, (pj->n_packs + 1) * sizeof(*pj->pack_paths));
@@ -428,7 +454,8 @@ static void load_packs(struct reader *rd, struct cfg *c, const struct node *n)
 
 static const struct cfg *find(struct proj *pj, const char *dir);
 
-static struct cfg *read_cfg(struct proj *pj, const char *path, const char *dir)
+/* 'path' as shown, 'abs' the same file in its resolved folder: the key of an open text. */
+static struct cfg *read_cfg(struct proj *pj, const char *path, const char *abs, const char *dir)
 {
 	struct cfg *c = arena_alloc(pj->a, sizeof(*c));
 	c->path = path;
@@ -437,8 +464,14 @@ static struct cfg *read_cfg(struct proj *pj, const char *path, const char *dir)
 	char *buf;
 	size_t len;
 	struct node *root = NULL;
-	if (read_path(pj->problems, pj->a, path, &buf, &len) ||
-	    fe_yaml_parse(pj->a, pj->problems, path, buf, len, &root))
+	const char *open;
+	size_t f = note_file(pj, path, abs);
+	if (text_get(pj->open, abs, &open, &len))
+		buf = arena_strndup(pj->a, open, len);  /* the run may outlive the open text */
+	else if (read_path(pj->problems, pj->a, path, &buf, &len))
+		return c;       /* reported; the file applies with nothing set */
+	pj->files[f].text = buf, pj->files[f].len = len;
+	if (fe_yaml_parse(pj->a, pj->problems, path, buf, len, &root))
 		return c;       /* reported; the file applies with nothing set */
 	if (!root)
 		return c;
@@ -485,7 +518,9 @@ static const struct cfg *find(struct proj *pj, const char *dir)
 	struct stat st;
 	for (size_t i = 0; i < 2 && !file; i++) {
 		const char *p = arena_printf(pj->a, "%s/%s", strcmp(dir, "/") ? dir : "", names[i]);
-		if (lstat(p, &st) == 0)
+		const char *open;
+		size_t n;
+		if (lstat(p, &st) == 0 || text_get(pj->open, p, &open, &n))
 			file = p;       /* whatever it is: a dangling link or a loop is an error, not absent */
 	}
 	/* record the folder first: a loop through inherit then ends at this entry */
@@ -495,7 +530,7 @@ static const struct cfg *find(struct proj *pj, const char *dir)
 	strmap_put(&pj->dirs, dir, strlen(dir), me);
 	if (file) {
 		const char *rel = pj->cwd ? inside(pj->cwd, file) : NULL;
-		c = read_cfg(pj, rel && *rel ? rel : file, dir);
+		c = read_cfg(pj, rel && *rel ? rel : file, file, dir);
 	} else if (!repo_root(pj, dir)) {
 		const char *up = parent_dir(pj->a, dir);
 		c = up ? find(pj, up) : NULL;

@@ -21,6 +21,7 @@
 struct arena;
 struct pack;
 struct proj;
+struct text_store;
 
 /* What applies to one input, after layering every matching file and per-path entry. */
 struct proj_settings {
@@ -38,6 +39,22 @@ struct proj_settings {
 struct proj *proj_new(struct arena *a, struct diag_list *problems, struct pack *p);
 /* Its tables; the arena holds the rest. */
 void proj_free(struct proj *pj);
+/*
+ * Texts to read in place of config files, by absolute path in a resolved folder (the language
+ * server's unsaved editor buffers); such a text is a config even where no file is. Borrowed: it
+ * must outlive the reading, which happens as proj_settings and proj_excluded find the configs.
+ */
+void proj_set_open(struct proj *pj, const struct text_store *open);
+/* A file read for the configs: a config file, or a rule pack one names. */
+struct proj_file {
+	const char *path;               /* as its problems' locations name it */
+	const char *abs;                /* the same file, absolute, in its resolved folder */
+	const char *text;               /* what was read (in the arena), NULL when it could not be */
+	size_t len;
+};
+/* The k-th file read so far, in reading order; NULL past the last. A resolver that gave one
+ * input's settings has read exactly the configs that apply to it (and their packs). */
+const struct proj_file *proj_file(const struct proj *pj, size_t k);
 /* The settings for a file (by its path as given). Returns false when no config applies. */
 bool proj_settings(struct proj *pj, const char *path, struct proj_settings *out);
 /* Whether an exclude: of an applying config matches the path or a folder above it. */

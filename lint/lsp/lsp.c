@@ -26,6 +26,7 @@
 
 #include "base/diag.h"
 #include "base/mem.h"
+#include "lsp/lsp_cfg.h"
 #include "lsp/lsp_doc.h"
 #include "report/out.h"
 #include "run/session.h"
@@ -283,6 +284,7 @@ struct server {
 	struct lsp_docs *docs;
 	enum state state;
 	bool done, write_failed;
+	bool watch;             /* register for workspace/didChangeWatchedFiles once initialized */
 	int status;             /* once done */
 };
 
@@ -356,6 +358,9 @@ static void initialize(struct server *sv, json_t *id, const json_t *params)
 	}
 	c.related_info = json_is_true(json_object_get(
 		json_object_get(json_object_get(caps, "textDocument"), "publishDiagnostics"), "relatedInformation"));
+	c.watch_files = json_is_true(json_object_get(
+		json_object_get(json_object_get(caps, "workspace"), "didChangeWatchedFiles"), "dynamicRegistration"));
+	sv->watch = c.watch_files;
 	sv->docs = lsp_doc_new(sv->s, &c, publish, sv);
 	json_t *server_caps = json_pack("{s:{s:b, s:i, s:{s:b}}, s:b, s:{s:[s]}}", "textDocumentSync", "openClose", 1,
 					"change", 1, "save", "includeText", 0, "hoverProvider", 1, "codeActionProvider",
@@ -387,6 +392,7 @@ static const struct {
 	{"textDocument/didChange", lsp_doc_change},
 	{"textDocument/didSave", lsp_doc_save},
 	{"textDocument/didClose", lsp_doc_close},
+	{"workspace/didChangeWatchedFiles", lsp_doc_watched},
 };
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -437,12 +443,15 @@ static void notification(struct server *sv, const char *method, const json_t *pa
 	}
 	if (sv->state != ST_READY)
 		return;         /* before initialize they are dropped; after shutdown, ignored */
+	if (!strcmp(method, "initialized") && sv->watch)        /* the project configs (lsp_cfg.h) */
+		emit(sv, json_pack("{s:s, s:s, s:s, s:o}", "jsonrpc", "2.0", "id", "cglint/watch-configs", "method",
+				   "client/registerCapability", "params", lsp_cfg_watch_params()));
 	for (size_t k = 0; k < N_OF(doc_notifications); k++) {
 		const char *why = "";
 		if (!strcmp(method, doc_notifications[k].method) && doc_notifications[k].fn(sv->docs, params, &why))
 			fprintf(stderr, "cglint lsp: %s (ignored)\n", why);
 	}
-	/* initialized, $/cancelRequest, $/setTrace, anything unknown: nothing to do */
+	/* $/cancelRequest, $/setTrace, anything unknown: nothing to do */
 }
 
 /* One message's content: JSON-RPC 2.0 checks, then a request, a notification or a response. */

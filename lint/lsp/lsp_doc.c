@@ -17,6 +17,7 @@
 #include "config/pack.h"
 #include "input/read.h"
 #include "input/text.h"
+#include "lsp/lsp_cfg.h"
 #include "lsp/lsp_uri.h"
 #include "report/fix.h"
 #include "report/supp.h"
@@ -53,12 +54,14 @@ struct lsp_docs {
 	void *ctx;
 	struct doc **docs;
 	size_t n, cap;
+	struct lsp_cfgs *cfgs;          /* the project configs the documents read */
 };
 
 struct lsp_docs *lsp_doc_new(struct session *s, const struct lsp_client *c, lsp_publish_fn *publish, void *ctx)
 {
 	struct lsp_docs *ds = mem_alloc(sizeof(*ds));
 	*ds = (struct lsp_docs){.s = s, .c = *c, .publish = publish, .ctx = ctx};
+	ds->cfgs = lsp_cfg_new(s, c, publish, ctx);
 	return ds;
 }
 
@@ -97,6 +100,7 @@ void lsp_doc_free(struct lsp_docs *ds)
 	for (size_t k = 0; k < ds->n; k++)
 		doc_free(ds->docs[k]);
 	free(ds->docs);
+	lsp_cfg_free(ds->cfgs);
 	free(ds);
 }
 
@@ -139,31 +143,6 @@ static struct doc *find(const struct lsp_docs *ds, const char *uri)
 			return ds->docs[k];
 	return NULL;
 }
-/* A JSON string of s; bytes that are not UTF-8 (an input's own bytes in a message) become '?'. */
-static json_t *str(const char *s)
-{
-	json_t *j = json_string(s);
-	if (j)
-		return j;
-	char *t = mem_strdup(s);
-	for (char *p = t; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	j = json_string(t);
-	free(t);
-	return j;
-}
-
-static json_t *pos_json(struct lsp_pos p)
-{
-	return json_pack("{s:I, s:I}", "line", (json_int_t)p.line, "character", (json_int_t)p.character);
-}
-
-static json_t *range_json(struct lsp_range r)
-{
-	return json_pack("{s:o, s:o}", "start", pos_json(r.start), "end", pos_json(r.end));
-}
-
 /* ---- notifications ----------------------------------------------------------------------- */
 
 static void set_text(struct doc *d, const char *text, size_t len)
@@ -175,6 +154,23 @@ static void set_text(struct doc *d, const char *text, size_t len)
 	memcpy(d->text, text, len);
 	d->len = len;
 	d->dirty = true;
+}
+
+/* Every open document lints again: what applies to it may have changed. */
+static void touch_all(struct lsp_docs *ds)
+{
+	for (size_t k = 0; k < ds->n; k++)
+		ds->docs[k]->dirty = true;
+}
+
+/* When 'd' is a project config: the runs read its text from now on (none once it is closed),
+ * and the documents lint again under it. */
+static void config_changed(struct lsp_docs *ds, const struct doc *d, bool open)
+{
+	if (!lsp_cfg_is_config(d->path))
+		return;
+	lsp_cfg_set_text(ds->cfgs, d->path, open ? d->text : NULL, d->len);
+	touch_all(ds);
 }
 
 int lsp_doc_open(struct lsp_docs *ds, const json_t *params, const char **why)
@@ -209,6 +205,7 @@ int lsp_doc_open(struct lsp_docs *ds, const json_t *params, const char **why)
 	}
 	d->version = version ? json_integer_value(version) : 0;
 	set_text(d, json_string_value(text), json_string_length(text));
+	config_changed(ds, d, true);
 	return 0;
 }
 
@@ -258,6 +255,7 @@ int lsp_doc_change(struct lsp_docs *ds, const json_t *params, const char **why)
 	{
 		if (apply_change(ds, d, ch) < 0) {
 			*why = "didChange: a content change needs a string text (and a valid range)";
+			config_changed(ds, d, true);
 			return -1;      /* changes before it stay applied, as the client sent them */
 		}
 	}
@@ -265,6 +263,7 @@ int lsp_doc_change(struct lsp_docs *ds, const json_t *params, const char **why)
 		d->version = json_integer_value(version);
 	d->dirty = true;
 	cancel(d);
+	config_changed(ds, d, true);
 	return 0;
 }
 
@@ -277,6 +276,7 @@ int lsp_doc_save(struct lsp_docs *ds, const json_t *params, const char **why)
 		return -1;
 	}
 	d->dirty = true;        /* files it layers over (--config-file, env files) may have changed */
+	config_changed(ds, d, true);
 	return 0;
 }
 
@@ -290,13 +290,26 @@ int lsp_doc_close(struct lsp_docs *ds, const json_t *params, const char **why)
 	for (size_t k = 0; k < ds->n; k++) {
 		if (strcmp(ds->docs[k]->uri, uri))
 			continue;
-		ds->publish(ds->ctx, json_pack("{s:o, s:[]}", "uri", str(uri), "diagnostics"));
-		doc_free(ds->docs[k]);
+		ds->publish(ds->ctx, json_pack("{s:o, s:[]}", "uri", lsp_json_str(uri), "diagnostics"));
+		struct doc *d = ds->docs[k];
 		ds->docs[k] = ds->docs[--ds->n];
+		config_changed(ds, d, false);
+		lsp_cfg_closed(ds->cfgs, uri);
+		doc_free(d);
 		return 0;
 	}
 	*why = "didClose: the document is not open";
 	return -1;
+}
+
+int lsp_doc_watched(struct lsp_docs *ds, const json_t *params, const char **why)
+{
+	if (!json_is_array(json_object_get(params, "changes"))) {
+		*why = "didChangeWatchedFiles: needs a changes array";
+		return -1;
+	}
+	touch_all(ds);  /* a config changed on disk, or went, or came */
+	return 0;
 }
 
 /* ---- diagnostics ------------------------------------------------------------------------- */
@@ -331,45 +344,32 @@ static json_t *note_location(const struct lsp_docs *ds, const struct doc *d, str
 	struct lsp_range r = loc_range(ds, l, t);
 	if (!t->len && l.line)  /* no text: trust the numbers */
 		r.start = r.end = (struct lsp_pos){l.line - 1, l.col ? l.col - 1 : 0};
-	json_t *j = json_pack("{s:o, s:o}", "uri", str(uri), "range", range_json(r));
+	json_t *j = json_pack("{s:o, s:o}", "uri", lsp_json_str(uri), "range", lsp_json_range(r));
 	free(uri);
 	return j;
 }
 
+struct in_doc {
+	const struct lsp_docs *ds;
+	const struct doc *d;
+};
+
+static json_t *doc_note_location(const void *ctx, struct loc l)
+{
+	const struct in_doc *in = ctx;
+	return note_location(in->ds, in->d, l);
+}
+
 static json_t *diag_json(const struct lsp_docs *ds, const struct doc *doc, const struct doc_diag *dd)
 {
-	const struct diag *d = dd->d;
-	static const int severity[] = {[SEV_ERROR] = 1, [SEV_WARNING] = 2, [SEV_NOTE] = 3};
-	struct sbuf msg;
-	sbuf_init(&msg);
-	sbuf_adds(&msg, d->message ? d->message : "");
-	if (d->fix)
-		sbuf_printf(&msg, "\nfix: %s", d->fix);
-	json_t *related = json_array();
-	for (size_t k = 0; k < d->n_notes; k++) {
-		const struct diag_note *n = &d->notes[k];
-		if (ds->c.related_info)
-			json_array_append_new(related, json_pack("{s:o, s:o}", "location", note_location(ds, doc, n->loc),
-								 "message", str(n->message ? n->message : "")));
-		else
-			sbuf_printf(&msg, "\nnote: %s:%u:%u: %s", n->loc.path, n->loc.line, n->loc.col,
-				    n->message ? n->message : "");
-	}
-	json_t *j = json_pack("{s:o, s:i, s:s, s:o}", "range", range_json(dd->range), "severity", severity[d->sev],
-			      "source", "cglint", "message", str(msg.buf));
-	sbuf_release(&msg);
-	if (d->rule)
-		json_object_set_new(j, "code", str(d->rule->head.id));
-	if (json_array_size(related))
-		json_object_set_new(j, "relatedInformation", related);
-	else
-		json_decref(related);
-	return j;
+	struct in_doc in = {ds, doc};
+	return lsp_json_diag(dd->d, dd->range, ds->c.related_info ? doc_note_location : NULL, &in);
 }
 
 /* Publish the document's result (d->res), as linted at 'version'. */
 static void publish_result(struct lsp_docs *ds, struct doc *d, json_int_t version)
 {
+	bool cfg = lsp_cfg_is_config(d->path);
 	json_t *list = json_array();
 	d->linted = true;
 	lsp_pos_text_init(&d->lines, d->text, d->len);
@@ -377,13 +377,15 @@ static void publish_result(struct lsp_docs *ds, struct doc *d, json_int_t versio
 	d->diags = mem_alloc((l->n ? l->n : 1) * sizeof(*d->diags));
 	for (size_t k = 0; k < l->n; k++) {
 		const struct diag *g = &l->items[k];
-		if (!g->loc.path || strcmp(g->loc.path, d->path))
-			continue;       /* an overlay's or environment file's problem */
+		if (!g->loc.path || (cfg ? !lsp_cfg_same_file(g->loc.path, d->path) : strcmp(g->loc.path, d->path)))
+			continue;       /* an overlay's, environment file's or other config's problem */
 		struct doc_diag *dd = &d->diags[d->n_diags++];
 		*dd = (struct doc_diag){g, loc_range(ds, g->loc, &d->lines)};
 		json_array_append_new(list, diag_json(ds, d, dd));
 	}
-	ds->publish(ds->ctx, json_pack("{s:o, s:I, s:o}", "uri", str(d->uri), "version", version, "diagnostics", list));
+	lsp_cfg_linted(ds->cfgs, d->uri, d->path, &d->res, list);
+	ds->publish(ds->ctx,
+		    json_pack("{s:o, s:I, s:o}", "uri", lsp_json_str(d->uri), "version", version, "diagnostics", list));
 }
 
 /* In a worker: lint ds->docs[k] as the session would here, its diagnostics to 'out'. */
@@ -430,14 +432,21 @@ static void lint(struct lsp_docs *ds, struct doc *d)
 	if (d->len > READ_MAX_BYTES) {     /* as the command line refuses such a file */
 		char msg[96];
 		snprintf(msg, sizeof(msg), "file is %zu bytes; cglint reads at most %u", d->len, READ_MAX_BYTES);
-		json_t *list = json_pack("[{s:o, s:i, s:s, s:s, s:s}]", "range", range_json((struct lsp_range){{0, 0}, {0, 0}}),
-					 "severity", 1, "code", "CG903", "source", "cglint", "message", msg);
-		ds->publish(ds->ctx, json_pack("{s:o, s:I, s:o}", "uri", str(d->uri), "version", d->version, "diagnostics", list));
+		json_t *list = json_pack("[{s:o, s:i, s:s, s:s, s:s}]", "range",
+					 lsp_json_range((struct lsp_range){{0, 0}, {0, 0}}), "severity", 1, "code", "CG903",
+					 "source", "cglint", "message", msg);
+		lsp_cfg_linted(ds->cfgs, d->uri, d->path, NULL, list);
+		ds->publish(ds->ctx, json_pack("{s:o, s:I, s:o}", "uri", lsp_json_str(d->uri), "version", d->version,
+					       "diagnostics", list));
 		return;
 	}
-	if (fe_clang_is_source(d->path) && lint_later(ds, d))
+	/* a project config is checked as one, the other documents as inputs */
+	if (lsp_cfg_is_config(d->path))
+		session_check_config(ds->s, d->path, &d->res);
+	else if (fe_clang_is_source(d->path) && lint_later(ds, d))
 		return;
-	session_lint_buffer(ds->s, d->path, d->text, d->len, &d->res);
+	else
+		session_lint_buffer(ds->s, d->path, d->text, d->len, &d->res);
 	publish_result(ds, d, d->version);
 }
 
@@ -542,8 +551,8 @@ int lsp_doc_hover(struct lsp_docs *ds, const json_t *params, json_t **result, co
 		first = first ? first : &d->diags[k];
 		hover_text(&sb, d->diags[k].d);
 	}
-	*result = first ? json_pack("{s:{s:s, s:o}, s:o}", "contents", "kind", "markdown", "value", str(sb.buf), "range",
-				    range_json(first->range))
+	*result = first ? json_pack("{s:{s:s, s:o}, s:o}", "contents", "kind", "markdown", "value", lsp_json_str(sb.buf),
+				    "range", lsp_json_range(first->range))
 			: json_null();
 	sbuf_release(&sb);
 	return 0;
@@ -585,8 +594,9 @@ static json_t *action(const struct lsp_docs *ds, const struct doc *d, const stru
 {
 	struct lsp_range r = {lsp_pos_from_offset(&d->lines, e->start, ds->c.enc),
 			      lsp_pos_from_offset(&d->lines, e->end, ds->c.enc)};
-	json_t *edits = json_pack("[{s:o, s:o}]", "range", range_json(r), "newText", str(e->text ? e->text : ""));
-	json_t *a = json_pack("{s:o, s:s, s:[o], s:{s:{s:o}}}", "title", str(title), "kind", "quickfix", "diagnostics",
+	json_t *edits =
+		json_pack("[{s:o, s:o}]", "range", lsp_json_range(r), "newText", lsp_json_str(e->text ? e->text : ""));
+	json_t *a = json_pack("{s:o, s:s, s:[o], s:{s:{s:o}}}", "title", lsp_json_str(title), "kind", "quickfix", "diagnostics",
 			      diag_json(ds, d, dd), "edit", "changes", d->uri, edits);
 	if (preferred)
 		json_object_set_new(a, "isPreferred", json_true());

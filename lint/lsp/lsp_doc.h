@@ -10,6 +10,9 @@
  * the request is answered at once, from no result until it ends). A document keeps the session
  * result of its last lint until the next one (code actions need its diagnostics and text).
  *
+ * A project config (.cglint.yaml) open as a document is checked as a config, and its text is
+ * what the runs read for it; the configs' problems are published as lsp_cfg.h says.
+ *
  * The documents borrow the session; published params are handed to 'publish', which owns them.
  */
 #ifndef CGLINT_LSP_DOC_H
@@ -17,19 +20,11 @@
 
 #include <stdbool.h>
 
-#include "lsp/lsp_pos.h"
+#include "lsp/lsp_json.h"
 
 struct json_t;
 struct session;
 struct lsp_docs;
-
-/* What the client said in initialize. */
-struct lsp_client {
-	enum lsp_enc enc;               /* the negotiated position encoding */
-	bool related_info;              /* publishDiagnostics.relatedInformation: notes go there */
-};
-
-typedef void lsp_publish_fn(void *ctx, struct json_t *params);
 
 struct lsp_docs *lsp_doc_new(struct session *s, const struct lsp_client *c, lsp_publish_fn *publish, void *ctx);
 void lsp_doc_free(struct lsp_docs *ds);
@@ -43,6 +38,8 @@ int lsp_doc_open(struct lsp_docs *ds, const struct json_t *params, const char **
 int lsp_doc_change(struct lsp_docs *ds, const struct json_t *params, const char **why);
 int lsp_doc_save(struct lsp_docs *ds, const struct json_t *params, const char **why);
 int lsp_doc_close(struct lsp_docs *ds, const struct json_t *params, const char **why);
+/* workspace/didChangeWatchedFiles: every open document lints again (lsp_cfg.h). */
+int lsp_doc_watched(struct lsp_docs *ds, const struct json_t *params, const char **why);
 
 /* Whether a document waits to be linted; lint and publish every such document. */
 bool lsp_doc_pending(const struct lsp_docs *ds);

@@ -19,6 +19,7 @@ struct session {
 	struct pack *pack;
 	struct baseline *baseline;
 	struct arena *arena;            /* the texts of --rules packs */
+	const struct text_store *open;  /* config texts read in place of their files */
 };
 
 /* --select/--ignore patterns must name a rule: a typo would silently check nothing (or everything). */
@@ -106,8 +107,10 @@ static void begin(struct session *s, struct session_result *out)
 {
 	*out = (struct session_result){0};
 	lint_run_init(&out->run, s->pack, &s->o.lint, &s->o.filter, NULL);
-	if (!s->o.isolated)
+	if (!s->o.isolated) {
 		out->run.proj = proj_new(out->run.arena, &out->run.diags, s->pack);
+		proj_set_open(out->run.proj, s->open);
+	}
 	out->texts = out->run.texts;
 }
 
@@ -154,6 +157,20 @@ void session_result_empty(struct session *s, const char *path, const char *buf, 
 const struct src_opts *session_sources(const struct session *s)
 {
 	return &s->o.lint.sources;
+}
+
+void session_set_open_configs(struct session *s, const struct text_store *open)
+{
+	s->open = open;
+}
+
+void session_check_config(struct session *s, const char *path, struct session_result *out)
+{
+	begin(s, out);
+	struct proj_settings ps;
+	if (out->run.proj)
+		proj_settings(out->run.proj, path, &ps);     /* reads the configs that apply there */
+	end(s, out);
 }
 
 void session_result_release(struct session_result *r)

@@ -62,6 +62,14 @@ void session_lint_buffer(struct session *s, const char *path, const char *buf, s
  * elsewhere (the language server's workers) and filled in by its owner. */
 void session_result_empty(struct session *s, const char *path, const char *buf, size_t len,
 			  struct session_result *out);
+/*
+ * Read the project configs that apply to 'path', a config file itself (the language server's
+ * open .cglint.yaml), and check nothing else: their problems (CG9xx) are the result's diagnostics.
+ */
+void session_check_config(struct session *s, const char *path, struct session_result *out);
+/* Texts the runs read in place of project config files (proj_set_open), borrowed until the
+ * next call; NULL: none. */
+void session_set_open_configs(struct session *s, const struct text_store *open);
 void session_result_release(struct session_result *r);
 /* The limits and flags sources are analysed with. */
 const struct src_opts *session_sources(const struct session *s);

@@ -1,7 +1,10 @@
 -- SPDX-License-Identifier: MIT
 -- `cglint lsp` in a real editor: Neovim (0.7 API) starts the server, opens a YAML file with a
 -- known CG101, waits for the diagnostic, asks for hover and code actions, applies the
--- suppression and waits for the diagnostic to go, then stops the server and checks it exited 0.
+-- suppression and waits for the diagnostic to go. Then a broken project config (cfg/.cglint.yaml,
+-- a rule id mistyped): the document in cfg/ must be told so and the config must get its problem
+-- before it is opened; opened and fixed in its buffer, both go and the finding comes back. Last
+-- it stops the server and checks it exited 0.
 -- Run by nvim-e2e.sh; it prints "lsp-nvim: ok" and quits 0, or quits 1 with a reason.
 
 local bin = os.getenv('CGLINT_E2E_BIN')
@@ -77,6 +80,39 @@ local function main()
   check(line:find('cglint: disable=CG101', 1, true), 'line 5 after the edit: %s', line)
   check(vim.wait(WAIT, function() return #vim.diagnostic.get(buf) == 0 end, 20),
         'the diagnostic stayed after the suppression: %s', vim.inspect(vim.diagnostic.get(buf)))
+
+  -- a broken project config: named on the document, its problem published on the config file
+  local dir = vim.fn.fnamemodify(file, ':h') .. '/cfg'
+  vim.cmd('edit ' .. vim.fn.fnameescape(dir .. '/recipe.yaml'))
+  local doc = vim.api.nvim_get_current_buf()
+  check(vim.lsp.buf_attach_client(doc, client_id), 'buf_attach_client failed (cfg/recipe.yaml)')
+  local function codes(b)
+    local out = {}
+    for _, x in ipairs(vim.diagnostic.get(b)) do
+      table.insert(out, tostring(x.code))
+    end
+    table.sort(out)
+    return table.concat(out, ' ')
+  end
+  check(vim.wait(WAIT, function() return codes(doc) == 'CG915' end, 20),
+        'cfg/recipe.yaml: expected the broken-config notice, got "%s"', codes(doc))
+  local notice = vim.diagnostic.get(doc)[1]
+  check(notice.lnum == 0 and notice.message:find('the project config cfg/.cglint.yaml has 1 problem', 1, true),
+        'the notice: %s', vim.inspect(notice))
+  local cfg = vim.uri_to_bufnr(vim.uri_from_fname(dir .. '/.cglint.yaml'))   -- not loaded yet
+  check(vim.wait(WAIT, function() return codes(cfg) == 'CG915' end, 20),
+        'no diagnostic on the config that is not open: "%s"', codes(cfg))
+  local p = vim.diagnostic.get(cfg)[1]
+  check(p.lnum == 0 and p.col == 9 and p.end_col == 14 and p.message:find("no rule matches 'CG1O1'", 1, true),
+        'the config\'s problem: %s', vim.inspect(p))
+
+  -- opened and fixed in its buffer (didOpen, didChange): the config clears, the finding is back
+  vim.cmd('edit ' .. vim.fn.fnameescape(dir .. '/.cglint.yaml'))
+  check(vim.api.nvim_get_current_buf() == cfg, 'the config opened in another buffer')
+  check(vim.lsp.buf_attach_client(cfg, client_id), 'buf_attach_client failed (.cglint.yaml)')
+  vim.api.nvim_buf_set_lines(cfg, 0, -1, true, { 'select: [CG1]' })
+  check(vim.wait(WAIT, function() return codes(cfg) == '' and codes(doc) == 'CG101' end, 20),
+        'after the fix: config "%s", document "%s"', codes(cfg), codes(doc))
 
   vim.lsp.stop_client(client_id)        -- shutdown, then exit
   check(vim.wait(WAIT, function() return exit_code ~= nil end, 20), 'the server did not exit')

@@ -18,6 +18,10 @@ model:
 rng:
   te_rng_tracker: false
 YAML
+# A project config with a rule id mistyped (CG1O1), over a copy of the recipe.
+mkdir "$tmp/cfg"
+cp "$tmp/recipe.yaml" "$tmp/cfg/recipe.yaml"
+printf 'select: [CG1O1]\n' >"$tmp/cfg/.cglint.yaml"
 # Neovim's own files (the LSP log among them) stay in the temporary folder.
 out=$(cd "$tmp" && HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state" \
 	XDG_CACHE_HOME="$tmp/cache" CGLINT_E2E_BIN="$bin" CGLINT_E2E_FILE="$tmp/recipe.yaml" \
