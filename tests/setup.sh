@@ -6,8 +6,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-pkgs="build-essential cmake pkg-config git help2man zsh fish libyaml-dev libjansson-dev libgit2-dev libxxhash-dev libcriterion-dev libclang-19-dev clang-19 libtree-sitter-dev yamllint shellcheck python3 python3-venv python3-jsonschema python3-yaml pre-commit neovim emacs-nox elpa-eglot"
-# npm installs the SARIF validator; NodeSource's nodejs brings its own npm, Debian's npm would pull Debian's nodejs
+pkgs="build-essential cmake pkg-config git help2man zsh fish libyaml-dev libjansson-dev libgit2-dev libxxhash-dev libcriterion-dev libclang-19-dev clang-19 libtree-sitter-dev yamllint shellcheck python3 python3-venv python3-jsonschema python3-yaml libxml2-utils pre-commit neovim emacs-nox elpa-eglot"
+# npm installs the SARIF validator and the formats test's published definitions; NodeSource's nodejs
+# brings its own npm, Debian's npm would pull Debian's nodejs
 command -v npm >/dev/null || pkgs="$pkgs npm"
 missing=""
 for p in $pkgs; do
@@ -23,6 +24,8 @@ if [ -n "$missing" ]; then
 fi
 
 bash tests/sarif/install-multitool.sh >/dev/null
+# Jenkins' JUnit schema and the Code Climate types (with the TypeScript compiler) for the formats test
+bash tests/formats/install-published.sh
 
 # The Python grammar for tree-sitter, fetched with npm at a pinned version and sha256 into
 # third_party/ (the script says why); the wheel build runs the same script.

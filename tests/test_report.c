@@ -187,6 +187,9 @@ Test(report, gitlab_and_junit)
 	cr_expect_str_eq(json_string_value(json_object_get(i, "check_name")), "CG101");
 	cr_expect_str_eq(json_string_value(json_object_get(i, "severity")), "major");
 	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(i, "location"), "path")), "r.yaml");
+	json_t *lines = json_object_get(json_object_get(i, "location"), "lines");   /* Code Climate: both ends */
+	cr_expect_eq(json_integer_value(json_object_get(lines, "begin")), 5);
+	cr_expect_eq(json_integer_value(json_object_get(lines, "end")), 5);
 	json_decref(gl);
 	char *out = NULL;
 	cr_expect_eq(harness_run(dir, "--mcore 0.17 --format junit r.yaml", &out), 1);

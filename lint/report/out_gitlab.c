@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * out_gitlab: a GitLab Code Quality report (artifacts:reports:codequality): a JSON array of issues
- * {description, check_name, fingerprint, severity, location: {path, lines: {begin}}}, the subset of
- * the Code Climate issue format GitLab reads (docs.gitlab.com, ci/testing/code_quality). Paths are
+ * {description, check_name, fingerprint, severity, location: {path, lines: {begin, end}}}: Code
+ * Climate issues (type, categories and line ranges as its spec requires them, which the
+ * codeclimate-types definitions the formats test checks against encode), of which GitLab reads
+ * the subset in docs.gitlab.com, ci/testing/code_quality. Paths are
  * relative to the project root; fingerprints are unique per finding and path, so GitLab's
  * comparison of a merge request with its target branch follows findings that move.
  */
@@ -62,10 +64,11 @@ static void gitlab_diag(struct out_ctx *o, const struct diag *d)
 	if (d->fix)
 		fprintf(m, " Fix: %s", d->fix);
 	fclose(m);
-	json_t *j = json_pack("{s:o, s:s, s:s, s:s, s:s, s:[s], s:{s:o, s:{s:i}}}", "description", jstr(desc), "check_name",
-			      d->rule->head.id, "fingerprint", fp, "severity", severity[d->sev], "type", "issue",
-			      "categories", "Bug Risk", "location", "path", jstr(path), "lines", "begin",
-			      (int)(d->loc.line ? d->loc.line : 1));
+	int line = (int)(d->loc.line ? d->loc.line : 1);       /* a range of one line: Code Climate wants both ends */
+	json_t *j = json_pack("{s:o, s:s, s:s, s:s, s:s, s:[s], s:{s:o, s:{s:i, s:i}}}", "description", jstr(desc),
+			      "check_name", d->rule->head.id, "fingerprint", fp, "severity", severity[d->sev], "type",
+			      "issue", "categories", "Bug Risk", "location", "path", jstr(path), "lines", "begin", line, "end",
+			      line);
 	free(desc);
 	char *url = out_rule_url(d->rule);
 	if (url)

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 """The machine formats against their schemas, on real output: cglint over every fixture folder with
 --format json (docs/cglint-output.schema.json, python3-jsonschema), gitlab (GitLab's Code Quality
-format, tests/formats/gitlab-codequality.schema.json) and junit (xmllint --schema
-tests/formats/junit.xsd); and the rule pages: every rule SARIF describes has a helpUri naming a page
-that exists in docs/rules/, as has every JSON finding's url.
+format, tests/formats/gitlab-codequality.schema.json, and the Code Climate types its consumers
+publish: published.py) and junit (xmllint --schema tests/formats/junit.xsd, and Jenkins' published
+JUnit schema: published.py); and the rule pages: every rule SARIF describes has a helpUri naming a
+page that exists in docs/rules/, as has every JSON finding's url. It fails when the published
+definitions are missing (tests/formats/install-published.sh, which tests/setup.sh runs).
 
 usage: check.py CGLINT ROOT"""
 import json
@@ -18,6 +20,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 import jsonschema
+
+import published
 
 cglint, root = os.path.abspath(sys.argv[1]), pathlib.Path(sys.argv[2]).resolve()
 PAGES = "https://github.com/cglint/cglint/blob/main/docs/rules/"
@@ -36,6 +40,9 @@ def validator(path):
 
 out_schema = validator(root / "docs/cglint-output.schema.json")
 gitlab_schema = validator(root / "tests/formats/gitlab-codequality.schema.json")
+if published.missing():
+    fail(f"missing {', '.join(published.missing())}: run tests/formats/install-published.sh")
+gitlab_reports, junit_reports = [], []
 work = pathlib.Path(tempfile.mkdtemp())
 try:
     proj = work / "proj"
@@ -74,6 +81,11 @@ try:
             fail(f"gitlab {' '.join(args)}: {e.json_path}: {e.message}")
         if len(gl) != len(diags):
             fail(f"gitlab {' '.join(args)}: {len(gl)} issues for {len(diags)} findings")
+        for i in gl:
+            if "\n" in i["description"]:   # the Code Climate spec: a single line of text
+                fail(f"gitlab {' '.join(args)}: {i['check_name']}: a description of more than one line")
+        gitlab_reports.append((" ".join(args), gl))
+        junit_reports.append((" ".join(args), outs["junit"]))
         fps = [i["fingerprint"] for i in gl]
         if len(set(fps)) != len(fps):
             fail(f"gitlab {' '.join(args)}: fingerprints are not unique")
@@ -100,6 +112,8 @@ try:
     for what, n in seen.items():
         if not n:
             fail(f"no run produced any {what}: the fixtures no longer exercise it")
+    if not published.missing():
+        failures.extend(published.check_gitlab(gitlab_reports) + published.check_junit(junit_reports))
     print("formats:", ", ".join(f"{n} {w}" for w, n in seen.items()), f"in {len(runs)} runs")
 finally:
     shutil.rmtree(work)
