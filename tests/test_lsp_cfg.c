@@ -160,6 +160,19 @@ Test(lsp_cfg, open_config_applies_from_its_buffer)
 	cr_expect_eq(json_array_size(list), 2);
 	expect_range(json_object_get(json_array_get(list, 0), "range"), 0, 9, 0, 14);
 	json_decref(list);
+	/* its problems are the config's own diagnostics: hover shows the rule; no comment hides them */
+	srv_request(&s, 1, "textDocument/hover",
+		    json_pack("{s:{s:s}, s:o}", "textDocument", "uri", cfg, "position", position(0, 10)));
+	json_t *r = srv_result(&s, 1);
+	const char *text = json_string_value(json_object_get(json_object_get(r, "contents"), "value"));
+	cr_expect(text && strstr(text, "**CG915** bad-project-config (error)"), "hover: %s", text ? text : "null");
+	json_decref(r);
+	srv_request(&s, 2, "textDocument/codeAction",
+		    json_pack("{s:{s:s}, s:o, s:{s:[]}}", "textDocument", "uri", cfg, "range", range_of(0, 10, 0, 10),
+			      "context", "diagnostics"));
+	r = srv_result(&s, 2);
+	cr_expect_eq(json_array_size(r), 0, "no suppression of a config's problem");
+	json_decref(r);
 	list = srv_diags(&s, uri, 1);
 	cr_expect_eq(json_array_size(list), 1);
 	char path[200];

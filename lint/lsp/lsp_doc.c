@@ -633,7 +633,8 @@ int lsp_doc_code_action(struct lsp_docs *ds, const json_t *params, json_t **resu
 		struct fix_edit e;
 		if (fix_for(a, dd->d, d->text, d->len, &e) && e.start <= e.end && e.end <= d->len)
 			json_array_append_new(*result, action(ds, d, dd, &e, e.title ? e.title : "Apply cglint's fix", true));
-		bool again = false;     /* one suppression per rule and line */
+		/* one suppression per rule and line; none in a project config, whose problems no comment hides */
+		bool again = lsp_cfg_is_config(d->path);
 		for (size_t j = 0; j < k && !again; j++)
 			again = pick[j] && (!any_listed || listed(context, &d->diags[j])) && d->diags[j].d->rule == dd->d->rule &&
 				d->diags[j].d->loc.line == dd->d->loc.line;
