@@ -42,6 +42,7 @@ static void work(void *ctx, size_t k, struct sbuf *out)
 		for (;;)
 			pause();
 	case 1:
+		signal(SIGSEGV, SIG_DFL);       /* AddressSanitizer's handler would exit instead */
 		raise(SIGSEGV);
 		break;
 	case 2:
@@ -134,6 +135,7 @@ Test(jobs, in_process_runs_here)
 	snprintf(me, sizeof(me), "%ld", (long)getpid());
 	cr_expect_str_eq(s.out[0], me);
 	cr_expect_str_eq(s.out[1], me);
+	free(s.out[0]);
 	jobs_run(1, &(struct jobs_limits){.parallel = 1}, pid_work, record, &s);
 	cr_expect_str_neq(s.out[0], me, "a bounded task ran in this process");
 	for (size_t k = 0; k < 2; k++)
