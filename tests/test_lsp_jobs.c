@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lsp_jobs: a C, C++ or CUDA document is linted in a worker process while the server goes on
+ * answering (lsp_doc.h). A macro bomb runs until its --source-timeout: meanwhile a hover on it
+ * and a YAML document's lint are answered, then it is published as stopped (CG920); an edit
+ * cancels the stale lint, whose result is never published.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "lsp_client.h"
+
+static void init(void)
+{
+	mkdir_tmp();
+	char git[128];
+	snprintf(git, sizeof(git), "%s/.git", lsp_dir);
+	cr_assert_eq(mkdir(git, 0755), 0);
+}
+
+TestSuite(lsp_jobs, .init = init, .fini = rm_tmp);
+
+/* Ten billion tokens: parsed until a limit stops it. */
+static const char bomb[] = "#define A0 x x x x x x x x x x\n"
+			   "#define A1 A0 A0 A0 A0 A0 A0 A0 A0 A0 A0\n"
+			   "#define A2 A1 A1 A1 A1 A1 A1 A1 A1 A1 A1\n"
+			   "#define A3 A2 A2 A2 A2 A2 A2 A2 A2 A2 A2\n"
+			   "#define A4 A3 A3 A3 A3 A3 A3 A3 A3 A3 A3\n"
+			   "#define A5 A4 A4 A4 A4 A4 A4 A4 A4 A4 A4\n"
+			   "#define A6 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5\n"
+			   "#define A7 A6 A6 A6 A6 A6 A6 A6 A6 A6 A6\n"
+			   "#define A8 A7 A7 A7 A7 A7 A7 A7 A7 A7 A7\n"
+			   "#define A9 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8\n"
+			   "int tokens(void) { return A9; }\n";
+
+static const char capture[] = "#include <cuda_runtime.h>\n"
+			      "cudaError_t step(cudaStream_t s, cudaGraph_t *g)\n{\n"
+			      "\tcudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+			      "\tcudaStreamSynchronize(s);\n"
+			      "\treturn cudaStreamEndCapture(s, g);\n}\n";
+
+static bool is_publish_for(json_t *m, const void *uri)
+{
+	json_t *method = json_object_get(m, "method");
+	return method && !strcmp(json_string_value(method), "textDocument/publishDiagnostics") &&
+	       !strcmp(json_string_value(json_object_get(json_object_get(m, "params"), "uri")), uri);
+}
+
+/* Whether the server has already sent a publishDiagnostics for 'uri' (read so far, not taken). */
+static bool published(struct srv *s, const char *uri)
+{
+	size_t i;
+	json_t *m;
+	json_array_foreach(s->queue, i, m)
+		if (is_publish_for(m, uri))
+			return true;
+	return false;
+}
+
+Test(lsp_jobs, the_server_answers_while_a_source_lints_and_reports_it_stopped)
+{
+	struct srv s;
+	srv_start(&s, "--source-timeout=5");
+	json_decref(srv_init(&s, NULL));
+	char *cu = uri_of("bomb.cu"), *yaml = uri_of("a.yaml");
+	open_doc(&s, cu, "cuda", 1, bomb);
+	open_doc(&s, yaml, "yaml", 1, bad_yaml);
+	srv_request(&s, 2, "textDocument/hover", json_pack("{s:{s:s}, s:o}", "textDocument", "uri", cu, "position",
+							    position(0, 0)));
+	json_t *r = srv_result(&s, 2);
+	cr_expect(json_is_null(r), "no result yet, so nothing to hover");
+	json_decref(r);
+	json_t *list = srv_diags(&s, yaml, 1);
+	diag_with(list, "CG101");
+	json_decref(list);
+	cr_expect_not(published(&s, cu), "the bomb was published before the hover and the YAML were answered");
+	list = srv_diags(&s, cu, 1);
+	json_t *d = diag_with(list, "CG920");
+	const char *msg = json_string_value(json_object_get(d, "message"));
+	cr_expect(strstr(msg, "analysis stopped: not finished after 5 s (--source-timeout)"), "%s", msg);
+	json_decref(list);
+	cr_expect_eq(srv_stop(&s), 0);
+	free(cu);
+	free(yaml);
+}
+
+Test(lsp_jobs, an_edit_cancels_the_stale_lint)
+{
+	struct srv s;
+	srv_start(&s, "--source-timeout=30");
+	json_decref(srv_init(&s, NULL));
+	char *cu = uri_of("k.cu");
+	open_doc(&s, cu, "cuda", 1, bomb);
+	srv_request(&s, 2, "textDocument/hover", json_pack("{s:{s:s}, s:o}", "textDocument", "uri", cu, "position",
+							    position(0, 0)));
+	json_decref(srv_result(&s, 2));         /* its lint has started by now */
+	change_doc(&s, cu, 2, capture);
+	json_t *list = srv_diags(&s, cu, 2);
+	json_t *d = diag_with(list, "CG301");
+	cr_expect_eq(json_integer_value(json_object_get(json_object_get(json_object_get(d, "range"), "start"), "line")), 4);
+	json_decref(list);
+	/* exit 0 with every message taken: version 1's lint, killed at the edit, published nothing */
+	cr_expect_eq(srv_stop(&s), 0);
+	free(cu);
+}
