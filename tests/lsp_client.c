@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,14 @@ void mkdir_tmp(void)
 {
 	strcpy(lsp_dir, "/tmp/cglint-lsp-XXXXXX");
 	cr_assert_not_null(mkdtemp(lsp_dir));
+}
+
+void mkdir_repo_tmp(void)
+{
+	mkdir_tmp();
+	char git[128];
+	snprintf(git, sizeof(git), "%s/.git", lsp_dir);
+	cr_assert_eq(mkdir(git, 0755), 0);
 }
 
 void rm_tmp(void)

@@ -28,6 +28,8 @@
 /* The test's temporary folder (a suite's .init = mkdir_tmp, .fini = rm_tmp); server.log is there. */
 extern char lsp_dir[];
 void mkdir_tmp(void);
+/* The same folder as a repository's root (a .git in it): no config above it reaches in. */
+void mkdir_repo_tmp(void);
 void rm_tmp(void);
 
 struct srv {

@@ -17,16 +17,7 @@
 #include "harness.h"
 #include "lsp_client.h"
 
-/* The temporary folder is a repository's root: no config above it reaches in. */
-static void init(void)
-{
-	mkdir_tmp();
-	char git[128];
-	snprintf(git, sizeof(git), "%s/.git", lsp_dir);
-	cr_assert_eq(mkdir(git, 0755), 0);
-}
-
-TestSuite(lsp_cfg, .init = init, .fini = rm_tmp);
+TestSuite(lsp_cfg, .init = mkdir_repo_tmp, .fini = rm_tmp);
 
 static const char typo_cfg[] = "select: [CG1O1]\n"
 			       "bogus: 1\n";

@@ -9,21 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "lsp_client.h"
 
-static void init(void)
-{
-	mkdir_tmp();
-	char git[128];
-	snprintf(git, sizeof(git), "%s/.git", lsp_dir);
-	cr_assert_eq(mkdir(git, 0755), 0);
-}
-
-TestSuite(lsp_jobs, .init = init, .fini = rm_tmp);
+TestSuite(lsp_jobs, .init = mkdir_repo_tmp, .fini = rm_tmp);
 
 /* Ten billion tokens: parsed until a limit stops it. */
 static const char bomb[] = "#define A0 x x x x x x x x x x\n"
