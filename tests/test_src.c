@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "source/cflags.h"
@@ -231,6 +232,26 @@ Test(src, cflags_read_nvcc_response_files)
 	cr_assert_eq(f.n, sizeof(want) / sizeof(want[0]));
 	for (size_t k = 0; k < f.n; k++)
 		cr_expect_str_eq(f.v[k], want[k]);
+	arena_free(a);
+}
+
+Test(src, cflags_response_files_bounded)
+{
+	/* a database may name any path as a response file: a device that never ends, a FIFO no one
+	 * writes, a folder are each skipped, and a file naming itself ten times over is read a
+	 * bounded number of times (they once filled memory, hung the run, or read it 10^8 times) */
+	static const char self[] = "-optf self.rsp,self.rsp,self.rsp,self.rsp,self.rsp,self.rsp,self.rsp,self.rsp,"
+				   "self.rsp,self.rsp\n";
+	free(harness_write(dir, "self.rsp", self, sizeof(self) - 1));
+	struct arena *a = arena_new();
+	const char *fifo = arena_printf(a, "%s/fifo.rsp", dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	const char *argv[] = {"nvcc", "--options-file", "/dev/zero", "-optf", "fifo.rsp", "@.", "@self.rsp", "-DOK=1",
+			      "-c", "k.cu"};
+	struct cflags f = {0};
+	cflags_from_command(a, &f, argv, sizeof(argv) / sizeof(argv[0]), dir);
+	cr_assert_eq(f.n, 1);
+	cr_expect_str_eq(f.v[0], "-DOK=1");
 	arena_free(a);
 }
 

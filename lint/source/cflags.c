@@ -2,10 +2,14 @@
 /* cflags: compile-command flags that matter for parsing. */
 #include "source/cflags.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/mem.h"
+#include "input/read.h"
 
 void cflags_add(struct arena *a, struct cflags *f, const char *arg)
 {
@@ -56,19 +60,29 @@ static void keep(struct arena *a, struct cflags *f, const char *clang, const cha
 }
 
 /* The arguments of a response file, as a shell splits them: blanks between, quotes and
- * backslashes as written. NULL when it cannot be read. */
+ * backslashes as written. NULL when it cannot be read, or is not a regular file within the size
+ * every input is held to (input/read.h): a database naming /dev/zero or a FIFO ends neither the
+ * memory nor the run. */
 static const char **read_rsp(struct arena *a, const char *path, size_t *n)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return NULL;
+	struct stat st;
+	FILE *f = NULL;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (unsigned long long)st.st_size <= READ_MAX_BYTES)
+		f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return NULL;
+	}
 	struct sbuf text, tok;
 	sbuf_init(&text);
 	sbuf_init(&tok);
 	char chunk[4096];
 	size_t got;
-	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		sbuf_addn(&text, chunk, got);
+	while (text.len < READ_MAX_BYTES && (got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		sbuf_addn(&text, chunk, got);   /* a file that grows while read is cut at the limit */
 	fclose(f);
 	struct cflags v = {0};
 	char quote = 0;
@@ -101,26 +115,31 @@ static const char **read_rsp(struct arena *a, const char *path, size_t *n)
 }
 
 static void scan(struct arena *a, struct cflags *out, const char *const *argv, size_t argc, size_t from,
-		 const char *dir, unsigned depth);
+		 const char *dir, unsigned depth, unsigned *reads);
+
+/* Response files read for one command at most: nesting is cut at 8 levels, and this bounds the
+ * breadth, so files naming themselves several times ("-optf a.rsp,a.rsp,...") end soon. */
+#define RSP_MAX_READS 64
 
 /* Files named by a response-file flag ("a.rsp" or nvcc's "a.rsp,b.rsp"), read relative to the
  * entry's folder, their arguments taken as if written in place. */
 static void expand(struct arena *a, struct cflags *out, const char *files, bool commas, const char *dir,
-		   unsigned depth)
+		   unsigned depth, unsigned *reads)
 {
-	while (*files && depth < 8) {
+	while (*files && depth < 8 && *reads < RSP_MAX_READS) {
 		size_t n = commas ? strcspn(files, ",") : strlen(files);
 		size_t argc;
+		++*reads;
 		const char **argv = read_rsp(a, absolute(a, arena_strndup(a, files, n), dir), &argc);
 		if (argv)
-			scan(a, out, argv, argc, 0, dir, depth + 1);
+			scan(a, out, argv, argc, 0, dir, depth + 1, reads);
 		files += n + (files[n] == ',');
 	}
 }
 
 /* nvcc's flags that carry other flags: response files and the host compiler's options. */
 static bool nested(struct arena *a, struct cflags *out, const char *const *argv, size_t argc, size_t *i,
-		   const char *dir, unsigned depth)
+		   const char *dir, unsigned depth, unsigned *reads)
 {
 	static const struct {
 		const char *flag;
@@ -128,7 +147,7 @@ static bool nested(struct arena *a, struct cflags *out, const char *const *argv,
 	} forms[] = {{"--options-file", true}, {"-optf", true}, {"-Xcompiler", false}, {"--compiler-options", false}};
 	const char *s = argv[*i];
 	if (s[0] == '@' && s[1]) {
-		expand(a, out, s + 1, false, dir, depth);
+		expand(a, out, s + 1, false, dir, depth, reads);
 		return true;
 	}
 	for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++) {
@@ -137,7 +156,7 @@ static bool nested(struct arena *a, struct cflags *out, const char *const *argv,
 			continue;
 		const char *val = s[m] ? s + m + 1 : *i + 1 < argc ? argv[++*i] : "";
 		if (forms[k].rsp) {
-			expand(a, out, val, true, dir, depth);
+			expand(a, out, val, true, dir, depth, reads);
 		} else {        /* -Xcompiler -DX,-Ipath: the host compiler's, comma-separated */
 			struct cflags host = {0};
 			for (const char *p = val; *p;) {
@@ -146,7 +165,7 @@ static bool nested(struct arena *a, struct cflags *out, const char *const *argv,
 				p += n + (p[n] == ',');
 			}
 			if (host.n && depth < 8)
-				scan(a, out, host.v, host.n, 0, dir, depth + 1);
+				scan(a, out, host.v, host.n, 0, dir, depth + 1, reads);
 		}
 		return true;
 	}
@@ -156,15 +175,16 @@ static bool nested(struct arena *a, struct cflags *out, const char *const *argv,
 void cflags_from_command(struct arena *a, struct cflags *out, const char *const *argv, size_t argc,
 			 const char *dir)
 {
-	scan(a, out, argv, argc, 1, dir, 0);
+	unsigned reads = 0;
+	scan(a, out, argv, argc, 1, dir, 0, &reads);
 }
 
 static void scan(struct arena *a, struct cflags *out, const char *const *argv, size_t argc, size_t from,
-		 const char *dir, unsigned depth)
+		 const char *dir, unsigned depth, unsigned *reads)
 {
 	for (size_t i = from; i < argc; i++) {
 		const char *s = argv[i];
-		bool done = nested(a, out, argv, argc, &i, dir, depth);
+		bool done = nested(a, out, argv, argc, &i, dir, depth, reads);
 		for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]) && !done; k++) {
 			size_t m = strlen(valued[k].flag);
 			if (strncmp(s, valued[k].flag, m))
