@@ -49,7 +49,8 @@ static void work(void *ctx, size_t k, struct sbuf *out)
 		fputs("to stderr\n", stderr);
 		exit(7);
 	case 3: {
-		void *p = malloc((size_t)1 << 30);      /* 1 GiB, past the 256 MiB limit */
+		void *volatile p = malloc((size_t)1 << 30);     /* 1 GiB, past the 256 MiB limit; volatile:
+								 * clang may drop an unused malloc/free pair */
 		sbuf_adds(out, p ? "allocated" : "refused");
 		free(p);
 		break;
