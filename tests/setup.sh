@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-pkgs="build-essential cmake pkg-config git help2man zsh fish libyaml-dev libjansson-dev libgit2-dev libxxhash-dev libcriterion-dev libclang-19-dev clang-19 libtree-sitter-dev yamllint shellcheck python3 python3-venv python3-jsonschema python3-yaml libxml2-utils pre-commit neovim emacs-nox elpa-eglot"
+pkgs="build-essential cmake pkg-config git help2man zsh fish libyaml-dev libjansson-dev libgit2-dev libxxhash-dev libcriterion-dev libclang-19-dev clang-19 libclang-rt-19-dev libtree-sitter-dev yamllint shellcheck python3 python3-venv python3-jsonschema python3-yaml libxml2-utils pre-commit neovim emacs-nox elpa-eglot"
 # npm installs the SARIF validator and the formats test's published definitions; NodeSource's nodejs
 # brings its own npm, Debian's npm would pull Debian's nodejs
 command -v npm >/dev/null || pkgs="$pkgs npm"

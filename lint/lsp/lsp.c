@@ -554,9 +554,17 @@ static void serve(struct server *sv)
 	sbuf_release(&body);
 }
 
-int lsp_main(const struct session_opts *o, FILE *in, FILE *out)
+int lsp_serve(struct session *s, FILE *in, FILE *out)
 {
 	signal(SIGPIPE, SIG_IGN);       /* a client that went away is a write error, not a signal */
+	struct server sv = {.in = {.fd = fileno(in)}, .out = out, .s = s, .state = ST_NEW};
+	serve(&sv);
+	lsp_doc_free(sv.docs);
+	return sv.write_failed ? 1 : sv.status;
+}
+
+int lsp_main(const struct session_opts *o, FILE *in, FILE *out)
+{
 	struct arena *a = arena_new();
 	struct diag_list problems;
 	struct session *s = session_new(o, a, &problems);
@@ -569,10 +577,7 @@ int lsp_main(const struct session_opts *o, FILE *in, FILE *out)
 		struct out_ctx oc = {.f = stderr, .target = session_target(s)};
 		out_print(&out_text, &oc, &problems);
 	} else {
-		struct server sv = {.in = {.fd = fileno(in)}, .out = out, .s = s, .state = ST_NEW};
-		serve(&sv);
-		status = sv.write_failed ? 1 : sv.status;
-		lsp_doc_free(sv.docs);
+		status = lsp_serve(s, in, out);
 	}
 	diag_release(&problems);
 	session_free(s);

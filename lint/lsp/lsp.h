@@ -15,6 +15,7 @@
 
 #include <stdio.h>
 
+struct session;
 struct session_opts;
 
 /*
@@ -26,5 +27,8 @@ struct session_opts;
  * start (a bad --rules pack or --baseline: printed to stderr).
  */
 int lsp_main(const struct session_opts *o, FILE *in, FILE *out);
+/* The same with a session already made (lsp_main's own, or one kept across clients, as the
+ * fuzz target does): 0 or 1 as lsp_main returns them. The session is left as it was. */
+int lsp_serve(struct session *s, FILE *in, FILE *out);
 
 #endif

@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Builds the libFuzzer target with clang + ASan/UBSan and fuzzes for SECONDS (default 120),
-# seeded with every YAML and script fixture; then the source scanner for as long. Needs Debian's clang-14 and libclang-rt-14-dev.
+# Builds the libFuzzer targets (tests/fuzz/fuzz_*.c) with clang-19 + ASan/UBSan into build-fuzz
+# and fuzzes each in turn, seeded from the fixtures (tests/fuzz/one.sh):
+#   bash tests/fuzz/run.sh [SECONDS | -runs=N] [NAME...]
+# SECONDS (default 120) each, or N runs each; NAME picks targets (lint py proj baseline pack expr
+# lsp cdb src; default all). Needs Debian's clang-19 and libclang-rt-19-dev (tests/setup.sh).
 set -eu
 cd "$(dirname "$0")/../.."
-secs=${1:-120}
-cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang-14 -DCGLINT_FUZZ=ON -DCGLINT_TESTS=OFF \
-      -DCGLINT_WERROR=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build-fuzz -j "$(nproc)" --target fuzz_lint fuzz_src >/dev/null
-corpus=$(mktemp -d)
-find fixtures \( -name '*.yaml' -o -name '*.sh' \) -exec cp {} "$corpus" \;
-./build-fuzz/fuzz_lint -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 "$corpus"
-rm -rf "$corpus"
-# the source scanner, seeded with the C/C++/CUDA fixtures (libclang is the slow part here)
-corpus=$(mktemp -d)
-find fixtures/source -type f \( -name '*.cu' -o -name '*.c' -o -name '*.cpp' -o -name '*.cuh' \) -exec cp {} "$corpus" \;
-./build-fuzz/fuzz_src -max_total_time="$secs" -max_len=16384 -rss_limit_mb=4096 "$corpus"
-rm -rf "$corpus"
+arg=${1:-120}
+[ $# -gt 0 ] && shift
+case $arg in
+-runs=*) limit=$arg ;;
+*[!0-9]* | '') echo "usage: $0 [SECONDS | -runs=N] [NAME...]" >&2; exit 2 ;;
+*) limit=-max_total_time=$arg ;;
+esac
+names=${*:-lint py proj baseline pack expr lsp cdb src}
+CC=clang-19 cmake -S . -B build-fuzz -DCGLINT_FUZZ=ON -DCGLINT_TESTS=OFF -DCGLINT_PROBE=OFF \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+targets=""
+for n in $names; do targets="$targets fuzz_$n"; done
+# shellcheck disable=SC2086
+cmake --build build-fuzz -j "$(nproc)" --target $targets >/dev/null
+for n in $names; do
+	echo "== fuzz_$n ($limit)"
+	bash tests/fuzz/one.sh "build-fuzz/fuzz_$n" "$limit"
+done
