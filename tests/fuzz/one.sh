@@ -12,6 +12,10 @@ exe=$1
 shift
 name=$(basename "$exe")
 name=${name#fuzz_}
+# the targets write a file an input (fuzz.h): in memory where there is /dev/shm, not on a disk
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	export TMPDIR=/dev/shm
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 corpus=${CGLINT_FUZZ_CORPUS:-$tmp/corpus}
