@@ -139,6 +139,20 @@ static inline void fuzz_write(const char *path, const void *data, size_t size)
 	}
 }
 
+/*
+ * The input's first byte picks one of n variants (a target, a file kind) and is taken off the
+ * text: each run checks the text once, in the variant its byte names, so a run costs one lint and
+ * mutating the rest keeps the variant (one.sh prefixes the seeds with a byte, FUZZ_PICK).
+ */
+static inline unsigned fuzz_pick(const uint8_t **data, size_t *size, unsigned n)
+{
+	if (!*size)
+		return 0;
+	unsigned k = **data % n;
+	(*data)++, (*size)--;
+	return k;
+}
+
 /* mkdir -p for a folder inside fuzz_dir(), named relative to it. */
 static inline void fuzz_mkdir(const char *rel)
 {
