@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* fe_clang: a translation unit set up and parsed through libclang; fe_clang_walk.c turns it into sir. */
-#define _XOPEN_SOURCE 700   /* realpath */
+#define _GNU_SOURCE     /* memmem, realpath */
 #include "source/fe_clang.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -44,23 +45,56 @@ bool fe_clang_is_source(const char *path)
 
 enum lang { LANG_C, LANG_CXX, LANG_CUDA };
 
+static bool lang_header(const char *path)
+{
+	return fe_clang_walk_has_suffix(path, ".h") || fe_clang_walk_has_suffix(path, ".hpp") ||
+	       fe_clang_walk_has_suffix(path, ".cuh");
+}
+
+static bool has_text(const char *buf, size_t len, const char *s)
+{
+	return memmem(buf, len, s, strlen(s)) != NULL;
+}
+
+/* The language of the sources beside a header, when no compile database names one: a folder
+ * with a .cu file is CUDA, one with C files and no C++ is C. Reads at most 4096 entries. */
+static enum lang lang_of_neighbours(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = mem_strdup(slash ? path : ".");
+	if (slash)
+		dir[slash - path + 1] = 0;
+	DIR *d = opendir(dir);
+	free(dir);
+	bool c = false, cxx = false;
+	struct dirent *e;
+	for (unsigned k = 0; d && k < 4096 && (e = readdir(d)); k++) {
+		const char *n = e->d_name;
+		if (fe_clang_walk_has_suffix(n, ".cu") || fe_clang_walk_has_suffix(n, ".cuh")) {
+			closedir(d);
+			return LANG_CUDA;
+		}
+		c |= fe_clang_walk_has_suffix(n, ".c");
+		cxx |= fe_clang_walk_has_suffix(n, ".cpp") || fe_clang_walk_has_suffix(n, ".cc") ||
+		       fe_clang_walk_has_suffix(n, ".cxx");
+	}
+	if (d)
+		closedir(d);
+	return c && !cxx ? LANG_C : LANG_CXX;
+}
+
 static enum lang lang_of(const char *path, const char *buf, size_t len)
 {
 	if (fe_clang_walk_has_suffix(path, ".cu") || fe_clang_walk_has_suffix(path, ".cuh"))
 		return LANG_CUDA;
 	if (fe_clang_walk_has_suffix(path, ".c"))
 		return LANG_C;
-	/* A header or C++ file holding a launch can only be CUDA. */
-	for (size_t i = 0; i + 2 < len; i++)
-		if (buf[i] == '<' && buf[i + 1] == '<' && buf[i + 2] == '<')
+	/* A file holding a launch or a CUDA execution space can only be CUDA. */
+	static const char *const cuda[] = {"<<<", "__global__", "__device__", "__shared__", "__constant__"};
+	for (size_t k = 0; k < sizeof(cuda) / sizeof(cuda[0]); k++)
+		if (has_text(buf, len, cuda[k]))
 			return LANG_CUDA;
 	return LANG_CXX;
-}
-
-static bool lang_header(const char *path)
-{
-	return fe_clang_walk_has_suffix(path, ".h") || fe_clang_walk_has_suffix(path, ".hpp") ||
-	       fe_clang_walk_has_suffix(path, ".cuh");
 }
 
 /* compile_commands.json: -p's folder, else the closest one upward from the file (as
@@ -274,8 +308,8 @@ static struct cflags build_args(struct arena *a, const char *path, const char *b
 	shim = !*tk;
 	struct cflags f = {0};
 	enum lang l = lang_of(path, buf, len);
-	if (like && lang_header(path) && l == LANG_CXX && lang_of(like, "", 0) != LANG_CXX)
-		l = lang_of(like, "", 0);     /* a .h among .cu files is CUDA (a .c neighbour: C) */
+	if (lang_header(path) && l == LANG_CXX)   /* a .h among .cu files is CUDA (a .c neighbour: C) */
+		l = like ? lang_of(like, "", 0) : lang_of_neighbours(path);
 	static const char *const lang_flags[][2] = {{"c", "-std=gnu11"}, {"c++", "-std=c++17"}, {"cuda", "-std=c++17"}};
 	cflags_add(a, &f, "-x");
 	cflags_add(a, &f, lang_flags[l][0]);

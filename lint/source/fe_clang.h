@@ -3,10 +3,10 @@
  * fe_clang: C, C++ and CUDA sources through libclang, into a sir_tu (sir.h). Its two files,
  * fe_clang.c (the translation unit) and fe_clang_walk.c (the AST walk), alone include libclang.
  *
- * A file is parsed once, as CUDA host code when it is .cu/.cuh (or a header with a launch, or
- * among .cu sources in its compile database), with the flags its compile_commands.json gives
- * (found with -p or upward from the file; a header takes its nearest source's) kept to those
- * that change parsing. The CUDA headers are a toolkit's when one is given or found
+ * A file is parsed once, as CUDA host code when it is .cu/.cuh (or holds a launch or a CUDA
+ * keyword, or is a header among .cu sources: its compile database's, else its folder's), with
+ * the flags its compile_commands.json gives (found with -p or upward from the file; a header
+ * takes its nearest source's) kept to those that change parsing. The CUDA headers are a toolkit's when one is given or found
  * (fe_clang_tk.h), else cglint's shim (lint/source/shim/, embedded, served to libclang from
  * memory); never both. A real-header parse with errors in an included header is reported
  * (CG912) and retried with the shim. Errors that are missing declarations leave the file
