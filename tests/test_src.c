@@ -4,13 +4,19 @@
  * flags, the compile database, -j, hostile sources, notes in JSON, the arguments libclang gets.
  */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/diag.h"
+#include "config/pack.h"
 #include "source/cflags.h"
+#include "source/fe_clang.h"
+#include "source/sir.h"
 #include "harness.h"
 #include "base/mem.h"
 
@@ -337,4 +343,85 @@ Test(src, errors_in_files_outside_the_repository_are_not_quoted)
 			cr_expect(!strstr(out, "TOKEN") && !strstr(out, "root"), "the outside file was quoted:\n%s", out);
 		free(out);
 	}
+}
+
+/* Files in 'path' (a folder), or -1 when it cannot be read. */
+static int entries(const char *path)
+{
+	DIR *d = opendir(path);
+	int n = 0;
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return d ? n : -1;
+}
+
+Test(src, preamble_made_once_for_the_same_flags)
+{
+	char pch[300];
+	snprintf(pch, sizeof(pch), "%s/pch", dir);
+	cr_assert_eq(mkdir(pch, 0700), 0);
+	struct pack *p = pack_new();
+	pack_load_builtin(p);
+	struct fe_clang_cdbs *c = fe_clang_cdbs_new();
+	struct fe_clang_opts o = {.cuda_path = "none", .cdbs = c, .pch_dir = pch};
+	ino_t ino[2] = {0, 0};
+	for (int k = 0; k < 2; k++) {
+		char name[16];
+		snprintf(name, sizeof(name), "f%d.cu", k);
+		char *path = harness_write(dir, name, capture, sizeof(capture) - 1);
+		struct arena *a = arena_new();
+		struct diag_list d;
+		diag_init(&d, a, &p->lookup, NULL);
+		struct sir_tu *tu;
+		cr_assert_eq(fe_clang_parse(a, &d, path, capture, sizeof(capture) - 1, &o, &tu), 0);
+		cr_expect_eq(d.n, 0, "a clean parse with the preamble");
+		cr_expect_eq(tu->n_fns, 3, "k, helper and f");
+		glob_t g;
+		char pat[320];
+		snprintf(pat, sizeof(pat), "%s/*.pch", pch);
+		cr_assert_eq(glob(pat, 0, NULL, &g), 0, "a preamble was saved");
+		cr_assert_eq(g.gl_pathc, 1);
+		struct stat st;
+		cr_assert_eq(stat(g.gl_pathv[0], &st), 0);
+		ino[k] = st.st_ino;
+		globfree(&g);
+		diag_release(&d);
+		arena_free(a);
+		free(path);
+	}
+	cr_expect_eq(ino[0], ino[1], "the second parse used the first one's preamble, not a new one");
+	cr_expect_eq(entries(pch), 1);
+	fe_clang_cdbs_free(c);
+	pack_free(p);
+}
+
+Test(src, preamble_changes_no_finding_and_is_removed)
+{
+	static const char broken[] = "#include <cuda_runtime.h>\nint f( {\n";
+	free(harness_write(dir, "a.cu", capture, sizeof(capture) - 1));
+	free(harness_write(dir, "b.cu", broken, sizeof(broken) - 1));
+	free(harness_write(dir, "c.cu", capture, sizeof(capture) - 1));
+	char tmp[300], alone[1024] = "";
+	snprintf(tmp, sizeof(tmp), "%s/tmp", dir);
+	cr_assert_eq(mkdir(tmp, 0700), 0);
+	setenv("TMPDIR", tmp, 1);
+	static const char *const files[] = {"a.cu", "b.cu", "c.cu"};
+	for (size_t k = 0; k < 3; k++) {      /* one file a run: no preamble is made */
+		json_t *doc;
+		harness_run_json(dir, files[k], &doc);
+		cr_assert_not_null(doc);
+		strcat(alone, ids(doc));
+		json_decref(doc);
+	}
+	json_t *doc;
+	int rc = harness_run_json(dir, "-j 1 a.cu b.cu c.cu", &doc);
+	cr_assert_not_null(doc);
+	cr_expect_eq(rc, 2);
+	cr_expect_str_eq(ids(doc), alone);
+	cr_expect_str_eq(alone, "CG307@3 CG301@9 CG911@2 CG307@3 CG301@9 ");
+	json_decref(doc);
+	cr_expect_eq(entries(tmp), 0, "the run's preambles are removed");
+	unsetenv("TMPDIR");
 }

@@ -5,12 +5,15 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "base/jobs.h"
@@ -396,17 +399,81 @@ static struct CXUnsavedFile *unsaved_files(struct arena *a, const char *abspath,
 	return u;
 }
 
-static CXTranslationUnit parse(struct arena *a, const char *abspath, const char *buf, size_t len,
-			       const struct cflags *f, enum CXErrorCode *rc)
+static CXTranslationUnit parse_with(struct arena *a, const char *abspath, const char *buf, size_t len,
+				    const struct cflags *f, unsigned flags, enum CXErrorCode *rc)
 {
 	unsigned nu;
 	struct CXUnsavedFile *u = unsaved_files(a, abspath, buf, len, &nu);
 	CXIndex ix = fe_clang_lib.createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
-	/* KeepGoing: a missing header is an error we report, not a silent stop */
-	*rc = fe_clang_lib.parseTranslationUnit2(ix, abspath, f->v, (int)f->n, u, nu, CXTranslationUnit_KeepGoing, &tu);
+	*rc = fe_clang_lib.parseTranslationUnit2(ix, abspath, f->v, (int)f->n, u, nu, flags, &tu);
 	fe_clang_lib.disposeIndex(ix);     /* the TU keeps what it needs */
 	return *rc == CXError_Success ? tu : NULL;
+}
+
+static bool has_errors(CXTranslationUnit tu)
+{
+	bool bad = false;
+	for (unsigned i = 0, n = fe_clang_lib.getNumDiagnostics(tu); i < n && !bad; i++) {
+		CXDiagnostic dg = fe_clang_lib.getDiagnostic(tu, i);
+		bad = fe_clang_lib.getDiagnosticSeverity(dg) >= CXDiagnostic_Error;
+		fe_clang_lib.disposeDiagnostic(dg);
+	}
+	return bad;
+}
+
+/*
+ * The precompiled preamble for flags 'f': what a CUDA parse includes before the file's first
+ * line (clang's CUDA runtime wrapper with the toolkit's headers, or the shim's cuda_runtime.h)
+ * is the same for every file with the same flags, so it is parsed once and saved in o->pch_dir
+ * as <hash of the flags>.pch. One with errors is not used (<hash>.bad marks it). Workers
+ * making the same one at once each rename theirs into place. Returns its path, or NULL.
+ */
+static const char *preamble(struct arena *a, const struct cflags *f, const struct fe_clang_opts *o)
+{
+	if (!o->pch_dir || f->n < 2 || strcmp(f->v[1], "cuda"))
+		return NULL;
+	uint64_t h = 14695981039346656037ull;   /* FNV-1a over the flags, each with its NUL */
+	for (size_t i = 0; i < f->n; i++)
+		for (const char *s = f->v[i];; s++) {
+			h = (h ^ (unsigned char)*s) * 1099511628211ull;
+			if (!*s)
+				break;
+		}
+	const char *base = arena_printf(a, "%s/%016llx", o->pch_dir, (unsigned long long)h);
+	const char *pch = arena_printf(a, "%s.pch", base), *bad = arena_printf(a, "%s.bad", base);
+	if (access(pch, R_OK) == 0)
+		return pch;
+	if (access(bad, F_OK) == 0)
+		return NULL;
+	enum CXErrorCode rc;
+	CXTranslationUnit tu = parse_with(a, arena_printf(a, "%s.cu", base), "", 0, f,
+					  CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, &rc);
+	const char *tmp = arena_printf(a, "%s.%ld", pch, (long)getpid());
+	bool ok = tu && !has_errors(tu) &&
+		  fe_clang_lib.saveTranslationUnit(tu, tmp, fe_clang_lib.defaultSaveOptions(tu)) == CXSaveError_None &&
+		  rename(tmp, pch) == 0;
+	if (tu)
+		fe_clang_lib.disposeTranslationUnit(tu);
+	if (!ok) {
+		unlink(tmp);
+		int fd = open(bad, O_WRONLY | O_CREAT, 0600);
+		if (fd >= 0)
+			close(fd);
+	}
+	return ok ? pch : NULL;
+}
+
+static CXTranslationUnit parse(struct arena *a, const char *abspath, const char *buf, size_t len,
+			       struct cflags *f, const struct fe_clang_opts *o, enum CXErrorCode *rc)
+{
+	const char *pch = preamble(a, f, o);
+	if (pch) {
+		cflags_add(a, f, "-include-pch");
+		cflags_add(a, f, pch);
+	}
+	/* KeepGoing: a missing header is an error we report, not a silent stop */
+	return parse_with(a, abspath, buf, len, f, CXTranslationUnit_KeepGoing, rc);
 }
 
 /* The repository that holds 'abspath' (the nearest folder above it with a .git), else its folder. */
@@ -472,7 +539,7 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 		const char *tk;
 		struct cflags f = build_args(a, path, buf, len, o, shim, &tk);
 		enum CXErrorCode rc;
-		CXTranslationUnit tu = parse(a, abspath, buf, len, &f, &rc);
+		CXTranslationUnit tu = parse(a, abspath, buf, len, &f, o, &rc);
 		if (!tu) {
 			/* libclang turns an allocation the limit refused into a crash it recovers from */
 			unsigned peak = o->mem_mib ? jobs_peak_mib() : 0;

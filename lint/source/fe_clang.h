@@ -11,7 +11,9 @@
  * memory); never both. A real-header parse with errors in an included header is reported
  * (CG912) and retried with the shim. Errors that are missing declarations leave the file
  * analysed in part (CG919); a function with another error in its body is left out; a file with
- * nothing left is refused (CG911). See fe_clang_err.h.
+ * nothing left is refused (CG911). See fe_clang_err.h. What a CUDA parse includes before the
+ * file's first line is parsed once per set of flags and saved in pch_dir (a precompiled
+ * preamble), for every other file with those flags to start from.
  */
 #ifndef CGLINT_FE_CLANG_H
 #define CGLINT_FE_CLANG_H
@@ -33,6 +35,8 @@ struct fe_clang_opts {
 	const char *cdb_dir;            /* -p: folder of compile_commands.json; NULL: search upward */
 	struct fe_clang_cdbs *cdbs;     /* where databases are kept; required */
 	unsigned mem_mib;               /* the worker's memory limit, 0: none; a crash near it is CG920 */
+	const char *pch_dir;            /* a private folder for precompiled preambles, shared by the
+					   run's workers; NULL: none are made */
 };
 
 /* Read the compile database that applies to 'path' now, so that workers forked after share it. */

@@ -2,6 +2,7 @@
 /* src: queued sources, parsed and checked in worker processes (see src.h). */
 #include "source/src.h"
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,7 @@ struct pool {
 	const struct src_opts *opts;
 	struct fe_clang_cdbs *cdbs;
 	size_t *todo;                   /* the jobs whose text was read, by task number */
+	char *pch_dir;                  /* precompiled preambles (fe_clang.h), or NULL */
 };
 
 /* In the worker process: parse and check one file, its diagnostics as bytes to 'out'. */
@@ -76,7 +78,7 @@ static void run_job(void *ctx, size_t k, struct sbuf *out)
 	struct pool *p = ctx;
 	struct src_job *j = &p->q->jobs[p->todo[k]];
 	struct fe_clang_opts fo = {.cuda_path = p->opts->cuda_path, .cdb_dir = p->opts->cdb_dir, .cdbs = p->cdbs,
-				   .mem_mib = p->opts->in_process ? 0 : src_memory(p->opts)};
+				   .mem_mib = p->opts->in_process ? 0 : src_memory(p->opts), .pch_dir = p->pch_dir};
 	struct sir_tu *tu;
 	if (!p->opts->in_process)
 		fe_clang_worker();
@@ -123,6 +125,33 @@ void src_stopped(struct diag_list *l, const char *path, const struct jobs_result
 			   r->code);
 }
 
+/* A private folder for the run's precompiled preambles, worth making for two files or more. */
+static char *pch_dir_new(size_t files)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct sbuf d;
+	sbuf_init(&d);
+	sbuf_printf(&d, "%s/cglint-pch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (files < 2 || !mkdtemp(d.buf)) {
+		sbuf_release(&d);
+		return NULL;
+	}
+	return d.buf;
+}
+
+static void pch_dir_remove(char *d)
+{
+	DIR *dir = d ? opendir(d) : NULL;
+	for (struct dirent *e; dir && (e = readdir(dir));)
+		if (e->d_name[0] != '.')
+			unlinkat(dirfd(dir), e->d_name, 0);
+	if (dir)
+		closedir(dir);
+	if (d)
+		rmdir(d);
+	free(d);
+}
+
 /* In this process: what the worker found, or why it stopped. */
 static void job_done(void *ctx, size_t k, const struct jobs_result *r)
 {
@@ -158,7 +187,9 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 		.mem_mib = src_memory(o),
 		.in_process = o->in_process,
 	};
+	p.pch_dir = pch_dir_new(n);
 	jobs_run(n, &lim, run_job, job_done, &p);
+	pch_dir_remove(p.pch_dir);
 	free(p.todo);
 	fe_clang_cdbs_free(p.cdbs);
 	for (size_t k = 0; k < q->n; k++)
