@@ -84,6 +84,15 @@ static struct loc loc_of(struct walker *w, CXSourceLocation l)
 	return r;
 }
 
+/* Whether 'l' is in the main file where it was written or, inside a macro, where the macro was
+ * used: a function PYBIND11_MODULE(...) defines has its name in clang's scratch space. */
+static bool in_main(struct walker *w, CXSourceLocation l)
+{
+	CXFile file;
+	fe_clang_lib.getFileLocation(l, &file, NULL, NULL, NULL);
+	return file && fe_clang_lib.File_isEqual(file, w->main_file);
+}
+
 static void extent_of(CXCursor c, unsigned *b, unsigned *e)
 {
 	CXSourceRange r = fe_clang_lib.getCursorExtent(c);
@@ -165,7 +174,7 @@ static int decl_index(struct walker *w, CXCursor d)
 		.param = -1,
 		.off = offset_of(fe_clang_lib.getCursorLocation(d)),
 		.loc = loc_of(w, fe_clang_lib.getCursorLocation(d)),
-		.in_main = fe_clang_lib.Location_isFromMainFile(fe_clang_lib.getCursorLocation(d)) != 0,
+		.in_main = in_main(w, fe_clang_lib.getCursorLocation(d)),
 		.scalar = !fe_clang_lib.isConstQualifiedType(canon) &&
 			  (canon.kind == CXType_Pointer || canon.kind == CXType_Enum ||
 			   (canon.kind >= CXType_FirstBuiltin && canon.kind <= CXType_LastBuiltin)),
@@ -699,7 +708,7 @@ static void add_function(struct walker *w, CXCursor c)
 	struct sir_fn *f = &t->fns[t->n_fns++];
 	CXSourceLocation l = fe_clang_lib.getCursorLocation(c);
 	*f = (struct sir_fn){.name = qualified(w->a, c), .loc = loc_of(w, l),
-			     .in_main = fe_clang_lib.Location_isFromMainFile(l) != 0};
+			     .in_main = in_main(w, l)};
 	extent_of(c, &f->begin, &f->end);
 	CXString usr = fe_clang_lib.getCursorUSR(c);
 	const char *u = arena_strdup(w->a, fe_clang_lib.getCString(usr));

@@ -20,6 +20,8 @@
 #include <exception>
 #include <initializer_list>
 #include <optional>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -37,6 +39,9 @@
 
 /* ==== c10 core ============================================================================= */
 namespace c10 {
+using std::make_optional;       /* c10::optional has been std::optional since PyTorch 2.1 */
+using std::nullopt;
+using std::optional;
 
 using DeviceIndex = int8_t;
 using StreamId = int64_t;
@@ -121,6 +126,7 @@ template <typename T> class ArrayRef {
   const T &back() const;
   const T &operator[](size_t Index) const;
   std::vector<T> vec() const;
+  bool equals(ArrayRef RHS) const;
 
  private:
   const T *Data;
@@ -232,9 +238,19 @@ bool operator==(const ScalarType t, const caffe2::TypeMeta m);
 bool operator==(const caffe2::TypeMeta m, const ScalarType t);
 bool operator!=(const ScalarType t, const caffe2::TypeMeta m);
 bool operator!=(const caffe2::TypeMeta m, const ScalarType t);
+/* what Tensor::type() returns: old extensions dispatch on it and pass it as options */
+struct TensorOptions;
+class DeprecatedTypeProperties {
+ public:
+  operator TensorOptions() const;
+  ScalarType scalarType() const;
+  bool is_cuda() const;
+  caffe2::TypeMeta typeMeta() const;
+};
 namespace detail {
 ScalarType scalar_type(ScalarType s);
 ScalarType scalar_type(const caffe2::TypeMeta &dtype);
+ScalarType scalar_type(const DeprecatedTypeProperties &t);
 }  // namespace detail
 
 struct TensorOptions {
@@ -526,6 +542,7 @@ class TensorBase {
   Layout layout() const;
   ScalarType scalar_type() const;
   caffe2::TypeMeta dtype() const;
+  DeprecatedTypeProperties &type() const;
   TensorOptions options() const;
 
   template <typename T> T *data_ptr() const;
@@ -631,6 +648,12 @@ class Tensor : public TensorBase {
   Tensor neg() const;
   Tensor relu() const;
   Tensor sigmoid() const;
+  Tensor gt(const Scalar &other) const;
+  Tensor gt(const Tensor &other) const;
+  Tensor lt(const Scalar &other) const;
+  Tensor lt(const Tensor &other) const;
+  Tensor ne(const Scalar &other) const;
+  Tensor ne(const Tensor &other) const;
   Tensor tanh() const;
   Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor matmul(const Tensor &other) const;
@@ -757,6 +780,9 @@ Tensor bmm(const Tensor &self, const Tensor &mat2);
 Tensor addmm(const Tensor &self, const Tensor &mat1, const Tensor &mat2, const Scalar &beta = 1, const Scalar &alpha = 1);
 Tensor softmax(const Tensor &self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 Tensor relu(const Tensor &self);
+Tensor sigmoid(const Tensor &self);
+Tensor cross_entropy_loss(const Tensor &self, const Tensor &target, const std::optional<Tensor> &weight = {},
+                          int64_t reduction = 1, int64_t ignore_index = -100, double label_smoothing = 0.0);
 Tensor sum(const Tensor &self, std::optional<ScalarType> dtype = std::nullopt);
 Tensor &copy_(Tensor &self, const Tensor &src, bool non_blocking = false);
 
@@ -918,6 +944,7 @@ struct gil_scoped_acquire {
   gil_scoped_acquire();
   ~gil_scoped_acquire();
 };
+template <typename... Guards> struct call_guard {};
 struct gil_scoped_release {
   explicit gil_scoped_release(bool disassoc = false);
   ~gil_scoped_release();
