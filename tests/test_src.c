@@ -192,6 +192,11 @@ Test(src, compile_database_flags_reach_libclang)
 	cr_expect(strstr(out, inc), "relative include made absolute; got:\n%s", out);
 	cr_expect(!strstr(out, "-O3") && !strstr(out, "generate-code"), "codegen flags dropped; got:\n%s", out);
 	free(out);
+	cr_expect_eq(harness_run(dir, "--show-clang-args a.cu 2>&1 >/dev/null", &out), 0);
+	cr_assert_not_null(out);
+	cr_expect_str_eq(out, "cglint: a.cu: left out of the compile command (they do not change parsing): -O3 "
+			      "--generate-code=arch=compute_90,code=sm_90 -c -o\n");
+	free(out);
 	/* per-thread default stream: stream 0 is cudaStreamPerThread, not the legacy stream */
 	json_t *doc;
 	harness_run_json(dir, "a.cu", &doc);

@@ -292,8 +292,15 @@ static int show_clang_args(const struct cli *c)
 				   .cdbs = fe_clang_cdbs_new()};
 	for (size_t k = 0; k < c->n_paths; k++) {
 		bool shim;
-		for (const char **v = fe_clang_args(a, c->paths[k], "", 0, &fo, &shim); *v; v++)
+		const char **drop;
+		for (const char **v = fe_clang_args(a, c->paths[k], "", 0, &fo, &shim, &drop); *v; v++)
 			printf("%s\n", *v);
+		if (*drop) {    /* on stderr: stdout stays one argument a line, for scripts */
+			fprintf(stderr, "cglint: %s: left out of the compile command (they do not change parsing):", c->paths[k]);
+			for (; *drop; drop++)
+				fprintf(stderr, " %s", *drop);
+			fputc('\n', stderr);
+		}
 	}
 	fe_clang_cdbs_free(fo.cdbs);
 	arena_free(a);

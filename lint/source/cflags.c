@@ -212,6 +212,15 @@ static void scan(struct arena *a, struct cflags *out, const char *const *argv, s
 				keep(a, out, "-D", "CUDA_API_PER_THREAD_DEFAULT_STREAM=1", false, dir);
 		} else if (!strcmp(s, "--default-stream=per-thread") || !strcmp(s, "-default-stream=per-thread")) {
 			keep(a, out, "-D", "CUDA_API_PER_THREAD_DEFAULT_STREAM=1", false, dir);
+		} else if (s[0] == '-') {       /* optimisation, code generation, warnings, arch lists */
+			if (out->n_drop == out->cap_drop) {
+				out->cap_drop = out->cap_drop ? 2 * out->cap_drop : 8;
+				const char **v = arena_alloc(a, out->cap_drop * sizeof(*v));
+				if (out->n_drop)
+					memcpy(v, out->drop, out->n_drop * sizeof(*v));
+				out->drop = v;
+			}
+			out->drop[out->n_drop++] = s;
 		}
 	}
 }

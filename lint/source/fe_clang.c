@@ -359,17 +359,23 @@ static struct cflags build_args(struct arena *a, const char *path, const char *b
 			cflags_add(a, &f, db.v[i]);
 		}
 		f.per_thread_stream = db.per_thread_stream;
+		f.drop = db.drop;
+		f.n_drop = db.n_drop;
 	}
 	return f;
 }
 
 const char **fe_clang_args(struct arena *a, const char *path, const char *buf, size_t len,
-			   const struct fe_clang_opts *o, bool *shim)
+			   const struct fe_clang_opts *o, bool *shim, const char ***dropped)
 {
 	const char *tk;
-	const char **v = build_args(a, path, buf, len, o, false, &tk).v;
+	struct cflags f = build_args(a, path, buf, len, o, false, &tk);
 	*shim = !tk;
-	return v;
+	*dropped = arena_alloc(a, (f.n_drop + 1) * sizeof(**dropped));
+	for (size_t i = 0; i < f.n_drop; i++)
+		(*dropped)[i] = f.drop[i];
+	(*dropped)[f.n_drop] = NULL;
+	return f.v;
 }
 
 const char *fe_clang_version(struct arena *a)

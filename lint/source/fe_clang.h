@@ -57,11 +57,12 @@ bool fe_clang_is_source(const char *path);
 int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
 		   const struct fe_clang_opts *o, struct sir_tu **out);
 
-/* The arguments fe_clang_parse gives libclang for 'path' (first mode tried), NULL-terminated,
- * in 'a'; *shim says whether they name the virtual shim folder FE_CLANG_SHIM_DIR. */
+/* The arguments fe_clang_parse gives libclang for 'path' (first mode tried, less the
+ * precompiled preamble), NULL-terminated, in 'a'; *shim says whether they name the virtual shim
+ * folder FE_CLANG_SHIM_DIR; *dropped (NULL-terminated) the compile command's options left out. */
 #define FE_CLANG_SHIM_DIR "/cglint-shim"
 const char **fe_clang_args(struct arena *a, const char *path, const char *buf, size_t len,
-			   const struct fe_clang_opts *o, bool *shim);
+			   const struct fe_clang_opts *o, bool *shim, const char ***dropped);
 
 /* "libclang 19.1.7" */
 const char *fe_clang_version(struct arena *a);

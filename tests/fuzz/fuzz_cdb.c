@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fe_clang_opts o = {.cuda_path = "none", .cdb_dir = dir, .cdbs = fe_clang_cdbs_new()};
 	for (size_t k = 0; k < N_FILES; k++) {
 		bool shim;
-		fe_clang_args(a, paths[k], "", 0, &o, &shim);
+		const char **drop;
+		fe_clang_args(a, paths[k], "", 0, &o, &shim, &drop);
 	}
 	fe_clang_cdbs_free(o.cdbs);
 	/* one argument a line */
