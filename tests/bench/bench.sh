@@ -5,12 +5,6 @@
 #   scripts  Megatron-LM / Bridge-harness launch scripts (tests/bench/gen_scripts.py) against
 #            `bash -n` (one process per file, as a pre-commit hook runs it) and, if installed,
 #            `shellcheck -S warning` (one process for all the files)
-#   sources  a folder of CUDA sources against `clang -fsyntax-only`, one process per file with
-#            the flags cglint gives libclang (--show-clang-args), against the CUDA toolkit
-#            cglint finds (the section is skipped without one: clang cannot read the shim
-#            cglint serves from memory). The files are CGLINT_BENCH_CUDA (a folder, e.g. a
-#            checked-out cuda-samples' Samples/3_CUDA_Features) or the fixtures' .cu files;
-#            CGLINT_BENCH_INCLUDE adds an include folder to both (cuda-samples' Common)
 #
 # usage: tests/bench/bench.sh [BUILD_DIR] [N]
 #   BUILD_DIR    folder holding the cglint binary (default: build)
@@ -38,7 +32,6 @@ cglint=$build_dir/cglint
 [ -x "$cglint" ] || { echo "bench.sh: no cglint binary at $cglint" >&2; exit 2; }
 case " $sections " in *" yaml "*) want_yaml=1 ;; *) want_yaml=0 ;; esac
 case " $sections " in *" scripts "*) want_scripts=1 ;; *) want_scripts=0 ;; esac
-case " $sections " in *" sources "*) want_sources=1 ;; *) want_sources=0 ;; esac
 [ "$want_yaml" = 0 ] || command -v yamllint >/dev/null || { echo "bench.sh: yamllint not found" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "bench.sh: python3 not found" >&2; exit 2; }
 
@@ -235,74 +228,11 @@ scripts_section() {
 		echo "  single file, cglint / shellcheck:                     $(ratio "$c1m" "$s1m")"
 }
 
-# ===================================================================================
-# CUDA sources against clang -fsyntax-only
-# ===================================================================================
-sources_section() {
-	local src=${CGLINT_BENCH_CUDA:-$here/../../fixtures/source}
-	local files=() f
-	while IFS= read -r f; do files+=("$f"); done < <(find "$src" -name '*.cu' | sort)
-	[ "${#files[@]}" -gt 0 ] || { echo "bench.sh: no .cu files under $src" >&2; exit 2; }
-	if ! "$cglint" --show-clang-args "${files[0]}" | grep -q -- '^--cuda-path=/'; then
-		echo "sources: skipped, no CUDA toolkit found (clang cannot read cglint's in-memory shim)"
-		return
-	fi
-	# one compile database for both: the file's folder and CGLINT_BENCH_INCLUDE on the path
-	local db=$tmp/db
-	mkdir -p "$db"
-	python3 - "$db/compile_commands.json" "${CGLINT_BENCH_INCLUDE:-}" "${files[@]}" <<-'EOF'
-	import json, os, sys
-	out, inc, files = sys.argv[1], sys.argv[2], sys.argv[3:]
-	json.dump([{"directory": os.path.dirname(f), "file": f,
-	            "arguments": ["clang++", "-x", "cuda", "-I" + os.path.dirname(f)] + (["-I" + inc] if inc else []) + ["-c", f]}
-	           for f in files], open(out, "w"))
-	EOF
-	# clang reads on disk what cglint serves from memory: the CUDA 13 stub and the shim
-	mkdir -p "$tmp/stub"
-	: >"$tmp/stub/texture_fetch_functions.h"
-	local args=$tmp/args
-	mkdir -p "$args"
-	local k=0
-	for f in "${files[@]}"; do
-		"$cglint" -p "$db" --show-clang-args "$f" |
-			sed -e "s|^/cglint-stub|$tmp/stub|" -e "s|^/cglint-shim|$here/../../lint/source/shim|" >"$args/$k"
-		k=$((k + 1))
-	done
-	clang_each() {
-		local k=0 f a
-		for f in "$@"; do
-			mapfile -t a <"$args/$k"
-			clang-19 -fsyntax-only "${a[@]}" "$f"
-			k=$((k + 1))
-		done
-	}
-	local cm cn cx jm jn jx lm ln lx
-	local jobs
-	jobs=$(nproc)
-	read -r cm cn cx < <(bench "$runs" "$cglint" -p "$db" -j 1 "${files[@]}")
-	read -r jm jn jx < <(bench "$runs" "$cglint" -p "$db" -j "$jobs" "${files[@]}")
-	read -r lm ln lx < <(bench "$runs" clang_each "${files[@]}")
-	echo "sources:    ${#files[@]} .cu files under $src"
-	local fmt="%-22s %-26s %6s %11s %9s %9s\n"
-	printf "$fmt" case tool runs "median ms" "min ms" "max ms"
-	printf "$fmt" "folder" "cglint -j 1" "$runs" "$(ms "$cm")" "$(ms "$cn")" "$(ms "$cx")"
-	printf "$fmt" "folder" "cglint -j $jobs" "$runs" "$(ms "$jm")" "$(ms "$jn")" "$(ms "$jx")"
-	printf "$fmt" "folder" "clang -fsyntax-only per file" "$runs" "$(ms "$lm")" "$(ms "$ln")" "$(ms "$lx")"
-	echo
-	echo "ratio cglint/alternative (median wall time, lower is faster for cglint):"
-	echo "  folder, cglint -j 1 / clang -fsyntax-only per file:   $(ratio "$cm" "$lm")"
-	echo "  folder, cglint -j $jobs / clang -fsyntax-only per file:   $(ratio "$jm" "$lm")"
-}
-
 if [ "$want_yaml" = 1 ]; then
 	yaml_section
 fi
 if [ "$want_scripts" = 1 ]; then
 	[ "$want_yaml" = 0 ] || echo
 	scripts_section
-fi
-if [ "$want_sources" = 1 ]; then
-	[ "$want_yaml$want_scripts" = 00 ] || echo
-	sources_section
 fi
 exit 0
