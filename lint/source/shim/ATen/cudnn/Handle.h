@@ -1,0 +1,10 @@
+/* cglint shim: declarations only, for static analysis; not the NVIDIA/PyTorch/NCCL headers. */
+#pragma once
+#include <cglint_shim_torch.h>
+#include <cudnn.h>
+
+namespace at {
+namespace native {
+cudnnHandle_t getCudnnHandle();
+}  // namespace native
+}  // namespace at
