@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fe_clang: C, C++ and CUDA sources through libclang, into a sir_tu (sir.h). Its two files,
- * fe_clang.c (the translation unit) and fe_clang_walk.c (the AST walk), alone include libclang.
+ * fe_clang: C, C++ and CUDA sources through libclang, into a sir_tu (sir.h). Its files,
+ * fe_clang.c (the translation unit), fe_clang_walk.c (the AST walk) and fe_clang_expr.c (its
+ * expressions), alone include libclang.
  *
  * A file is parsed once, as CUDA host code when it is .cu/.cuh (or a header with a launch, or
  * among .cu sources in its compile database), with the flags its compile_commands.json gives
