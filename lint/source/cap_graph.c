@@ -60,14 +60,12 @@ static bool begin_check(const struct cap_region *r, size_t x)
 	return true;
 }
 
-/* CG404/CG410: an exit from the region that skips its end; the first of each kind, with a
- * count of the rest. An exit written through a macro is an error check's failure path
+/* CG404/CG410: each exit from the region that skips its end, a finding of its own (a note
+ * points at the begin). An exit written through a macro is an error check's failure path
  * (CHECK(x) returning or throwing): CG410, a warning; any other exit is CG404. */
 static void check_left_open(const struct cap *c, const struct cap_region *r)
 {
-	unsigned begin_off = r->fn->ev[r->begin].off;
-	const struct sir_ev *first[2] = {NULL, NULL};
-	unsigned more[2] = {0, 0};
+	const struct sir_ev *b = &r->fn->ev[r->begin];
 	for (size_t j = r->begin + 1; j < r->end; j++) {
 		const struct sir_ev *e = &r->fn->ev[j];
 		if (e->off <= r->from || e->off >= r->to)
@@ -79,10 +77,10 @@ static void check_left_open(const struct cap *c, const struct cap_region *r)
 			leaves = true;
 			break;
 		case EV_BREAK:
-			leaves = loop_contains(c->tu, e->breakable, begin_off);
+			leaves = loop_contains(c->tu, e->breakable, b->off);
 			break;
 		case EV_CONTINUE:
-			leaves = loop_contains(c->tu, e->loop, begin_off);
+			leaves = loop_contains(c->tu, e->loop, b->off);
 			break;
 		case EV_GOTO:
 			leaves = e->jump_to < r->from || e->jump_to > r->to;
@@ -90,24 +88,17 @@ static void check_left_open(const struct cap *c, const struct cap_region *r)
 		default:
 			continue;
 		}
-		if (leaves && !ended_before(c, r, j) && !begin_check(r, j)) {
-			int k = e->macro != NULL;
-			if (first[k])
-				more[k]++;
-			else
-				first[k] = e;
-		}
-	}
-	static const char *const ids[] = {"CG404", "CG410"};
-	for (int k = 0; k < 2; k++) {
-		if (!first[k])
+		if (!leaves || ended_before(c, r, j) || begin_check(r, j))
 			continue;
-		const char *what = exit_words(c, first[k]);
-		if (more[k])
-			what = arena_printf(c->arena, "%s (and %u more before the end)", what, more[k]);
-		cap_report(c, pack_find(c->pack, ids[k]), first[k],
-			   &(struct cap_words){.api = what, .stream = cap_ref_name(c, &r->stream),
-					       .line = r->fn->ev[r->begin].loc.line});
+		struct diag *d = cap_report(c, pack_find(c->pack, e->macro ? "CG410" : "CG404"), e,
+					    &(struct cap_words){.api = exit_words(c, e), .stream = cap_ref_name(c, &r->stream),
+								.line = b->loc.line});
+		if (d) {
+			struct diag_note *note = arena_alloc(c->arena, sizeof(*note));
+			*note = (struct diag_note){b->loc, "the capture begins here"};
+			d->notes = note;
+			d->n_notes = 1;
+		}
 	}
 }
 
