@@ -116,7 +116,7 @@ static void check_frozen(const struct cap *c, const struct cap_region *r, bool u
 			continue;
 		for (unsigned k = 0; k < l->n_args; k++) {
 			const struct sir_ref *a = &l->args[k];
-			if (a->kind != REF_VAR || a->addr || !c->tu->decls[a->decl].scalar)
+			if (a->kind != REF_VAR || a->addr || a->elem || !c->tu->decls[a->decl].scalar)
 				continue;
 			for (size_t w = r->end + 1; w < fn->n_ev; w++) {
 				const struct sir_ev *wr = &fn->ev[w];
@@ -194,7 +194,7 @@ static void check_leaks(const struct cap *c, const struct sir_fn *fn)
 			const struct pack_api *a = cap_role(c, e, makers[m]);
 			struct sir_ref h = a ? cap_arg(e, makers[m] == API_INSTANTIATE ? a->exec : a->graph)
 					     : (struct sir_ref){.kind = REF_NONE};
-			if (h.kind != REF_VAR || !h.addr)
+			if (h.kind != REF_VAR || !h.addr || h.elem)
 				continue;
 			const struct sir_decl *d = &c->tu->decls[h.decl];
 			if (d->kind != DECL_LOCAL || destroyed(c, h.decl) || d->uses > api_uses(c, h.decl))

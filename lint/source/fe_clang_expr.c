@@ -203,6 +203,30 @@ static struct sir_ref with_text(struct fe_clang_expr *x, CXCursor e, struct sir_
 	return r;
 }
 
+static bool int_value(CXCursor e, int64_t *v)
+{
+	CXEvalResult ev = fe_clang_lib.Cursor_Evaluate(e);
+	bool ok = ev && fe_clang_lib.EvalResult_getKind(ev) == CXEval_Int;
+	if (ok)
+		*v = fe_clang_lib.EvalResult_getAsLongLong(ev);
+	if (ev)
+		fe_clang_lib.EvalResult_dispose(ev);
+	return ok;
+}
+
+static struct sir_ref ref_of(struct fe_clang_expr *x, CXCursor e, unsigned depth);
+
+/* base[index], an array's or a container's element: the base variable, marked an element. */
+static struct sir_ref element(struct fe_clang_expr *x, CXCursor e, CXCursor base, CXCursor index, unsigned depth)
+{
+	struct sir_ref r = ref_of(x, base, depth + 1);
+	if (r.kind != REF_VAR || r.addr || r.elem)
+		return with_text(x, e, (struct sir_ref){.kind = REF_OTHER, .decl = -1});
+	r.elem = true;
+	r.const_index = int_value(index, &r.index);
+	return with_text(x, e, r);
+}
+
 static struct sir_ref ref_of(struct fe_clang_expr *x, CXCursor e, unsigned depth)
 {
 	struct sir_ref r = {.kind = REF_OTHER, .decl = -1};
@@ -218,17 +242,10 @@ static struct sir_ref ref_of(struct fe_clang_expr *x, CXCursor e, unsigned depth
 		}
 	}
 	switch (k) {
-	case CXCursor_IntegerLiteral: {
-		CXEvalResult ev = fe_clang_lib.Cursor_Evaluate(e);
-		if (ev && fe_clang_lib.EvalResult_getKind(ev) == CXEval_Int) {
-			r.has_ival = true;
-			r.ival = fe_clang_lib.EvalResult_getAsLongLong(ev);
-		}
-		if (ev)
-			fe_clang_lib.EvalResult_dispose(ev);
+	case CXCursor_IntegerLiteral:
+		r.has_ival = int_value(e, &r.ival);
 		r.kind = r.has_ival && r.ival == 0 ? REF_NULL : REF_CONST;
 		return r;
-	}
 	case CXCursor_CXXNullPtrLiteralExpr:
 	case CXCursor_GNUNullExpr:
 		r.kind = REF_NULL;
@@ -266,9 +283,11 @@ static struct sir_ref ref_of(struct fe_clang_expr *x, CXCursor e, unsigned depth
 	case CXCursor_CallExpr: {
 		CXCursor d = fe_clang_lib.getCursorReferenced(e);
 		enum CXCursorKind dk = fe_clang_lib.getCursorKind(d);
-		if (dk == CXCursor_ConversionFunction ||
-		    (dk == CXCursor_CXXMethod && !strcmp(fe_clang_lib_str(x->a, fe_clang_lib.getCursorSpelling(d)), "stream")))
+		const char *spelled = dk == CXCursor_CXXMethod ? fe_clang_lib_str(x->a, fe_clang_lib.getCursorSpelling(d)) : "";
+		if (dk == CXCursor_ConversionFunction || !strcmp(spelled, "stream"))
 			return ref_of(x, fe_clang_expr_object(e), depth + 1);    /* CUDAStream -> cudaStream_t */
+		if (!strcmp(spelled, "operator[]") && fe_clang_lib.Cursor_getNumArguments(e) == 2)
+			return element(x, e, fe_clang_lib.Cursor_getArgument(e, 0), fe_clang_lib.Cursor_getArgument(e, 1), depth);
 		if (dk == CXCursor_FunctionDecl || dk == CXCursor_CXXMethod) {
 			const char *q = fe_clang_expr_name(x->a, d);
 			if (!strcmp(q, "c10::cuda::getCurrentCUDAStream") || !strcmp(q, "at::cuda::getCurrentCUDAStream"))
@@ -283,6 +302,10 @@ static struct sir_ref ref_of(struct fe_clang_expr *x, CXCursor e, unsigned depth
 			return ref_of(x, fe_clang_lib.Cursor_getArgument(e, 0), depth + 1);
 		}
 		return with_text(x, e, r);
+	}
+	case CXCursor_ArraySubscriptExpr: {
+		struct fe_clang_kids kk = fe_clang_expr_kids(e);
+		return kk.n == 2 ? element(x, e, kk.v[0], kk.v[1], depth) : with_text(x, e, r);
 	}
 	case CXCursor_CStyleCastExpr:
 	case CXCursor_CXXStaticCastExpr:
@@ -331,4 +354,74 @@ unsigned fe_clang_expr_args(struct fe_clang_expr *x, CXCursor call, struct sir_r
 	for (int i = 0; i < n; i++)
 		(*args)[i] = ref_of(x, fe_clang_lib.Cursor_getArgument(call, (unsigned)i), 0);
 	return (unsigned)n;
+}
+
+/* ---- conditions ---------------------------------------------------------------------------- */
+
+static const struct sir_cond *cond_of(struct fe_clang_expr *x, CXCursor e, unsigned depth)
+{
+	struct sir_cond *t = arena_alloc(x->a, sizeof(*t));
+	t->ref = (struct sir_ref){.kind = REF_NONE, .decl = -1};
+	if (fe_clang_lib.Cursor_isNull(e) || depth > 32)
+		return t;
+	struct fe_clang_kids kk = fe_clang_expr_kids(e);
+	switch (fe_clang_lib.getCursorKind(e)) {
+	case CXCursor_ParenExpr:
+	case CXCursor_UnexposedExpr:
+		if (kk.n == 1)
+			return cond_of(x, kk.v[0], depth + 1);
+		break;
+	case CXCursor_CStyleCastExpr:
+	case CXCursor_CXXStaticCastExpr:
+	case CXCursor_CXXFunctionalCastExpr:
+		if (kk.n)
+			return cond_of(x, kk.last, depth + 1);    /* static_cast<bool>(x), CaptureStatus(st) */
+		break;
+	case CXCursor_UnaryOperator:
+		if (fe_clang_lib.getCursorUnaryOperatorKind(e) != CXUnaryOperator_LNot || kk.n != 1)
+			break;
+		t->kind = COND_NOT;
+		t->a = cond_of(x, kk.v[0], depth + 1);
+		return t;
+	case CXCursor_BinaryOperator: {
+		static const struct {
+			enum CXBinaryOperatorKind op;
+			enum sir_cond_kind kind;
+		} ops[] = {{CXBinaryOperator_LAnd, COND_AND}, {CXBinaryOperator_LOr, COND_OR},
+			   {CXBinaryOperator_EQ, COND_EQ}, {CXBinaryOperator_NE, COND_NE}};
+		enum CXBinaryOperatorKind op = fe_clang_lib.getCursorBinaryOperatorKind(e);
+		for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]) && kk.n == 2; k++)
+			if (ops[k].op == op) {
+				t->kind = ops[k].kind;
+				t->a = cond_of(x, kk.v[0], depth + 1);
+				t->b = cond_of(x, kk.v[1], depth + 1);
+				return t;
+			}
+		break;
+	}
+	case CXCursor_CallExpr: {
+		CXCursor d = fe_clang_lib.getCursorReferenced(e);
+		enum CXCursorKind dk = fe_clang_lib.getCursorKind(d);
+		if (dk == CXCursor_ConversionFunction)
+			return cond_of(x, fe_clang_expr_object(e), depth + 1);        /* operator bool */
+		if (dk != CXCursor_FunctionDecl && dk != CXCursor_CXXMethod && dk != CXCursor_FunctionTemplate)
+			break;
+		t->name = fe_clang_expr_name(x->a, d);
+		if (!strcmp(t->name, "__builtin_expect") && fe_clang_lib.Cursor_getNumArguments(e) == 2)
+			return cond_of(x, fe_clang_lib.Cursor_getArgument(e, 0), depth + 1);    /* C10_UNLIKELY */
+		t->kind = COND_CALL;
+		t->n_args = fe_clang_expr_args(x, e, &t->args);
+		return t;
+	}
+	default:
+		break;
+	}
+	t->ref = ref_of(x, e, 0);
+	t->kind = t->ref.kind == REF_OTHER && !t->ref.text ? COND_OTHER : COND_REF;
+	return t;
+}
+
+const struct sir_cond *fe_clang_expr_cond(struct fe_clang_expr *x, CXCursor e)
+{
+	return cond_of(x, e, 0);
 }

@@ -64,5 +64,7 @@ bool fe_clang_expr_is_var(enum CXCursorKind k);
 struct sir_ref fe_clang_expr_ref(struct fe_clang_expr *x, CXCursor e);
 /* The arguments of a call, read as refs into '*args'; how many. */
 unsigned fe_clang_expr_args(struct fe_clang_expr *x, CXCursor call, struct sir_ref **args);
+/* What 'e' tests when it is a condition (or a value returned as one); never NULL. */
+const struct sir_cond *fe_clang_expr_cond(struct fe_clang_expr *x, CXCursor e);
 
 #endif

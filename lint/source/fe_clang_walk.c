@@ -26,7 +26,7 @@ struct evbuf {
 
 struct walker {
 	struct fe_clang_expr x;         /* the unit being filled; x.fn is the function being walked */
-	size_t cap_fns, cap_loops;
+	size_t cap_fns, cap_loops, cap_arms;
 	struct strmap fns;
 	const char **callee_usr;        /* per event of the function being walked */
 	const char ***fn_callees;       /* per function: its events' callee USRs */
@@ -35,7 +35,7 @@ struct walker {
 
 struct ctx {
 	unsigned stmt_begin, stmt_end, blk_begin, blk_end;
-	int loop, breakable;
+	int loop, breakable, arm;
 	unsigned cond, depth;
 	bool discard, loop_control;
 };
@@ -56,6 +56,7 @@ static struct sir_ev *new_event(struct walker *w, enum sir_ev_kind kind, CXCurso
 		.target = {.kind = REF_NONE, .decl = -1},
 		.stmt_begin = x->stmt_begin, .stmt_end = x->stmt_end, .blk_begin = x->blk_begin, .blk_end = x->blk_end,
 		.loop = x->loop, .breakable = x->breakable, .cond = x->cond, .loop_control = x->loop_control,
+		.arm = x->arm,
 	};
 	/* Written through a macro: name it (CHECK_CUDA(...), a debug-sync macro). */
 	CXFile sf, ef;
@@ -144,6 +145,43 @@ static int new_loop(struct walker *w, CXCursor c, int up)
 	return (int)t->n_loops++;
 }
 
+static int new_arm(struct walker *w, CXCursor c, int up, const struct sir_cond *cond, bool when)
+{
+	struct sir_tu *t = w->x.out;
+	t->arms = fe_clang_expr_grow(w->x.a, t->arms, t->n_arms, &w->cap_arms, sizeof(*t->arms));
+	t->arms[t->n_arms] = (struct sir_arm){.fn = w->x.fn, .up = up, .cond = cond, .when = when,
+					      .loc = fe_clang_expr_loc(&w->x, fe_clang_lib.getCursorLocation(c))};
+	return (int)t->n_arms++;
+}
+
+/* Whether an if's last child is its else: after the declarations it may start with (a
+ * condition variable, a C++17 init-statement), a condition, the then part, and one more. */
+static bool has_else(const struct fe_clang_kids *kk)
+{
+	unsigned lead = 0;
+	while (lead < kk->n && lead < 8) {
+		enum CXCursorKind k = fe_clang_lib.getCursorKind(kk->v[lead]);
+		if (!fe_clang_lib.isDeclaration(k) && k != CXCursor_DeclStmt)
+			break;
+		lead++;
+	}
+	return kk->n - lead >= 3;
+}
+
+/* The children of an if, ?: or && / ||: those from 'first' on in arms of their own, the first
+ * of them when 'cond' holds (negated: when it does not), the next (an else) when it does not. */
+static void walk_arms(struct walker *w, CXCursor c, const struct fe_clang_kids *kk, unsigned first,
+		      const struct sir_cond *cond, bool when, struct ctx x)
+{
+	x.discard = false;
+	for (unsigned i = 0; i < kk->n && i < 8; i++) {
+		struct ctx y = x;
+		if (i >= first)
+			y.arm = new_arm(w, c, x.arm, cond, i == first ? when : !when);
+		walk(w, kk->v[i], y);
+	}
+}
+
 static void on_call(struct walker *w, CXCursor c, const struct ctx *x)
 {
 	CXCursor d = fe_clang_lib.getCursorReferenced(c);
@@ -183,7 +221,7 @@ static void on_write(struct walker *w, CXCursor c, CXCursor target, CXCursor val
 		     const struct ctx *x)
 {
 	struct sir_ref t = fe_clang_expr_ref(&w->x, target);
-	if (t.kind != REF_VAR)
+	if (t.kind != REF_VAR || t.elem)
 		return;
 	struct sir_ev *e = new_event(w, EV_WRITE, c, x);
 	e->target = t;
@@ -277,17 +315,36 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 		break;
 	case CXCursor_SwitchStmt:
 		x.breakable = new_loop(w, c, x.breakable);
+		x.arm = new_arm(w, c, x.arm, NULL, true);
 		x.cond++;
 		break;
-	case CXCursor_IfStmt:
-	case CXCursor_ConditionalOperator:
+	case CXCursor_IfStmt: {
 		x.cond++;
-		break;
+		struct fe_clang_kids kk = fe_clang_expr_kids(c);
+		if (kk.n < 2)
+			break;
+		unsigned then = kk.n - (has_else(&kk) ? 2 : 1);     /* before it: init, variable, condition */
+		walk_arms(w, c, &kk, then, then ? fe_clang_expr_cond(&w->x, kk.v[then - 1]) : NULL, true, x);
+		return;
+	}
+	case CXCursor_ConditionalOperator: {
+		x.cond++;
+		struct fe_clang_kids kk = fe_clang_expr_kids(c);
+		if (kk.n != 3)
+			break;
+		walk_arms(w, c, &kk, 1, fe_clang_expr_cond(&w->x, kk.v[0]), true, x);
+		return;
+	}
 	case CXCursor_BinaryOperator: {
 		enum CXBinaryOperatorKind op = fe_clang_lib.getCursorBinaryOperatorKind(c);
-		if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr)
+		if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
 			x.cond++;
-		else if (op == CXBinaryOperator_Assign) {
+			struct fe_clang_kids kk = fe_clang_expr_kids(c);
+			if (kk.n != 2)
+				break;
+			walk_arms(w, c, &kk, 1, fe_clang_expr_cond(&w->x, kk.v[0]), op == CXBinaryOperator_LAnd, x);
+			return;
+		} else if (op == CXBinaryOperator_Assign) {
 			struct fe_clang_kids kk = fe_clang_expr_kids(c);
 			if (kk.n == 2)
 				on_write(w, c, kk.v[0], kk.v[1], false, &x);
@@ -322,9 +379,17 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 	case CXCursor_CallExpr:
 		on_call(w, c, &x);
 		break;
-	case CXCursor_ReturnStmt:
-		new_event(w, EV_RETURN, c, &x);
+	case CXCursor_ReturnStmt: {
+		struct sir_ev *e = new_event(w, EV_RETURN, c, &x);
+		struct fe_clang_kids kk = fe_clang_expr_kids(c);
+		if (kk.n == 1) {
+			e->value = fe_clang_expr_cond(&w->x, kk.v[0]);
+			e->args = arena_alloc(w->x.a, sizeof(*e->args));
+			e->args[0] = fe_clang_expr_ref(&w->x, kk.v[0]);
+			e->n_args = 1;
+		}
 		break;
+	}
 	case CXCursor_BreakStmt:
 		new_event(w, EV_BREAK, c, &x);
 		break;
@@ -372,7 +437,7 @@ static void add_function(struct walker *w, CXCursor c)
 	int nargs = fe_clang_lib.Cursor_getNumArguments(c);
 	for (int i = 0; i < nargs; i++)
 		fe_clang_expr_decl(&w->x, fe_clang_lib.Cursor_getArgument(c, (unsigned)i));
-	struct ctx x = {.loop = -1, .breakable = -1};
+	struct ctx x = {.loop = -1, .breakable = -1, .arm = -1};
 	fe_clang_expr_extent(c, &x.stmt_begin, &x.stmt_end);
 	CXCursor body = fe_clang_expr_kids(c).last;     /* a definition's body is its last child */
 	enum CXCursorKind bk = fe_clang_lib.getCursorKind(body);
