@@ -8,6 +8,7 @@
 #include "base/diag.h"
 #include "base/mem.h"
 #include "config/pack.h"
+#include "source/cap_guard.h"
 
 /* ---- shared helpers ----------------------------------------------------------------------- */
 
@@ -88,14 +89,16 @@ static const char *mode_name(enum cap_mode m)
 static void put_word(struct sbuf *sb, const char *name, size_t len, const void *ctx)
 {
 	const struct cap_words *w = ctx;
-	static const char *const names[] = {"api", "stream", "event", "var", "effect", "mode", "line"};
-	const char *v[] = {w->api, w->stream, w->event, w->var, w->effect, mode_name(w->mode), NULL};
+	static const char *const names[] = {"api", "stream", "event", "var", "effect", "begun", "mode", "line"};
+	const char *v[] = {w->api, w->stream, w->event, w->var, w->effect, w->begun, mode_name(w->mode), NULL};
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 		if (strlen(names[k]) == len && !strncmp(name, names[k], len)) {
 			if (v[k])
 				sbuf_adds(sb, v[k]);
 			else if (!strcmp(names[k], "line"))
 				sbuf_printf(sb, "%u", w->line);
+			else if (!strcmp(names[k], "begun"))
+				sbuf_printf(sb, "begun at line %u", w->line);
 			return;
 		}
 }
@@ -316,15 +319,35 @@ static bool in_capture(struct walk *w, const struct sir_ref *s)
 	return cap_same(&w->r->stream, s) || fork_of(w, s);
 }
 
+/* Whether a region already reported 'rule' at 'e' (code under a capture-status test that a
+ * region also reaches). */
+static bool reported(const struct cap *c, const struct rule *rule, const struct sir_ev *e)
+{
+	for (size_t k = 0; k < c->diags->n; k++) {
+		const struct diag *d = &c->diags->items[k];
+		if (d->rule == rule && d->loc.line == e->loc.line && d->loc.col == e->loc.col &&
+		    !strcmp(d->loc.path ? d->loc.path : "", e->loc.path ? e->loc.path : ""))
+			return true;
+	}
+	return false;
+}
+
 static void report(struct walk *w, const struct frame *f, const struct rule *rule, const struct sir_ev *e,
 		   struct cap_words words)
 {
+	if (w->r->span && reported(w->c, rule, e))
+		return;
 	if (!words.api)
 		words.api = api_words(w->c, e);
 	if (!words.stream)
 		words.stream = cap_ref_name(w->c, &w->r->stream);
 	words.line = w->line;
 	words.mode = w->r->mode;
+	const char *inside = arena_printf(w->c->arena, "inside the capture begun at line %u", w->line);
+	if (w->r->span) {
+		words.begun = arena_printf(w->c->arena, "as the capture-status test at line %u says", w->line);
+		inside = arena_printf(w->c->arena, "where the capture-status test at line %u says it captures", w->line);
+	}
 	struct diag *d = cap_report(w->c, rule, e, &words);
 	if (!d || !f->depth)
 		return;
@@ -334,8 +357,8 @@ static void report(struct walk *w, const struct frame *f, const struct rule *rul
 	for (const struct frame *g = f; g && g->call; g = g->up) {
 		k--;
 		notes[k] = (struct diag_note){g->call->loc,
-					      arena_printf(w->c->arena, "called from here, inside the capture begun at line %u%s%s",
-							   w->line, k ? " (through " : "", k ? arena_printf(w->c->arena, "%s)", g->up->fn->name) : "")};
+					      arena_printf(w->c->arena, "called from here, %s%s%s", inside,
+							   k ? " (through " : "", k ? arena_printf(w->c->arena, "%s)", g->up->fn->name) : "")};
 	}
 	d->notes = notes;
 	d->n_notes = f->depth;
@@ -392,7 +415,7 @@ static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *
 			break;
 		}
 	if (!rec) {
-		if (ev.kind == REF_VAR && in_capture(w, &s))
+		if (ev.kind == REF_VAR && in_capture(w, &s) && !w->r->span)   /* a span's records came before it */
 			report(w, f, pack_find(w->c->pack, "CG403"), e,
 			       (struct cap_words){.event = cap_ref_name(w->c, &ev), .stream = cap_ref_name(w->c, &s)});
 		return;
@@ -525,15 +548,25 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t to)
 {
 	struct frame here = *f;
-	for (size_t i = from; i < to; i++)
-		if (f->call || f->fn->ev[i].off >= w->r->from)  /* not the begin's own statement (CHECK(...)'s failure branch) */
-			on_event(w, &here, &f->fn->ev[i]);
+	for (size_t i = from; i < to; i++) {
+		const struct sir_ev *e = &f->fn->ev[i];
+		/* not the begin's own statement (CHECK(...)'s failure branch), nor outside a span */
+		if (!f->call && (w->r->span ? !cap_guard_in_span(w->c->guard, w->r->span, e) : e->off < w->r->from))
+			continue;
+		if (!cap_guard_skips(w->c->guard, f->fn, i))  /* code a status test keeps out of captures */
+			on_event(w, &here, e);
+	}
 }
 
 static void check_region(const struct cap *c, const struct cap_region *r)
 {
-	struct walk w = {.c = c, .r = r, .line = r->fn->ev[r->begin].loc.line};
 	struct frame top = {.fn = r->fn};
+	if (r->span) {
+		struct walk w = {.c = c, .r = r, .line = r->span->test.line};
+		walk_fn(&w, &top, r->span->from, r->span->to);
+		return;         /* no end to judge forks at */
+	}
+	struct walk w = {.c = c, .r = r, .line = r->fn->ev[r->begin].loc.line};
 	walk_fn(&w, &top, r->begin + 1, r->end);
 	const struct sir_ev *end = &r->fn->ev[r->end];
 	for (size_t k = 0; k < w.n_forks; k++)
@@ -579,4 +612,16 @@ struct cap_region *cap_regions(const struct cap *c, const struct sir_fn *fn, siz
 	}
 	*count = n;
 	return regions;
+}
+
+void cap_guarded(const struct cap *c, const struct sir_fn *fn)
+{
+	size_t n;
+	struct cap_guard_span *spans = cap_guard_spans(c->guard, fn, &n);
+	for (size_t k = 0; k < n; k++) {
+		struct cap_region r = {.fn = fn, .stream = spans[k].stream, .graph = {.kind = REF_NONE, .decl = -1},
+				       .mode = CAP_MODE_UNKNOWN, .blocking = blocking_of(c, &spans[k].stream), .span = &spans[k]};
+		check_region(c, &r);
+	}
+	free(spans);
 }
