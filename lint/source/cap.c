@@ -437,11 +437,12 @@ static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *
 static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t to);
 
 /* std::cout << a << b is one piece of host work: report a statement once. The failure branch
- * of an error-check macro (CHECK(x): if (err) { fprintf(...); exit(1); }) is not host work
- * that replays would miss: it runs only when capturing already failed. */
+ * of an error check (CHECK(x): if (err) { fprintf(...); exit(1); }), or any path that ends in
+ * an error exit, is not host work that replays would miss: it runs only when capturing has
+ * already failed, or the process is going down. */
 static bool host_once(struct walk *w, const struct frame *f, const struct sir_ev *e)
 {
-	if (e->macro && e->cond > 0)
+	if ((e->macro && e->cond > 0) || cap_guard_on_error_path(w->c->guard, f->fn, (size_t)(e - f->fn->ev)))
 		return false;
 	if (!f->call && w->host_stmt == e->stmt_begin + 1)
 		return false;
