@@ -33,13 +33,19 @@ struct sir_ref cap_arg(const struct sir_ev *e, int pos)
 	return (struct sir_ref){.kind = REF_NONE, .decl = -1};
 }
 
+/* streams[0] is one stream, streams[i] stands for every element a loop visits. */
+static bool same_index(const struct sir_ref *a, const struct sir_ref *b)
+{
+	return a->elem == b->elem && (!a->elem || (a->const_index == b->const_index && (!a->const_index || a->index == b->index)));
+}
+
 bool cap_same(const struct sir_ref *a, const struct sir_ref *b)
 {
 	if (a->kind != b->kind)
 		return false;
 	switch (a->kind) {
 	case REF_VAR:
-		return a->decl == b->decl;
+		return a->decl == b->decl && same_index(a, b);
 	case REF_CONST:
 		return a->has_ival && b->has_ival && a->ival == b->ival;
 	case REF_OTHER:
@@ -54,14 +60,22 @@ bool cap_same(const struct sir_ref *a, const struct sir_ref *b)
 /* Whether cglint knows which stream an expression is (so that "another stream" means one). */
 static bool known(const struct sir_ref *s)
 {
-	return s->kind != REF_OTHER && s->kind != REF_POOL;
+	return s->kind != REF_OTHER && s->kind != REF_POOL && (!s->elem || s->const_index);
+}
+
+/* Whether two events may be one: events[i] may be events[0]. */
+static bool may_same(const struct sir_ref *a, const struct sir_ref *b)
+{
+	if (a->kind == REF_VAR && b->kind == REF_VAR && a->elem && b->elem && a->decl == b->decl)
+		return !a->const_index || !b->const_index || a->index == b->index;
+	return cap_same(a, b);
 }
 
 const char *cap_ref_name(const struct cap *c, const struct sir_ref *r)
 {
 	switch (r->kind) {
 	case REF_VAR:
-		return arena_printf(c->arena, "'%s'", c->tu->decls[r->decl].name);
+		return arena_printf(c->arena, "'%s'", r->elem && r->text ? r->text : c->tu->decls[r->decl].name);
 	case REF_NULL:
 	case REF_NONE:
 		return "stream 0";
@@ -410,7 +424,7 @@ static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *
 	ev.addr = false;
 	const struct recorded *rec = NULL;
 	for (size_t k = w->n_recs; k-- > 0;)
-		if (cap_same(&w->recs[k].event, &ev)) {
+		if (may_same(&w->recs[k].event, &ev)) {
 			rec = &w->recs[k];
 			break;
 		}
@@ -428,7 +442,7 @@ static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *
 	if (cap_same(&s, &w->r->stream))
 		return;
 	struct fork *to = fork_of(w, &s);
-	if (!to && w->n_forks < MAX_TRACKED && known(&s))
+	if (!to && w->n_forks < MAX_TRACKED && (known(&s) || s.elem))   /* streams[i]: the loop's streams, one fork */
 		to = &w->forks[w->n_forks++];
 	if (to)
 		*to = (struct fork){s, false, w->seq};
