@@ -57,8 +57,7 @@ static const struct pack_api *role(const struct cap_guard *g, const char *name, 
 	return NULL;
 }
 
-/* Whether arm 'a' lies inside arm 'root' (-1: the whole function), or is it. */
-static bool inside(const struct sir_tu *tu, int a, int root)
+bool cap_guard_inside(const struct sir_tu *tu, int a, int root)
 {
 	if (root < 0)
 		return true;
@@ -233,7 +232,7 @@ static const struct fn_guards *guards_of(struct cap_guard *g, const struct sir_f
 
 static bool after_guard(const struct sir_tu *tu, const struct exit_guard *x, size_t i, const struct sir_ev *e)
 {
-	return i > x->at && inside(tu, e->arm, x->up) && !inside(tu, e->arm, x->arm);
+	return i > x->at && cap_guard_inside(tu, e->arm, x->up) && !cap_guard_inside(tu, e->arm, x->arm);
 }
 
 bool cap_guard_skips(struct cap_guard *g, const struct sir_fn *fn, size_t i)
@@ -318,7 +317,7 @@ bool cap_guard_on_error_path(struct cap_guard *g, const struct sir_fn *fn, size_
 	const struct sir_ev *e = &fn->ev[i];
 	for (size_t x = i + 1; x < fn->n_ev; x++) {
 		const struct sir_ev *ex = &fn->ev[x];
-		if (!inside(g->tu, e->arm, ex->arm))
+		if (!cap_guard_inside(g->tu, e->arm, ex->arm))
 			continue;               /* not on this path: another branch */
 		if (ex->kind == EV_THROW || (ex->kind == EV_CALL && (role(g, ex->name, API_EXIT) || never_returns(g, ex))))
 			return true;
@@ -332,7 +331,7 @@ bool cap_guard_on_error_path(struct cap_guard *g, const struct sir_fn *fn, size_
 
 bool cap_guard_in_span(const struct cap_guard *g, const struct cap_guard_span *s, const struct sir_ev *e)
 {
-	return inside(g->tu, e->arm, s->in) && (s->out < 0 || !inside(g->tu, e->arm, s->out));
+	return cap_guard_inside(g->tu, e->arm, s->in) && (s->out < 0 || !cap_guard_inside(g->tu, e->arm, s->out));
 }
 
 struct cap_guard_span *cap_guard_spans(struct cap_guard *g, const struct sir_fn *fn, size_t *n)
@@ -350,7 +349,7 @@ struct cap_guard_span *cap_guard_spans(struct cap_guard *g, const struct sir_fn 
 			outer = arm_says(g, up, false, NULL) != SAYS_CAPTURING;
 		struct cap_guard_span sp = {fn->n_ev, 0, (int)a, -1, g->tu->arms[a].loc, s};
 		for (size_t i = 0; i < fn->n_ev; i++)
-			if (inside(g->tu, fn->ev[i].arm, (int)a)) {
+			if (cap_guard_inside(g->tu, fn->ev[i].arm, (int)a)) {
 				sp.from = sp.from < i ? sp.from : i;
 				sp.to = i + 1;
 			}

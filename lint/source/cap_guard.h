@@ -30,6 +30,9 @@ struct cap_guard;
 /* The judge of one translation unit; lives in 'a' (it caches what it worked out). */
 struct cap_guard *cap_guard_new(struct arena *a, const struct pack *p, const struct sir_tu *tu);
 
+/* Whether arm 'a' lies inside arm 'root' (-1: the whole function), or is it. */
+bool cap_guard_inside(const struct sir_tu *tu, int a, int root);
+
 /* Whether fn->ev[i] is reached only while its stream does not capture. */
 bool cap_guard_skips(struct cap_guard *g, const struct sir_fn *fn, size_t i);
 

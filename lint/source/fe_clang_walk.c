@@ -149,9 +149,23 @@ static int new_arm(struct walker *w, CXCursor c, int up, const struct sir_cond *
 {
 	struct sir_tu *t = w->x.out;
 	t->arms = fe_clang_expr_grow(w->x.a, t->arms, t->n_arms, &w->cap_arms, sizeof(*t->arms));
-	t->arms[t->n_arms] = (struct sir_arm){.fn = w->x.fn, .up = up, .cond = cond, .when = when,
+	t->arms[t->n_arms] = (struct sir_arm){.fn = w->x.fn, .up = up, .cond = cond, .when = when, .ev = w->ev.n,
 					      .loc = fe_clang_expr_loc(&w->x, fe_clang_lib.getCursorLocation(c))};
 	return (int)t->n_arms++;
+}
+
+/* A variable tested against null ('other' the null, or none for a truth test): counted apart
+ * from its other uses, since testing a graph handle does not hand it on. */
+static void null_test(struct walker *w, CXCursor e, CXCursor other)
+{
+	CXCursor v = fe_clang_expr_unwrap(e);
+	if (fe_clang_lib.getCursorKind(v) != CXCursor_DeclRefExpr ||
+	    (!fe_clang_lib.Cursor_isNull(other) && fe_clang_expr_ref(&w->x, other).kind != REF_NULL))
+		return;
+	CXCursor d = fe_clang_lib.getCursorReferenced(v);
+	int i = fe_clang_expr_is_var(fe_clang_lib.getCursorKind(d)) ? fe_clang_expr_decl(&w->x, d) : -1;
+	if (i >= 0)
+		w->x.out->decls[i].tests++;
 }
 
 /* Whether an if's last child is its else: after the declarations it may start with (a
@@ -324,6 +338,7 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 		if (kk.n < 2)
 			break;
 		unsigned then = kk.n - (has_else(&kk) ? 2 : 1);     /* before it: init, variable, condition */
+		null_test(w, kk.v[then - 1], fe_clang_lib.getNullCursor());
 		walk_arms(w, c, &kk, then, then ? fe_clang_expr_cond(&w->x, kk.v[then - 1]) : NULL, true, x);
 		return;
 	}
@@ -332,6 +347,7 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 		struct fe_clang_kids kk = fe_clang_expr_kids(c);
 		if (kk.n != 3)
 			break;
+		null_test(w, kk.v[0], fe_clang_lib.getNullCursor());
 		walk_arms(w, c, &kk, 1, fe_clang_expr_cond(&w->x, kk.v[0]), true, x);
 		return;
 	}
@@ -342,8 +358,16 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 			struct fe_clang_kids kk = fe_clang_expr_kids(c);
 			if (kk.n != 2)
 				break;
+			null_test(w, kk.v[0], fe_clang_lib.getNullCursor());
+			null_test(w, kk.v[1], fe_clang_lib.getNullCursor());
 			walk_arms(w, c, &kk, 1, fe_clang_expr_cond(&w->x, kk.v[0]), op == CXBinaryOperator_LAnd, x);
 			return;
+		} else if (op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE) {
+			struct fe_clang_kids kk = fe_clang_expr_kids(c);
+			if (kk.n == 2) {
+				null_test(w, kk.v[0], kk.v[1]);
+				null_test(w, kk.v[1], kk.v[0]);
+			}
 		} else if (op == CXBinaryOperator_Assign) {
 			struct fe_clang_kids kk = fe_clang_expr_kids(c);
 			if (kk.n == 2)
@@ -361,6 +385,8 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 		enum CXUnaryOperatorKind op = fe_clang_lib.getCursorUnaryOperatorKind(c);
 		if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
 			on_write(w, c, fe_clang_expr_first(c), fe_clang_lib.getNullCursor(), true, &x);
+		else if (op == CXUnaryOperator_LNot)
+			null_test(w, fe_clang_expr_first(c), fe_clang_lib.getNullCursor());
 		break;
 	}
 	case CXCursor_VarDecl:

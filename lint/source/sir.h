@@ -72,6 +72,7 @@ struct sir_arm {
 	int up;                         /* enclosing arm, or -1 */
 	const struct sir_cond *cond;    /* NULL when unknown */
 	bool when;                      /* runs when 'cond' holds (then), or when it does not (else) */
+	size_t ev;                      /* the first event of its function after the test */
 	struct loc loc;                 /* of the if (?:, &&, switch) it belongs to */
 };
 
@@ -88,6 +89,7 @@ struct sir_decl {
 	bool in_main;           /* declared in the main file */
 	bool scalar;            /* arithmetic, enum or pointer type, not const */
 	unsigned uses;          /* references anywhere in the translation unit */
+	unsigned tests;         /* of them, tests against null: if (h), !h, h && ..., h == NULL */
 };
 
 enum sir_ev_kind {
