@@ -292,6 +292,8 @@ struct walk {
 	struct recorded recs[MAX_TRACKED];
 	size_t n_recs;
 	unsigned seq;                   /* events seen so far */
+	enum cap_blocking blocking;     /* of the capture stream, once known */
+	bool blocking_known;
 	unsigned host_stmt;             /* the statement last reported by CG408, once per statement */
 };
 
@@ -378,13 +380,17 @@ static void report(struct walk *w, const struct frame *f, const struct rule *rul
 	d->n_notes = f->depth;
 }
 
-static const char *effect_for(const struct walk *w, const struct pack_api *a)
+static const char *effect_for(struct walk *w, const struct pack_api *a)
 {
 	if (!a->effect_nonblocking)
 		return a->effect;
-	if (w->r->blocking == CAP_BLOCKING)
+	if (!w->blocking_known) {      /* a walk of the whole unit: only when a message needs it */
+		w->blocking = blocking_of(w->c, &w->r->stream);
+		w->blocking_known = true;
+	}
+	if (w->blocking == CAP_BLOCKING)
 		return a->effect;
-	if (w->r->blocking == CAP_NONBLOCKING)
+	if (w->blocking == CAP_NONBLOCKING)
 		return a->effect_nonblocking;
 	return arena_printf(w->c->arena, "with a blocking capture stream %s; with a non-blocking one %s", a->effect,
 			    a->effect_nonblocking);
@@ -618,7 +624,7 @@ struct cap_region *cap_regions(const struct cap *c, const struct sir_fn *fn, siz
 		regions = mem_realloc(regions, (n + 1) * sizeof(*regions));
 		regions[n] = (struct cap_region){
 			.fn = fn, .begin = i, .end = j, .from = b->stmt_end, .to = e->stmt_begin, .stream = s,
-			.graph = b->object, .blocking = blocking_of(c, &s),
+			.graph = b->object,
 		};
 		struct sir_ref m = cap_arg(b, a->mode);
 		regions[n].mode = mode_of(fn, b, &m);
@@ -635,7 +641,7 @@ void cap_guarded(const struct cap *c, const struct sir_fn *fn)
 	struct cap_guard_span *spans = cap_guard_spans(c->guard, fn, &n);
 	for (size_t k = 0; k < n; k++) {
 		struct cap_region r = {.fn = fn, .stream = spans[k].stream, .graph = {.kind = REF_NONE, .decl = -1},
-				       .mode = CAP_MODE_UNKNOWN, .blocking = blocking_of(c, &spans[k].stream), .span = &spans[k]};
+				       .mode = CAP_MODE_UNKNOWN, .span = &spans[k]};
 		check_region(c, &r);
 	}
 	free(spans);

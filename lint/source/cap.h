@@ -43,7 +43,6 @@ struct cap_region {
 	struct sir_ref stream;          /* the origin stream (REF_CURRENT for CUDAGraph) */
 	struct sir_ref graph;           /* CUDAGraph: the graph object */
 	enum cap_mode mode;
-	enum cap_blocking blocking;
 	const struct cap_guard_span *span;      /* code a capture-status test says captures; NULL for
 						 * a begin and its end */
 };

@@ -22,10 +22,20 @@ struct exit_guard {
 	struct sir_ref stream;
 };
 
+/* A variable that holds a capture status, and the stream it is of. */
+struct status_var {
+	int decl;
+	struct sir_ref stream;
+};
+
 struct fn_guards {
 	bool done;
 	struct exit_guard *v;
 	size_t n;
+	size_t arms_from, arms_to;      /* its arms lie in this range of sir_tu.arms */
+	unsigned char vars_state;       /* its status variables: 0 not yet found, 1 finding, 2 found */
+	struct status_var *vars;
+	size_t n_vars;
 };
 
 struct cap_guard {
@@ -35,7 +45,13 @@ struct cap_guard {
 	unsigned char *arm_says;        /* per arm, inside it and past it: 0 not yet, else 1 + enum says */
 	struct sir_ref *arm_stream;     /* per arm: the stream its test asks about */
 	struct fn_guards *fns;          /* per function */
+	const struct sir_fn **by_name;  /* the functions, sorted by name */
 };
+
+static int cmp_fn(const void *a, const void *b)
+{
+	return strcmp((*(const struct sir_fn *const *)a)->name, (*(const struct sir_fn *const *)b)->name);
+}
 
 struct cap_guard *cap_guard_new(struct arena *a, const struct pack *p, const struct sir_tu *tu)
 {
@@ -44,6 +60,19 @@ struct cap_guard *cap_guard_new(struct arena *a, const struct pack *p, const str
 	g->arm_says = arena_alloc(a, 2 * tu->n_arms + 1);
 	g->arm_stream = arena_alloc(a, (tu->n_arms + 1) * sizeof(*g->arm_stream));
 	g->fns = arena_alloc(a, (tu->n_fns + 1) * sizeof(*g->fns));
+	g->by_name = arena_alloc(a, (tu->n_fns + 1) * sizeof(*g->by_name));
+	for (size_t f = 0; f < tu->n_fns; f++) {
+		g->fns[f].arms_from = tu->n_arms;
+		g->by_name[f] = &tu->fns[f];
+	}
+	qsort(g->by_name, tu->n_fns, sizeof(*g->by_name), cmp_fn);
+	for (size_t k = 0; k < tu->n_arms; k++) {     /* one function's arms are walked together */
+		struct fn_guards *fg = tu->arms[k].fn >= 0 ? &g->fns[tu->arms[k].fn] : NULL;
+		if (fg && fg->arms_from > k)
+			fg->arms_from = k;
+		if (fg)
+			fg->arms_to = k + 1;
+	}
 	return g;
 }
 
@@ -67,11 +96,20 @@ bool cap_guard_inside(const struct sir_tu *tu, int a, int root)
 	return false;
 }
 
+/* A function of the file by name, one with a body when overloads share it. */
 static const struct sir_fn *fn_named(const struct cap_guard *g, const char *name)
 {
-	for (size_t f = 0; name && f < g->tu->n_fns; f++)
-		if (!strcmp(g->tu->fns[f].name, name) && g->tu->fns[f].n_ev)
-			return &g->tu->fns[f];
+	size_t lo = 0, hi = g->tu->n_fns;
+	while (name && lo < hi) {       /* the first with this name */
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(g->by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; name && lo < g->tu->n_fns && !strcmp(g->by_name[lo]->name, name); lo++)
+		if (g->by_name[lo]->n_ev)
+			return g->by_name[lo];
 	return NULL;
 }
 
@@ -113,23 +151,54 @@ static bool status_call(struct cap_guard *g, const char *name, const struct sir_
 	return returns > 0;
 }
 
-/* A variable holding a capture status: the status argument of a query, or a status call's result. */
-static bool status_var(struct cap_guard *g, const struct sir_fn *fn, int decl, unsigned depth, struct sir_ref *stream)
+static void add_var(struct cap_guard *g, struct fn_guards *fg, int decl, struct sir_ref stream, size_t *cap)
 {
+	if (fg->n_vars == *cap) {
+		*cap = *cap ? 2 * *cap : 4;
+		struct status_var *bigger = arena_alloc(g->a, *cap * sizeof(*bigger));
+		if (fg->n_vars)
+			memcpy(bigger, fg->vars, fg->n_vars * sizeof(*bigger));
+		fg->vars = bigger;
+	}
+	fg->vars[fg->n_vars++] = (struct status_var){decl, stream};
+}
+
+/* The variables of 'fn' holding a capture status: the status argument of a query, or a status
+ * call's result; found once (a helper that calls itself finds none while they are looked for). */
+static const struct fn_guards *status_vars(struct cap_guard *g, const struct sir_fn *fn, unsigned depth)
+{
+	struct fn_guards *fg = &g->fns[fn - g->tu->fns];
+	if (fg->vars_state)
+		return fg;
+	fg->vars_state = 1;
+	size_t cap = 0;
 	for (size_t i = 0; i < fn->n_ev; i++) {
 		const struct sir_ev *e = &fn->ev[i];
 		const struct pack_api *a = e->kind == EV_CALL ? role(g, e->name, API_STATUS) : NULL;
-		if (a && a->status >= 0 && (unsigned)a->status < e->n_args && e->args[a->status].kind == REF_VAR &&
-		    e->args[a->status].decl == decl) {
-			*stream = (unsigned)a->stream < e->n_args ? e->args[a->stream] : (struct sir_ref){.kind = REF_OTHER, .decl = -1};
-			return true;
+		struct sir_ref s = {.kind = REF_OTHER, .decl = -1};
+		if (a && a->status >= 0 && (unsigned)a->status < e->n_args && e->args[a->status].kind == REF_VAR) {
+			if ((unsigned)a->stream < e->n_args)
+				s = e->args[a->stream];
+			add_var(g, fg, e->args[a->status].decl, s, &cap);
 		}
 		/* st = status(); the call is the event right after the write */
 		const struct sir_ev *call = i + 1 < fn->n_ev ? &fn->ev[i + 1] : NULL;
-		if (e->kind == EV_WRITE && e->target.decl == decl && e->from_call && call && call->kind == EV_CALL &&
-		    call->stmt_begin == e->stmt_begin && status_call(g, call->name, call->args, call->n_args, depth, stream))
-			return true;
+		if (e->kind == EV_WRITE && e->from_call && call && call->kind == EV_CALL && call->stmt_begin == e->stmt_begin &&
+		    status_call(g, call->name, call->args, call->n_args, depth, &s))
+			add_var(g, fg, e->target.decl, s, &cap);
 	}
+	fg->vars_state = 2;
+	return fg;
+}
+
+static bool status_var(struct cap_guard *g, const struct sir_fn *fn, int decl, unsigned depth, struct sir_ref *stream)
+{
+	const struct fn_guards *fg = status_vars(g, fn, depth);
+	for (size_t k = 0; fg->vars_state == 2 && k < fg->n_vars; k++)
+		if (fg->vars[k].decl == decl) {
+			*stream = fg->vars[k].stream;
+			return true;
+		}
 	return false;
 }
 
@@ -340,7 +409,7 @@ struct cap_guard_span *cap_guard_spans(struct cap_guard *g, const struct sir_fn 
 	*n = 0;
 	int fi = (int)(fn - g->tu->fns);
 	/* the outermost arms whose test says the stream captures */
-	for (size_t a = 0; a < g->tu->n_arms; a++) {
+	for (size_t a = g->fns[fi].arms_from; a < g->fns[fi].arms_to; a++) {
 		struct sir_ref s;
 		if (g->tu->arms[a].fn != fi || arm_says(g, (int)a, false, &s) != SAYS_CAPTURING)
 			continue;
