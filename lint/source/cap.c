@@ -459,10 +459,13 @@ static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t t
 /* std::cout << a << b is one piece of host work: report a statement once. The failure branch
  * of an error check (CHECK(x): if (err) { fprintf(...); exit(1); }), or any path that ends in
  * an error exit, is not host work that replays would miss: it runs only when capturing has
- * already failed, or the process is going down. */
+ * already failed, or the process is going down. Host work the code does because a status test
+ * says it captures (logging it, counting captures) is meant for capture time. */
 static bool host_once(struct walk *w, const struct frame *f, const struct sir_ev *e)
 {
-	if ((e->macro && e->cond > 0) || cap_guard_on_error_path(w->c->guard, f->fn, (size_t)(e - f->fn->ev)))
+	size_t i = (size_t)(e - f->fn->ev);
+	if ((e->macro && e->cond > 0) || cap_guard_on_error_path(w->c->guard, f->fn, i) ||
+	    cap_guard_capturing(w->c->guard, f->fn, i))
 		return false;
 	if (!f->call && w->host_stmt == e->stmt_begin + 1)
 		return false;

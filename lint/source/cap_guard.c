@@ -304,17 +304,29 @@ static bool after_guard(const struct sir_tu *tu, const struct exit_guard *x, siz
 	return i > x->at && cap_guard_inside(tu, e->arm, x->up) && !cap_guard_inside(tu, e->arm, x->arm);
 }
 
-bool cap_guard_skips(struct cap_guard *g, const struct sir_fn *fn, size_t i)
+/* Whether a test says what 'want' says wherever fn->ev[i] runs: a branch that holds it, or an
+ * exit before it that leaves only such paths. */
+static bool under(struct cap_guard *g, const struct sir_fn *fn, size_t i, enum says want)
 {
 	const struct sir_ev *e = &fn->ev[i];
 	for (int a = e->arm; a >= 0; a = g->tu->arms[a].up)
-		if (arm_says(g, a, false, NULL) == SAYS_NOT)
+		if (arm_says(g, a, false, NULL) == want)
 			return true;
 	const struct fn_guards *fg = guards_of(g, fn);
 	for (size_t k = 0; k < fg->n; k++)
-		if (fg->v[k].after == SAYS_NOT && after_guard(g->tu, &fg->v[k], i, e))
+		if (fg->v[k].after == want && after_guard(g->tu, &fg->v[k], i, e))
 			return true;
 	return false;
+}
+
+bool cap_guard_skips(struct cap_guard *g, const struct sir_fn *fn, size_t i)
+{
+	return under(g, fn, i, SAYS_NOT);
+}
+
+bool cap_guard_capturing(struct cap_guard *g, const struct sir_fn *fn, size_t i)
+{
+	return under(g, fn, i, SAYS_CAPTURING);
 }
 
 /* ---- error paths ------------------------------------------------------------------------- */
