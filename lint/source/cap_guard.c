@@ -127,17 +127,21 @@ static bool status_call(struct cap_guard *g, const char *name, const struct sir_
 			unsigned depth, struct sir_ref *stream)
 {
 	const struct pack_api *a = role(g, name, API_STATUS);
-	if (a)
-		return a->status < 0 && (*stream = (struct sir_ref){.kind = REF_CURRENT, .decl = -1}, true);
+	if (a) {
+		if (a->status >= 0)
+			return false;   /* the result is an error code; the status went to an argument */
+		*stream = (struct sir_ref){.kind = REF_CURRENT, .decl = -1};
+		return true;
+	}
 	const struct sir_fn *h = depth < MAX_HELPER_DEPTH ? fn_named(g, name) : NULL;
 	if (!h)
 		return false;
 	struct sir_ref s = {.kind = REF_OTHER, .decl = -1};
 	size_t returns = 0;
 	for (size_t i = 0; i < h->n_ev; i++) {
-		const struct sir_cond *v = h->ev[i].kind == EV_RETURN ? h->ev[i].value : NULL;
 		if (h->ev[i].kind != EV_RETURN)
 			continue;
+		const struct sir_cond *v = h->ev[i].value;
 		if (!v || !(status_value(g, h, v, depth + 1, &s) ||
 			    (says(g, h, v, true, depth + 1, &s) == SAYS_CAPTURING && says(g, h, v, false, depth + 1, &s) == SAYS_NOT)))
 			return false;
@@ -176,7 +180,8 @@ static const struct fn_guards *status_vars(struct cap_guard *g, const struct sir
 		const struct sir_ev *e = &fn->ev[i];
 		const struct pack_api *a = e->kind == EV_CALL ? role(g, e->name, API_STATUS) : NULL;
 		struct sir_ref s = {.kind = REF_OTHER, .decl = -1};
-		if (a && a->status >= 0 && (unsigned)a->status < e->n_args && e->args[a->status].kind == REF_VAR) {
+		if (a && a->status >= 0 && (unsigned)a->status < e->n_args && e->args[a->status].kind == REF_VAR &&
+		    !e->args[a->status].elem) {
 			if ((unsigned)a->stream < e->n_args)
 				s = e->args[a->stream];
 			add_var(g, fg, e->args[a->status].decl, s, &cap);
