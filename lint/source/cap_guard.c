@@ -25,6 +25,7 @@ struct exit_guard {
 /* A variable that holds a capture status, and the stream it is of. */
 struct status_var {
 	int decl;
+	int sense;              /* 1: a status, or true when capturing; -1: true when not capturing */
 	struct sir_ref stream;
 };
 
@@ -115,47 +116,60 @@ static const struct sir_fn *fn_named(const struct cap_guard *g, const char *name
 
 /* ---- capture-status tests ------------------------------------------------------------------ */
 
-static bool status_value(struct cap_guard *g, const struct sir_fn *fn, const struct sir_cond *v, unsigned depth,
-			 struct sir_ref *stream);
+/*
+ * A value's sense: 1 when it is a capture status (0 none, 1 active, 2 invalidated) or a truth
+ * that holds when capturing, -1 a truth that holds when not (idle = st == None), 0 neither.
+ */
+static int status_value(struct cap_guard *g, const struct sir_fn *fn, const struct sir_cond *v, unsigned depth,
+			struct sir_ref *stream);
 
 static enum says says(struct cap_guard *g, const struct sir_fn *fn, const struct sir_cond *t, bool holds,
 		      unsigned depth, struct sir_ref *stream);
 
-/* A call whose result is a capture status: an API's, or a helper's that returns one or a test
- * of one (true meaning capturing, as a status of 1 does). */
-static bool status_call(struct cap_guard *g, const char *name, const struct sir_ref *args, unsigned n_args,
-			unsigned depth, struct sir_ref *stream)
+/* The sense of a value that is a test of a status (capturing = st != None). */
+static int test_sense(struct cap_guard *g, const struct sir_fn *fn, const struct sir_cond *t, unsigned depth,
+		      struct sir_ref *stream)
+{
+	enum says yes = says(g, fn, t, true, depth, stream), no = says(g, fn, t, false, depth, stream);
+	return yes == SAYS_CAPTURING && no == SAYS_NOT ? 1 : yes == SAYS_NOT && no == SAYS_CAPTURING ? -1 : 0;
+}
+
+/* The sense of a call's result: an API's status, or what a helper of the file returns. */
+static int status_call(struct cap_guard *g, const char *name, const struct sir_ref *args, unsigned n_args,
+		       unsigned depth, struct sir_ref *stream)
 {
 	const struct pack_api *a = role(g, name, API_STATUS);
 	if (a) {
 		if (a->status >= 0)
-			return false;   /* the result is an error code; the status went to an argument */
+			return 0;       /* the result is an error code; the status went to an argument */
 		*stream = (struct sir_ref){.kind = REF_CURRENT, .decl = -1};
-		return true;
+		return 1;
 	}
 	const struct sir_fn *h = depth < MAX_HELPER_DEPTH ? fn_named(g, name) : NULL;
 	if (!h)
-		return false;
+		return 0;
 	struct sir_ref s = {.kind = REF_OTHER, .decl = -1};
-	size_t returns = 0;
+	int sense = 0;
 	for (size_t i = 0; i < h->n_ev; i++) {
 		if (h->ev[i].kind != EV_RETURN)
 			continue;
 		const struct sir_cond *v = h->ev[i].value;
-		if (!v || !(status_value(g, h, v, depth + 1, &s) ||
-			    (says(g, h, v, true, depth + 1, &s) == SAYS_CAPTURING && says(g, h, v, false, depth + 1, &s) == SAYS_NOT)))
-			return false;
-		returns++;
+		int r = v ? status_value(g, h, v, depth + 1, &s) : 0;
+		if (v && !r)
+			r = test_sense(g, h, v, depth + 1, &s);
+		if (!r || (sense && r != sense))
+			return 0;       /* every return the same kind of answer */
+		sense = r;
 	}
 	/* the helper's parameter stands for what this call passes */
 	if (s.kind == REF_VAR && g->tu->decls[s.decl].kind == DECL_PARAM && (unsigned)g->tu->decls[s.decl].param < n_args)
 		s = args[g->tu->decls[s.decl].param];
-	if (returns)
+	if (sense)
 		*stream = s;
-	return returns > 0;
+	return sense;
 }
 
-static void add_var(struct cap_guard *g, struct fn_guards *fg, int decl, struct sir_ref stream, size_t *cap)
+static void add_var(struct cap_guard *g, struct fn_guards *fg, int decl, int sense, struct sir_ref stream, size_t *cap)
 {
 	if (fg->n_vars == *cap) {
 		*cap = *cap ? 2 * *cap : 4;
@@ -164,11 +178,12 @@ static void add_var(struct cap_guard *g, struct fn_guards *fg, int decl, struct 
 			memcpy(bigger, fg->vars, fg->n_vars * sizeof(*bigger));
 		fg->vars = bigger;
 	}
-	fg->vars[fg->n_vars++] = (struct status_var){decl, stream};
+	fg->vars[fg->n_vars++] = (struct status_var){decl, sense, stream};
 }
 
-/* The variables of 'fn' holding a capture status: the status argument of a query, or a status
- * call's result; found once (a helper that calls itself finds none while they are looked for). */
+/* The variables of 'fn' holding a capture status: the status argument of a query, a status
+ * call's result, a test of one; found once, in order (while they are looked for, those found
+ * so far, so a helper that calls itself ends). */
 static const struct fn_guards *status_vars(struct cap_guard *g, const struct sir_fn *fn, unsigned depth)
 {
 	struct fn_guards *fg = &g->fns[fn - g->tu->fns];
@@ -184,37 +199,42 @@ static const struct fn_guards *status_vars(struct cap_guard *g, const struct sir
 		    !e->args[a->status].elem) {
 			if ((unsigned)a->stream < e->n_args)
 				s = e->args[a->stream];
-			add_var(g, fg, e->args[a->status].decl, s, &cap);
+			add_var(g, fg, e->args[a->status].decl, 1, s, &cap);
 		}
-		/* st = status(); the call is the event right after the write */
+		if (e->kind != EV_WRITE)
+			continue;
+		/* st = status(), the call being the event right after the write; capturing = st != None */
 		const struct sir_ev *call = i + 1 < fn->n_ev ? &fn->ev[i + 1] : NULL;
-		if (e->kind == EV_WRITE && e->from_call && call && call->kind == EV_CALL && call->stmt_begin == e->stmt_begin &&
-		    status_call(g, call->name, call->args, call->n_args, depth, &s))
-			add_var(g, fg, e->target.decl, s, &cap);
+		int sense = e->from_call && call && call->kind == EV_CALL && call->stmt_begin == e->stmt_begin
+				    ? status_call(g, call->name, call->args, call->n_args, depth, &s) : 0;
+		if (!sense && e->value)
+			sense = test_sense(g, fn, e->value, depth, &s);
+		if (sense)
+			add_var(g, fg, e->target.decl, sense, s, &cap);
 	}
 	fg->vars_state = 2;
 	return fg;
 }
 
-static bool status_var(struct cap_guard *g, const struct sir_fn *fn, int decl, unsigned depth, struct sir_ref *stream)
+static int status_var(struct cap_guard *g, const struct sir_fn *fn, int decl, unsigned depth, struct sir_ref *stream)
 {
 	const struct fn_guards *fg = status_vars(g, fn, depth);
-	for (size_t k = 0; fg->vars_state == 2 && k < fg->n_vars; k++)
+	for (size_t k = 0; k < fg->n_vars; k++)
 		if (fg->vars[k].decl == decl) {
 			*stream = fg->vars[k].stream;
-			return true;
+			return fg->vars[k].sense;
 		}
-	return false;
+	return 0;
 }
 
-static bool status_value(struct cap_guard *g, const struct sir_fn *fn, const struct sir_cond *v, unsigned depth,
-			 struct sir_ref *stream)
+static int status_value(struct cap_guard *g, const struct sir_fn *fn, const struct sir_cond *v, unsigned depth,
+			struct sir_ref *stream)
 {
 	if (v->kind == COND_REF && v->ref.kind == REF_VAR && !v->ref.elem)
 		return status_var(g, fn, v->ref.decl, depth, stream);
 	if (v->kind == COND_CALL)
 		return status_call(g, v->name, v->args, v->n_args, depth, stream);
-	return false;
+	return 0;
 }
 
 static enum says both(enum says x, enum says y)
@@ -237,8 +257,10 @@ static enum says says(struct cap_guard *g, const struct sir_fn *fn, const struct
 		return x == y ? x : SAYS_UNKNOWN;
 	}
 	case COND_REF:
-	case COND_CALL:
-		return status_value(g, fn, t, depth, stream) ? (holds ? SAYS_CAPTURING : SAYS_NOT) : SAYS_UNKNOWN;
+	case COND_CALL: {
+		int sense = status_value(g, fn, t, depth, stream);
+		return !sense ? SAYS_UNKNOWN : (sense > 0) == holds ? SAYS_CAPTURING : SAYS_NOT;
+	}
 	case COND_EQ:
 	case COND_NE: {
 		const struct sir_cond *v = t->a, *k = t->b;
@@ -246,11 +268,12 @@ static enum says says(struct cap_guard *g, const struct sir_fn *fn, const struct
 			v = t->b;
 			k = t->a;
 		}
-		if (k->kind != COND_REF || !k->ref.has_ival || (k->ref.ival != 0 && k->ref.ival != 1) ||
-		    !status_value(g, fn, v, depth, stream))
+		int sense = k->kind == COND_REF && k->ref.has_ival && (k->ref.ival == 0 || k->ref.ival == 1)
+				    ? status_value(g, fn, v, depth, stream) : 0;
+		if (!sense)
 			return SAYS_UNKNOWN;
-		bool equal = (t->kind == COND_EQ) == holds;
-		return (k->ref.ival == 1) == equal ? SAYS_CAPTURING : SAYS_NOT;
+		bool equal = (t->kind == COND_EQ) == holds;     /* the value is k, or is known not to be */
+		return ((k->ref.ival == 1) == equal) == (sense > 0) ? SAYS_CAPTURING : SAYS_NOT;
 	}
 	default:
 		return SAYS_UNKNOWN;

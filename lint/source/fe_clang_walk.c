@@ -231,6 +231,17 @@ static void on_call(struct walker *w, CXCursor c, const struct ctx *x)
 	}
 }
 
+/* A value that is a test (a comparison, &&, ||, !), read as one: bool capturing = st != None. */
+static const struct sir_cond *test_of(struct walker *w, CXCursor value)
+{
+	CXCursor v = fe_clang_expr_unwrap(value);
+	enum CXCursorKind k = fe_clang_lib.getCursorKind(v);
+	bool test = (k == CXCursor_BinaryOperator && fe_clang_lib.getCursorBinaryOperatorKind(v) >= CXBinaryOperator_LT &&
+		     fe_clang_lib.getCursorBinaryOperatorKind(v) <= CXBinaryOperator_LOr) ||
+		    (k == CXCursor_UnaryOperator && fe_clang_lib.getCursorUnaryOperatorKind(v) == CXUnaryOperator_LNot);
+	return test ? fe_clang_expr_cond(&w->x, v) : NULL;
+}
+
 static void on_write(struct walker *w, CXCursor c, CXCursor target, CXCursor value, bool counter,
 		     const struct ctx *x)
 {
@@ -245,6 +256,7 @@ static void on_write(struct walker *w, CXCursor c, CXCursor target, CXCursor val
 		e->args[0] = fe_clang_expr_ref(&w->x, value);
 		e->n_args = 1;
 		e->from_call = fe_clang_lib.getCursorKind(fe_clang_expr_unwrap(value)) == CXCursor_CallExpr;
+		e->value = test_of(w, value);
 	}
 }
 
@@ -273,6 +285,7 @@ static void on_var_decl(struct walker *w, CXCursor c, const struct ctx *x)
 	e->target = (struct sir_ref){.kind = REF_VAR, .decl = idx, .text = w->x.out->decls[idx].name};
 	e->args = arena_alloc(w->x.a, sizeof(*e->args));
 	e->args[0] = fe_clang_expr_ref(&w->x, init);
+	e->value = test_of(w, init);
 	e->n_args = 1;
 	e->from_call = fe_clang_lib.getCursorKind(core) == CXCursor_CallExpr;
 }

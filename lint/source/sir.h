@@ -127,7 +127,8 @@ struct sir_ev {
 	unsigned jump_to;       /* EV_GOTO: the label's offset */
 	const char *macro;      /* the macro the event was written through, or NULL */
 	int arm;                /* innermost enclosing branch (index into sir_tu.arms), or -1 */
-	const struct sir_cond *value;   /* EV_RETURN: what it returns, read as a test; may be NULL */
+	const struct sir_cond *value;   /* EV_RETURN: what it returns, EV_WRITE: a test written
+					 * (b = x != y), read as a test; may be NULL */
 };
 
 struct sir_loop {
