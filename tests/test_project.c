@@ -1011,6 +1011,38 @@ Test(project, baseline_entry_matches_one_finding)
 	free(err);
 }
 
+/* Each exit that leaves a capture open is a finding of its own: two of the same text keep
+ * distinct fingerprints, survive lines added above, and a third is new. */
+Test(project, baseline_holds_each_exit_of_a_region)
+{
+	static const char check[] = "#define CHECK(x) do { cudaError_t e_ = (x); if (e_) return e_; } while (0)\n";
+	static const char exits[] = "\tCHECK(cudaMemsetAsync(0, 0, 4, s));\n"
+				    "\tCHECK(cudaMemsetAsync(0, 0, 4, s));\n"
+				    "\tif (!out)\n\t\treturn cudaErrorInvalidValue;\n";
+	static const char end[] = "\treturn cudaStreamEndCapture(s, out);\n}\n";
+	char text[2048];
+	snprintf(text, sizeof(text), "%s%s%s%s", check, cu_head, exits, end);
+	put("e.cu", text);
+	char *fps = prints("", "e.cu");
+	char a[20], b[20];
+	cr_assert_eq(sscanf(fps, "CG410@7=%16s CG410@8=%16s CG404@10=", a, b), 2, "one finding per exit: %s", fps);
+	cr_expect_str_neq(a, b, "the same text twice, two fingerprints");
+	cr_expect_eq(run_at("", "--baseline e.json --write-baseline e.cu", NULL, NULL), 0);
+	snprintf(text, sizeof(text), "// added\n\n%s%s%s\tCHECK(cudaMemsetAsync(0, 0, 4, s));\n%s", check, cu_head, exits,
+		 end);
+	put("e.cu", text);
+	int rc;
+	char *err;
+	char *got = lint_at("", "--baseline e.json e.cu", &rc, &err);
+	cr_expect(strstr(got, "e.cu:13:2: warning: this return (in macro CHECK)"), "%s", got);
+	cr_expect(!strchr(strchr(got, '\n') + 1, '\n'), "only the new exit: %s", got);
+	expect_str(err, "cglint: 1 warning in 1 file; 1 file checked; 3 in the baseline\n");
+	cr_expect_eq(rc, 0);
+	free(got);
+	free(err);
+	free(fps);
+}
+
 /*
  * BUG: a finding outside the baseline's folder is recorded with its path as given (relative to
  * the cwd, "other/x.yaml"), not relative to the baseline's folder ("../other/x.yaml"), so it

@@ -470,7 +470,7 @@ static void load_suggest(struct loader *ld, const struct node *n)
 
 static const char *const api_roles[] = {
 	"hazard", "begin", "end", "instantiate", "update", "create", "destroy", "stream-create", "record", "wait",
-	"relax", "relax-guard", "enqueue", "graph-launch", "use", NULL,
+	"relax", "relax-guard", "enqueue", "graph-launch", "use", "status", "exit", NULL,
 };
 
 static const char **scalar_list(struct loader *ld, const struct node *n, const char *what, size_t *count)
@@ -495,10 +495,10 @@ static void load_api(struct loader *ld, const struct node *n)
 {
 	static const char *const keys[] = {"role", "rule", "names", "args", "unsafe", "must_use", "effect",
 					   "effect_nonblocking", "when_arg", NULL};
-	static const char *const arg_keys[] = {"stream", "mode", "graph", "exec", "event", "flags", NULL};
+	static const char *const arg_keys[] = {"stream", "mode", "graph", "exec", "event", "flags", "status", NULL};
 	int before = ld->errors;
 	only_keys(ld, n, "api", keys);
-	struct pack_api a = {.stream = -1, .mode = -1, .graph = -1, .exec = -1, .event = -1, .flags = -1};
+	struct pack_api a = {.stream = -1, .mode = -1, .graph = -1, .exec = -1, .event = -1, .flags = -1, .status = -1};
 	const char *role = scalar(ld, n, "role", false);
 	size_t k = 0;
 	if (role) {
@@ -523,7 +523,7 @@ static void load_api(struct loader *ld, const struct node *n)
 	const struct node *args = node_get(n, "args");
 	if (args) {
 		only_keys(ld, args, "args", arg_keys);
-		int *slot[] = {&a.stream, &a.mode, &a.graph, &a.exec, &a.event, &a.flags};
+		int *slot[] = {&a.stream, &a.mode, &a.graph, &a.exec, &a.event, &a.flags, &a.status};
 		for (size_t i = 0; arg_keys[i]; i++) {
 			const char *v = scalar(ld, args, arg_keys[i], false);
 			char *end;

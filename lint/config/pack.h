@@ -108,6 +108,8 @@ enum api_role {
 	API_ENQUEUE,            /* work on a stream: 'rule' when that is the legacy stream */
 	API_GRAPH_LAUNCH,
 	API_USE,                /* takes a graph or executable without owning it */
+	API_STATUS,             /* tells whether a stream captures: 'status' out-argument, else the result */
+	API_EXIT,               /* does not return (exit, abort, a failed check) */
 };
 
 #define PACK_ARG_LAST 99        /* the call's last argument */
@@ -121,7 +123,7 @@ struct pack_api {
 	const char *effect, *effect_nonblocking;
 	const char **when_arg;          /* only if an argument names one of these */
 	size_t n_when_arg;
-	int stream, mode, graph, exec, event, flags;
+	int stream, mode, graph, exec, event, flags, status;
 };
 
 /*

@@ -8,6 +8,7 @@
 #include "base/diag.h"
 #include "base/mem.h"
 #include "config/pack.h"
+#include "source/cap_guard.h"
 
 /* ---- shared helpers ----------------------------------------------------------------------- */
 
@@ -32,13 +33,19 @@ struct sir_ref cap_arg(const struct sir_ev *e, int pos)
 	return (struct sir_ref){.kind = REF_NONE, .decl = -1};
 }
 
+/* streams[0] is one stream, streams[i] stands for every element a loop visits. */
+static bool same_index(const struct sir_ref *a, const struct sir_ref *b)
+{
+	return a->elem == b->elem && (!a->elem || (a->const_index == b->const_index && (!a->const_index || a->index == b->index)));
+}
+
 bool cap_same(const struct sir_ref *a, const struct sir_ref *b)
 {
 	if (a->kind != b->kind)
 		return false;
 	switch (a->kind) {
 	case REF_VAR:
-		return a->decl == b->decl;
+		return a->decl == b->decl && same_index(a, b);
 	case REF_CONST:
 		return a->has_ival && b->has_ival && a->ival == b->ival;
 	case REF_OTHER:
@@ -53,14 +60,22 @@ bool cap_same(const struct sir_ref *a, const struct sir_ref *b)
 /* Whether cglint knows which stream an expression is (so that "another stream" means one). */
 static bool known(const struct sir_ref *s)
 {
-	return s->kind != REF_OTHER && s->kind != REF_POOL;
+	return s->kind != REF_OTHER && s->kind != REF_POOL && (!s->elem || s->const_index);
+}
+
+/* Whether two events may be one: events[i] may be events[0]. */
+static bool may_same(const struct sir_ref *a, const struct sir_ref *b)
+{
+	if (a->kind == REF_VAR && b->kind == REF_VAR && a->elem && b->elem && a->decl == b->decl)
+		return !a->const_index || !b->const_index || a->index == b->index;
+	return cap_same(a, b);
 }
 
 const char *cap_ref_name(const struct cap *c, const struct sir_ref *r)
 {
 	switch (r->kind) {
 	case REF_VAR:
-		return arena_printf(c->arena, "'%s'", c->tu->decls[r->decl].name);
+		return arena_printf(c->arena, "'%s'", r->elem && r->text ? r->text : c->tu->decls[r->decl].name);
 	case REF_NULL:
 	case REF_NONE:
 		return "stream 0";
@@ -88,14 +103,16 @@ static const char *mode_name(enum cap_mode m)
 static void put_word(struct sbuf *sb, const char *name, size_t len, const void *ctx)
 {
 	const struct cap_words *w = ctx;
-	static const char *const names[] = {"api", "stream", "event", "var", "effect", "mode", "line"};
-	const char *v[] = {w->api, w->stream, w->event, w->var, w->effect, mode_name(w->mode), NULL};
+	static const char *const names[] = {"api", "stream", "event", "var", "effect", "begun", "mode", "line"};
+	const char *v[] = {w->api, w->stream, w->event, w->var, w->effect, w->begun, mode_name(w->mode), NULL};
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 		if (strlen(names[k]) == len && !strncmp(name, names[k], len)) {
 			if (v[k])
 				sbuf_adds(sb, v[k]);
 			else if (!strcmp(names[k], "line"))
 				sbuf_printf(sb, "%u", w->line);
+			else if (!strcmp(names[k], "begun"))
+				sbuf_printf(sb, "begun at line %u", w->line);
 			return;
 		}
 }
@@ -275,6 +292,8 @@ struct walk {
 	struct recorded recs[MAX_TRACKED];
 	size_t n_recs;
 	unsigned seq;                   /* events seen so far */
+	enum cap_blocking blocking;     /* of the capture stream, once known */
+	bool blocking_known;
 	unsigned host_stmt;             /* the statement last reported by CG408, once per statement */
 };
 
@@ -316,15 +335,35 @@ static bool in_capture(struct walk *w, const struct sir_ref *s)
 	return cap_same(&w->r->stream, s) || fork_of(w, s);
 }
 
+/* Whether a region already reported 'rule' at 'e' (code under a capture-status test that a
+ * region also reaches). */
+static bool reported(const struct cap *c, const struct rule *rule, const struct sir_ev *e)
+{
+	for (size_t k = 0; k < c->diags->n; k++) {
+		const struct diag *d = &c->diags->items[k];
+		if (d->rule == rule && d->loc.line == e->loc.line && d->loc.col == e->loc.col &&
+		    !strcmp(d->loc.path ? d->loc.path : "", e->loc.path ? e->loc.path : ""))
+			return true;
+	}
+	return false;
+}
+
 static void report(struct walk *w, const struct frame *f, const struct rule *rule, const struct sir_ev *e,
 		   struct cap_words words)
 {
+	if (w->r->span && reported(w->c, rule, e))
+		return;
 	if (!words.api)
 		words.api = api_words(w->c, e);
 	if (!words.stream)
 		words.stream = cap_ref_name(w->c, &w->r->stream);
 	words.line = w->line;
 	words.mode = w->r->mode;
+	const char *inside = arena_printf(w->c->arena, "inside the capture begun at line %u", w->line);
+	if (w->r->span) {
+		words.begun = arena_printf(w->c->arena, "as the capture-status test at line %u says", w->line);
+		inside = arena_printf(w->c->arena, "where the capture-status test at line %u says it captures", w->line);
+	}
 	struct diag *d = cap_report(w->c, rule, e, &words);
 	if (!d || !f->depth)
 		return;
@@ -334,20 +373,24 @@ static void report(struct walk *w, const struct frame *f, const struct rule *rul
 	for (const struct frame *g = f; g && g->call; g = g->up) {
 		k--;
 		notes[k] = (struct diag_note){g->call->loc,
-					      arena_printf(w->c->arena, "called from here, inside the capture begun at line %u%s%s",
-							   w->line, k ? " (through " : "", k ? arena_printf(w->c->arena, "%s)", g->up->fn->name) : "")};
+					      arena_printf(w->c->arena, "called from here, %s%s%s", inside,
+							   k ? " (through " : "", k ? arena_printf(w->c->arena, "%s)", g->up->fn->name) : "")};
 	}
 	d->notes = notes;
 	d->n_notes = f->depth;
 }
 
-static const char *effect_for(const struct walk *w, const struct pack_api *a)
+static const char *effect_for(struct walk *w, const struct pack_api *a)
 {
 	if (!a->effect_nonblocking)
 		return a->effect;
-	if (w->r->blocking == CAP_BLOCKING)
+	if (!w->blocking_known) {      /* a walk of the whole unit: only when a message needs it */
+		w->blocking = blocking_of(w->c, &w->r->stream);
+		w->blocking_known = true;
+	}
+	if (w->blocking == CAP_BLOCKING)
 		return a->effect;
-	if (w->r->blocking == CAP_NONBLOCKING)
+	if (w->blocking == CAP_NONBLOCKING)
 		return a->effect_nonblocking;
 	return arena_printf(w->c->arena, "with a blocking capture stream %s; with a non-blocking one %s", a->effect,
 			    a->effect_nonblocking);
@@ -387,12 +430,12 @@ static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *
 	ev.addr = false;
 	const struct recorded *rec = NULL;
 	for (size_t k = w->n_recs; k-- > 0;)
-		if (cap_same(&w->recs[k].event, &ev)) {
+		if (may_same(&w->recs[k].event, &ev)) {
 			rec = &w->recs[k];
 			break;
 		}
 	if (!rec) {
-		if (ev.kind == REF_VAR && in_capture(w, &s))
+		if (ev.kind == REF_VAR && in_capture(w, &s) && !w->r->span)   /* a span's records came before it */
 			report(w, f, pack_find(w->c->pack, "CG403"), e,
 			       (struct cap_words){.event = cap_ref_name(w->c, &ev), .stream = cap_ref_name(w->c, &s)});
 		return;
@@ -405,7 +448,7 @@ static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *
 	if (cap_same(&s, &w->r->stream))
 		return;
 	struct fork *to = fork_of(w, &s);
-	if (!to && w->n_forks < MAX_TRACKED && known(&s))
+	if (!to && w->n_forks < MAX_TRACKED && (known(&s) || s.elem))   /* streams[i]: the loop's streams, one fork */
 		to = &w->forks[w->n_forks++];
 	if (to)
 		*to = (struct fork){s, false, w->seq};
@@ -414,11 +457,15 @@ static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *
 static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t to);
 
 /* std::cout << a << b is one piece of host work: report a statement once. The failure branch
- * of an error-check macro (CHECK(x): if (err) { fprintf(...); exit(1); }) is not host work
- * that replays would miss: it runs only when capturing already failed. */
+ * of an error check (CHECK(x): if (err) { fprintf(...); exit(1); }), or any path that ends in
+ * an error exit, is not host work that replays would miss: it runs only when capturing has
+ * already failed, or the process is going down. Host work the code does because a status test
+ * says it captures (logging it, counting captures) is meant for capture time. */
 static bool host_once(struct walk *w, const struct frame *f, const struct sir_ev *e)
 {
-	if (e->macro && e->cond > 0)
+	size_t i = (size_t)(e - f->fn->ev);
+	if ((e->macro && e->cond > 0) || cap_guard_on_error_path(w->c->guard, f->fn, i) ||
+	    cap_guard_capturing(w->c->guard, f->fn, i))
 		return false;
 	if (!f->call && w->host_stmt == e->stmt_begin + 1)
 		return false;
@@ -525,15 +572,25 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t to)
 {
 	struct frame here = *f;
-	for (size_t i = from; i < to; i++)
-		if (f->call || f->fn->ev[i].off >= w->r->from)  /* not the begin's own statement (CHECK(...)'s failure branch) */
-			on_event(w, &here, &f->fn->ev[i]);
+	for (size_t i = from; i < to; i++) {
+		const struct sir_ev *e = &f->fn->ev[i];
+		/* not the begin's own statement (CHECK(...)'s failure branch), nor outside a span */
+		if (!f->call && (w->r->span ? !cap_guard_in_span(w->c->guard, w->r->span, e) : e->off < w->r->from))
+			continue;
+		if (!cap_guard_skips(w->c->guard, f->fn, i))  /* code a status test keeps out of captures */
+			on_event(w, &here, e);
+	}
 }
 
 static void check_region(const struct cap *c, const struct cap_region *r)
 {
-	struct walk w = {.c = c, .r = r, .line = r->fn->ev[r->begin].loc.line};
 	struct frame top = {.fn = r->fn};
+	if (r->span) {
+		struct walk w = {.c = c, .r = r, .line = r->span->test.line};
+		walk_fn(&w, &top, r->span->from, r->span->to);
+		return;         /* no end to judge forks at */
+	}
+	struct walk w = {.c = c, .r = r, .line = r->fn->ev[r->begin].loc.line};
 	walk_fn(&w, &top, r->begin + 1, r->end);
 	const struct sir_ev *end = &r->fn->ev[r->end];
 	for (size_t k = 0; k < w.n_forks; k++)
@@ -570,7 +627,7 @@ struct cap_region *cap_regions(const struct cap *c, const struct sir_fn *fn, siz
 		regions = mem_realloc(regions, (n + 1) * sizeof(*regions));
 		regions[n] = (struct cap_region){
 			.fn = fn, .begin = i, .end = j, .from = b->stmt_end, .to = e->stmt_begin, .stream = s,
-			.graph = b->object, .blocking = blocking_of(c, &s),
+			.graph = b->object,
 		};
 		struct sir_ref m = cap_arg(b, a->mode);
 		regions[n].mode = mode_of(fn, b, &m);
@@ -579,4 +636,16 @@ struct cap_region *cap_regions(const struct cap *c, const struct sir_fn *fn, siz
 	}
 	*count = n;
 	return regions;
+}
+
+void cap_guarded(const struct cap *c, const struct sir_fn *fn)
+{
+	size_t n;
+	struct cap_guard_span *spans = cap_guard_spans(c->guard, fn, &n);
+	for (size_t k = 0; k < n; k++) {
+		struct cap_region r = {.fn = fn, .stream = spans[k].stream, .graph = {.kind = REF_NONE, .decl = -1},
+				       .mode = CAP_MODE_UNKNOWN, .span = &spans[k]};
+		check_region(c, &r);
+	}
+	free(spans);
 }

@@ -9,6 +9,10 @@
  * capture stream's blocking kind, the thread's relaxed state, forked streams and captured
  * events tracked along the way. Which call is which comes from the pack's 'apis' table.
  *
+ * Code that a capture-status test says runs only while the stream captures is checked as a
+ * region too (cap_guarded), and code it says runs only when not capturing is left out of every
+ * region (cap_guard.h).
+ *
  * cap.c: regions and the per-event hazards (CG3xx, CG401-CG403, CG408).
  * cap_graph.c, a layer above: checks over a function's shape (CG404-CG407, CG409, CG410).
  */
@@ -24,6 +28,8 @@
 struct arena;
 struct diag_list;
 struct diag;
+struct cap_guard;
+struct cap_guard_span;
 
 #define CAP_MAX_DEPTH 4         /* calls followed from a region into the TU's own functions */
 
@@ -37,7 +43,8 @@ struct cap_region {
 	struct sir_ref stream;          /* the origin stream (REF_CURRENT for CUDAGraph) */
 	struct sir_ref graph;           /* CUDAGraph: the graph object */
 	enum cap_mode mode;
-	enum cap_blocking blocking;
+	const struct cap_guard_span *span;      /* code a capture-status test says captures; NULL for
+						 * a begin and its end */
 };
 
 /* The shared state of one run of the checks over a translation unit. */
@@ -46,15 +53,20 @@ struct cap {
 	const struct pack *pack;
 	struct diag_list *diags;
 	struct arena *arena;
+	struct cap_guard *guard;        /* cap_guard_new(arena, pack, tu) */
 };
 
 /* The capture regions of one function, each checked for hazards as it is found; malloc'd
  * (NULL when none), the caller frees. */
 struct cap_region *cap_regions(const struct cap *c, const struct sir_fn *fn, size_t *count);
+/* The hazards in code of 'fn' that runs only while capturing, by its capture-status tests, that
+ * no region of the unit reported already: call after cap_regions on every function. */
+void cap_guarded(const struct cap *c, const struct sir_fn *fn);
 
-/* What a message's {placeholders} say (rules/capture.yaml); NULL ones stay empty. */
+/* What a message's {placeholders} say (rules/capture.yaml); NULL ones stay empty, but {begun}
+ * which is "begun at line {line}" unless given. */
 struct cap_words {
-	const char *api, *stream, *event, *var, *effect;
+	const char *api, *stream, *event, *var, *effect, *begun;
 	unsigned line;
 	enum cap_mode mode;
 };

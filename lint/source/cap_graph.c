@@ -8,6 +8,7 @@
 #include "base/mem.h"
 #include "config/pack.h"
 #include "source/cap.h"
+#include "source/cap_guard.h"
 
 static bool loop_contains(const struct sir_tu *tu, int loop, unsigned off)
 {
@@ -60,14 +61,12 @@ static bool begin_check(const struct cap_region *r, size_t x)
 	return true;
 }
 
-/* CG404/CG410: an exit from the region that skips its end; the first of each kind, with a
- * count of the rest. An exit written through a macro is an error check's failure path
+/* CG404/CG410: each exit from the region that skips its end, a finding of its own (a note
+ * points at the begin). An exit written through a macro is an error check's failure path
  * (CHECK(x) returning or throwing): CG410, a warning; any other exit is CG404. */
 static void check_left_open(const struct cap *c, const struct cap_region *r)
 {
-	unsigned begin_off = r->fn->ev[r->begin].off;
-	const struct sir_ev *first[2] = {NULL, NULL};
-	unsigned more[2] = {0, 0};
+	const struct sir_ev *b = &r->fn->ev[r->begin];
 	for (size_t j = r->begin + 1; j < r->end; j++) {
 		const struct sir_ev *e = &r->fn->ev[j];
 		if (e->off <= r->from || e->off >= r->to)
@@ -79,10 +78,10 @@ static void check_left_open(const struct cap *c, const struct cap_region *r)
 			leaves = true;
 			break;
 		case EV_BREAK:
-			leaves = loop_contains(c->tu, e->breakable, begin_off);
+			leaves = loop_contains(c->tu, e->breakable, b->off);
 			break;
 		case EV_CONTINUE:
-			leaves = loop_contains(c->tu, e->loop, begin_off);
+			leaves = loop_contains(c->tu, e->loop, b->off);
 			break;
 		case EV_GOTO:
 			leaves = e->jump_to < r->from || e->jump_to > r->to;
@@ -90,24 +89,17 @@ static void check_left_open(const struct cap *c, const struct cap_region *r)
 		default:
 			continue;
 		}
-		if (leaves && !ended_before(c, r, j) && !begin_check(r, j)) {
-			int k = e->macro != NULL;
-			if (first[k])
-				more[k]++;
-			else
-				first[k] = e;
-		}
-	}
-	static const char *const ids[] = {"CG404", "CG410"};
-	for (int k = 0; k < 2; k++) {
-		if (!first[k])
+		if (!leaves || ended_before(c, r, j) || begin_check(r, j))
 			continue;
-		const char *what = exit_words(c, first[k]);
-		if (more[k])
-			what = arena_printf(c->arena, "%s (and %u more before the end)", what, more[k]);
-		cap_report(c, pack_find(c->pack, ids[k]), first[k],
-			   &(struct cap_words){.api = what, .stream = cap_ref_name(c, &r->stream),
-					       .line = r->fn->ev[r->begin].loc.line});
+		struct diag *d = cap_report(c, pack_find(c->pack, e->macro ? "CG410" : "CG404"), e,
+					    &(struct cap_words){.api = exit_words(c, e), .stream = cap_ref_name(c, &r->stream),
+								.line = b->loc.line});
+		if (d) {
+			struct diag_note *note = arena_alloc(c->arena, sizeof(*note));
+			*note = (struct diag_note){b->loc, "the capture begins here"};
+			d->notes = note;
+			d->n_notes = 1;
+		}
 	}
 }
 
@@ -125,7 +117,7 @@ static void check_frozen(const struct cap *c, const struct cap_region *r, bool u
 			continue;
 		for (unsigned k = 0; k < l->n_args; k++) {
 			const struct sir_ref *a = &l->args[k];
-			if (a->kind != REF_VAR || a->addr || !c->tu->decls[a->decl].scalar)
+			if (a->kind != REF_VAR || a->addr || a->elem || !c->tu->decls[a->decl].scalar)
 				continue;
 			for (size_t w = r->end + 1; w < fn->n_ev; w++) {
 				const struct sir_ev *wr = &fn->ev[w];
@@ -181,19 +173,80 @@ static unsigned api_uses(const struct cap *c, int decl)
 	return n;
 }
 
-static bool destroyed(const struct cap *c, int decl)
+/* Whether 't' tests 'decl' itself, or the result of a call that makes it (&decl, an out-argument). */
+static bool names(const struct sir_cond *t, int decl)
 {
-	for (size_t f = 0; f < c->tu->n_fns; f++)
-		for (size_t i = 0; i < c->tu->fns[f].n_ev; i++) {
-			const struct sir_ev *e = &c->tu->fns[f].ev[i];
-			const struct pack_api *a = cap_role(c, e, API_DESTROY);
-			if (a && cap_arg(e, a->graph).kind == REF_VAR && cap_arg(e, a->graph).decl == decl)
-				return true;
-		}
+	if (!t)
+		return false;
+	if (t->kind == COND_REF && t->ref.kind == REF_VAR && t->ref.decl == decl)
+		return true;
+	for (unsigned k = 0; k < t->n_args; k++)
+		if (t->args[k].kind == REF_VAR && t->args[k].addr && t->args[k].decl == decl)
+			return true;
+	return names(t->a, decl) || names(t->b, decl);
+}
+
+/* The variable the result of fn->ev[i] went into (err = cudaGraphInstantiate(...)), or -1. */
+static int result_of(const struct sir_fn *fn, size_t i)
+{
+	const struct sir_ev *w = i ? &fn->ev[i - 1] : NULL;
+	return w && w->kind == EV_WRITE && w->from_call && w->stmt_begin == fn->ev[i].stmt_begin ? w->target.decl : -1;
+}
+
+static bool written_between(const struct sir_fn *fn, int decl, size_t from, size_t to)
+{
+	for (size_t j = from + 1; j < to && j < fn->n_ev; j++)
+		if (fn->ev[j].kind == EV_WRITE && fn->ev[j].target.decl == decl)
+			return true;
 	return false;
 }
 
-/* CG407: a local graph or executable handle created here and never destroyed or passed on. */
+/* Whether the destroy fn->ev[d] runs whenever the handle made at fn->ev[m] exists: every branch
+ * that holds the destroy holds the making too, or tests the handle itself (if (exec)), or tests
+ * whether the making succeeded (its result, or the call itself). */
+static bool destroys_on_normal_path(const struct cap *c, const struct sir_fn *fn, size_t m, size_t d, int decl)
+{
+	int result = result_of(fn, m);
+	for (int a = fn->ev[d].arm; a >= 0 && !cap_guard_inside(c->tu, fn->ev[m].arm, a); a = c->tu->arms[a].up) {
+		const struct sir_arm *arm = &c->tu->arms[a];
+		bool tests_result = result >= 0 && names(arm->cond, result) && !written_between(fn, result, m, arm->ev);
+		if (!names(arm->cond, decl) && !tests_result)
+			return false;
+	}
+	return true;
+}
+
+static bool destroyed_in(const struct cap *c, const struct sir_fn *fn, int decl)
+{
+	for (size_t d = 0; d < fn->n_ev; d++) {
+		const struct pack_api *a = cap_role(c, &fn->ev[d], API_DESTROY);
+		if (a && cap_arg(&fn->ev[d], a->graph).kind == REF_VAR && cap_arg(&fn->ev[d], a->graph).decl == decl)
+			return true;
+	}
+	return false;
+}
+
+/* The destroy of 'decl' the handle made at fn->ev[m] gets: 1 on its normal path, 0 none, -1
+ * only on a branch ('*branch' is the first such). */
+static int destroy_after(const struct cap *c, const struct sir_fn *fn, size_t m, int decl, const struct sir_ev **branch)
+{
+	*branch = NULL;
+	for (size_t d = m + 1; d < fn->n_ev; d++) {
+		const struct pack_api *a = cap_role(c, &fn->ev[d], API_DESTROY);
+		struct sir_ref h = a ? cap_arg(&fn->ev[d], a->graph) : (struct sir_ref){.kind = REF_NONE};
+		if (h.kind != REF_VAR || h.decl != decl)
+			continue;
+		if (destroys_on_normal_path(c, fn, m, d, decl))
+			return 1;
+		if (!*branch)
+			*branch = &fn->ev[d];
+	}
+	return *branch ? -1 : 0;
+}
+
+/* CG407: a local graph or executable handle created here and not destroyed on the normal path
+ * after it, nor passed on. A destroy on one branch does not clear another: jacobiCudaGraphs'
+ * exec destroyed only when an update fails leaks when updates succeed. */
 static void check_leaks(const struct cap *c, const struct sir_fn *fn)
 {
 	static const enum api_role makers[] = {API_END, API_CREATE, API_INSTANTIATE};
@@ -203,15 +256,31 @@ static void check_leaks(const struct cap *c, const struct sir_fn *fn)
 			const struct pack_api *a = cap_role(c, e, makers[m]);
 			struct sir_ref h = a ? cap_arg(e, makers[m] == API_INSTANTIATE ? a->exec : a->graph)
 					     : (struct sir_ref){.kind = REF_NONE};
-			if (h.kind != REF_VAR || !h.addr)
+			if (h.kind != REF_VAR || !h.addr || h.elem)
 				continue;
 			const struct sir_decl *d = &c->tu->decls[h.decl];
-			if (d->kind != DECL_LOCAL || destroyed(c, h.decl) || d->uses > api_uses(c, h.decl))
+			const struct sir_ev *branch;
+			if (d->kind != DECL_LOCAL || d->uses > api_uses(c, h.decl) + d->tests)
 				continue;
-			const char *destroy = makers[m] == API_INSTANTIATE ? "no cudaGraphExecDestroy" : "no cudaGraphDestroy";
-			cap_report(c, pack_find(c->pack, "CG407"), e,
-				   &(struct cap_words){.api = e->name, .var = arena_printf(c->arena, "'%s'", d->name),
-						       .effect = destroy});
+			int found = destroy_after(c, fn, i, h.decl, &branch);
+			if (found > 0)
+				continue;
+			const char *destroy = makers[m] == API_INSTANTIATE ? "cudaGraphExecDestroy" : "cudaGraphDestroy";
+			const char *effect = arena_printf(c->arena, "is never destroyed (no %s)", destroy);
+			if (branch)
+				effect = arena_printf(c->arena, "is destroyed only on a branch the normal path skips (%s at line %u)",
+						      branch->name, branch->loc.line);
+			else if (destroyed_in(c, fn, h.decl))
+				effect = arena_printf(c->arena, "is not destroyed after it is made (no %s follows)", destroy);
+			struct diag *r = cap_report(c, pack_find(c->pack, "CG407"), e,
+						    &(struct cap_words){.api = e->name, .var = arena_printf(c->arena, "'%s'", d->name),
+									.effect = effect});
+			if (r && branch) {
+				struct diag_note *note = arena_alloc(c->arena, sizeof(*note));
+				*note = (struct diag_note){branch->loc, "destroyed here, only when this branch is taken"};
+				r->notes = note;
+				r->n_notes = 1;
+			}
 		}
 	}
 }

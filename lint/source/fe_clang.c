@@ -196,9 +196,9 @@ static size_t shared_dirs(const char *x, const char *y)
  * closest to it in the tree (same folder first), as clangd infers. NULL when there is none. */
 static const char *command_file(struct arena *a, CXCompileCommand cmd)
 {
-	const char *f = fe_clang_walk_cxstr(a, fe_clang_lib.CompileCommand_getFilename(cmd));
+	const char *f = fe_clang_lib_str(a, fe_clang_lib.CompileCommand_getFilename(cmd));
 	if (f[0] != '/')
-		f = arena_printf(a, "%s/%s", fe_clang_walk_cxstr(a, fe_clang_lib.CompileCommand_getDirectory(cmd)), f);
+		f = arena_printf(a, "%s/%s", fe_clang_lib_str(a, fe_clang_lib.CompileCommand_getDirectory(cmd)), f);
 	return f;
 }
 
@@ -253,8 +253,8 @@ static bool cdb_flags(struct arena *a, struct cflags *f, struct fe_clang_cdbs *c
 		unsigned n = fe_clang_lib.CompileCommand_getNumArgs(cmd);
 		const char **argv = mem_alloc((n + 1) * sizeof(*argv));
 		for (unsigned i = 0; i < n; i++)
-			argv[i] = fe_clang_walk_cxstr(a, fe_clang_lib.CompileCommand_getArg(cmd, i));
-		cflags_from_command(a, f, argv, n, fe_clang_walk_cxstr(a, fe_clang_lib.CompileCommand_getDirectory(cmd)));
+			argv[i] = fe_clang_lib_str(a, fe_clang_lib.CompileCommand_getArg(cmd, i));
+		cflags_from_command(a, f, argv, n, fe_clang_lib_str(a, fe_clang_lib.CompileCommand_getDirectory(cmd)));
 		free(argv);
 		found = true;
 	}

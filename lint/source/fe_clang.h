@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fe_clang: C, C++ and CUDA sources through libclang, into a sir_tu (sir.h). Its two files,
- * fe_clang.c (the translation unit) and fe_clang_walk.c (the AST walk), alone include libclang.
+ * fe_clang: C, C++ and CUDA sources through libclang, into a sir_tu (sir.h). Its files,
+ * fe_clang.c (the translation unit), fe_clang_walk.c (the AST walk) and fe_clang_expr.c (its
+ * expressions), alone include libclang.
  *
  * A file is parsed once, as CUDA host code when it is .cu/.cuh (or holds a launch or a CUDA
  * keyword, or is a header among .cu sources: its compile database's, else its folder's), with

@@ -10,7 +10,6 @@
 #include "base/mem.h"
 #include "base/strmap.h"
 #include "source/fe_clang_lib.h"
-#include "source/fe_clang_walk.h"   /* after libclang's: fe_clang_walk_cxstr */
 
 #define MAX_NAMES 8
 
@@ -82,7 +81,7 @@ static enum CXChildVisitResult unresolved(CXCursor c, CXCursor parent, CXClientD
 		return CXChildVisit_Continue;
 	if (fe_clang_lib.getCursorKind(c) == CXCursor_OverloadedDeclRef && fe_clang_lib.getNumOverloadedDecls(c) == 0) {
 		struct names *nm = data;
-		const char *s = fe_clang_walk_cxstr(nm->a, fe_clang_lib.getCursorSpelling(c));
+		const char *s = fe_clang_lib_str(nm->a, fe_clang_lib.getCursorSpelling(c));
 		add_name(nm, s, strlen(s));
 	}
 	return CXChildVisit_Recurse;
@@ -117,13 +116,13 @@ void fe_clang_err_read(struct arena *a, struct CXTranslationUnitImpl *tu, const 
 		CXFile file;
 		unsigned line, col, off;
 		fe_clang_lib.getFileLocation(l, &file, &line, &col, &off);
-		const char *msg = fe_clang_walk_cxstr(a, fe_clang_lib.getDiagnosticSpelling(d));
+		const char *msg = fe_clang_lib_str(a, fe_clang_lib.getDiagnosticSpelling(d));
 		if (!file && strstr(msg, "too many errors emitted")) {  /* -ferror-limit, not an error */
 			fe_clang_lib.disposeDiagnostic(d);
 			continue;
 		}
 		bool main = file && fe_clang_lib.Location_isFromMainFile(l);   /* no file: the driver's */
-		const char *name = file ? fe_clang_walk_cxstr(a, fe_clang_lib.getFileName(file)) : "";
+		const char *name = file ? fe_clang_lib_str(a, fe_clang_lib.getFileName(file)) : "";
 		char real[PATH_MAX];    /* "repo/../secret.txt" is not inside repo/ */
 		bool quoted = main || !file || inside(realpath(name, real) ? real : name, trusted);
 		const char *text = main || !file ? msg

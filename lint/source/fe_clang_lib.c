@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/mem.h"
+
 struct fe_clang_lib fe_clang_lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -84,4 +86,12 @@ const char *fe_clang_lib_load(void)
 {
 	pthread_once(&once, load);
 	return why[0] ? why : NULL;
+}
+
+const char *fe_clang_lib_str(struct arena *a, CXString s)
+{
+	const char *c = fe_clang_lib.getCString(s);
+	const char *r = arena_strdup(a, c ? c : "");
+	fe_clang_lib.disposeString(s);
+	return r;
 }

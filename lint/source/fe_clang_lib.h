@@ -26,4 +26,8 @@ extern struct fe_clang_lib fe_clang_lib;
 /* Load once (thread-safe). NULL when loaded, else why not, with what to do about it. */
 const char *fe_clang_lib_load(void);
 
+struct arena;
+/* A libclang string copied into 'a' ("" for none), disposed of. */
+const char *fe_clang_lib_str(struct arena *a, CXString s);
+
 #endif

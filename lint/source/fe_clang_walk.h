@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* fe_clang_walk: between fe_clang.c (set-up and parsing) and fe_clang_walk.c (the AST walk). */
+/* fe_clang_walk: between fe_clang.c (set-up and parsing) and fe_clang_walk.c (the AST walk; its
+ * expressions are read in fe_clang_expr.c). */
 #ifndef CGLINT_FE_CLANG_WALK_H
 #define CGLINT_FE_CLANG_WALK_H
 
@@ -21,11 +22,5 @@ struct sir_tu *fe_clang_walk_tu(struct arena *a, struct CXTranslationUnitImpl *t
 
 /* Whether 's' is longer than 'suf' and ends with it. */
 bool fe_clang_walk_has_suffix(const char *s, const char *suf);
-
-/* A libclang string copied into 'a' ("" for none), disposed of. Declared only where libclang's
- * CXString is already known (the fe_clang*.c files), so one copy serves both halves. */
-#ifdef LLVM_CLANG_C_CXSTRING_H
-const char *fe_clang_walk_cxstr(struct arena *a, CXString s);
-#endif
 
 #endif

@@ -6,7 +6,7 @@
  * Each function defined outside system headers is a list of events in source order: calls
  * (API or user functions), kernel launches, writes to variables, and the statements that
  * leave a block early. Each event carries the structure around it that the checks need
- * (enclosing statement, block, loop, condition) as byte offsets into its file.
+ * (enclosing statement, block, loop, branch and its condition) as byte offsets into its file.
  *
  * Everything lives in the arena passed to fe_clang_parse; a sir_tu is freed with it.
  */
@@ -40,6 +40,40 @@ struct sir_ref {
 	int64_t ival;
 	int decl;               /* REF_VAR: index into sir_tu.decls */
 	const char *text;       /* enumerator or macro name, or spelling; may be NULL */
+	/* REF_VAR: an element of the array 'decl' (streams[i]); with a constant index, 'index' is
+	 * it. Elements at other indices stand for one another: a loop over them is one stream. */
+	bool elem, const_index;
+	int64_t index;
+};
+
+/*
+ * What a condition tests, as a small tree: && || ! and == != over values, a value being a
+ * variable or constant (COND_REF) or a call's result (COND_CALL); anything else is COND_OTHER.
+ * The checks judge it (a capture-status test, an error test, a null test).
+ */
+enum sir_cond_kind { COND_OTHER, COND_REF, COND_CALL, COND_EQ, COND_NE, COND_NOT, COND_AND, COND_OR };
+
+struct sir_cond {
+	enum sir_cond_kind kind;
+	struct sir_ref ref;             /* COND_REF */
+	const char *name;               /* COND_CALL: the callee, qualified, API suffixes stripped */
+	struct sir_ref *args;           /* COND_CALL */
+	unsigned n_args;
+	const struct sir_cond *a, *b;   /* the operands: NOT has 'a' alone */
+};
+
+/*
+ * A branch: the then or else part of an if (when the condition holds, or not), either side of
+ * ?:, the right operand of && or ||, or a switch's body (no condition). Arms nest through 'up';
+ * an event's innermost arm is sir_ev.arm.
+ */
+struct sir_arm {
+	int fn;                         /* the function it is in (index into sir_tu.fns) */
+	int up;                         /* enclosing arm, or -1 */
+	const struct sir_cond *cond;    /* NULL when unknown */
+	bool when;                      /* runs when 'cond' holds (then), or when it does not (else) */
+	size_t ev;                      /* the first event of its function after the test */
+	struct loc loc;                 /* of the if (?:, &&, switch) it belongs to */
 };
 
 enum sir_decl_kind { DECL_LOCAL, DECL_PARAM, DECL_GLOBAL, DECL_FIELD };
@@ -55,6 +89,7 @@ struct sir_decl {
 	bool in_main;           /* declared in the main file */
 	bool scalar;            /* arithmetic, enum or pointer type, not const */
 	unsigned uses;          /* references anywhere in the translation unit */
+	unsigned tests;         /* of them, tests against null: if (h), !h, h && ..., h == NULL */
 };
 
 enum sir_ev_kind {
@@ -77,7 +112,7 @@ struct sir_ev {
 	int callee;             /* EV_CALL: index of a function defined in this TU, or -1 */
 	struct sir_ref object;  /* method calls: the object (graph.capture_begin()) */
 	struct sir_ref stream;  /* EV_LAUNCH: the stream of the launch configuration */
-	struct sir_ref *args;
+	struct sir_ref *args;   /* EV_RETURN: args[0] is the value returned, if any */
 	unsigned n_args;
 	struct sir_ref target;  /* EV_WRITE: what is written; args[0] is the value when known */
 	bool counter;           /* EV_WRITE: ++, --, or a compound assignment */
@@ -91,6 +126,9 @@ struct sir_ev {
 	unsigned cond;          /* if/switch/?:/&&/|| levels between it and its innermost loop */
 	unsigned jump_to;       /* EV_GOTO: the label's offset */
 	const char *macro;      /* the macro the event was written through, or NULL */
+	int arm;                /* innermost enclosing branch (index into sir_tu.arms), or -1 */
+	const struct sir_cond *value;   /* EV_RETURN: what it returns, EV_WRITE: a test written
+					 * (b = x != y), read as a test; may be NULL */
 };
 
 struct sir_loop {
@@ -115,6 +153,8 @@ struct sir_tu {
 	size_t n_decls;
 	struct sir_loop *loops;
 	size_t n_loops;
+	struct sir_arm *arms;
+	size_t n_arms;
 	bool per_thread_stream;         /* stream 0 means cudaStreamPerThread (nvcc --default-stream per-thread) */
 };
 

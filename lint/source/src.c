@@ -16,6 +16,7 @@
 #include "input/text.h"
 #include "source/cap.h"
 #include "source/cap_graph.h"
+#include "source/cap_guard.h"
 #include "source/fe_clang.h"
 
 struct src_job {
@@ -83,7 +84,7 @@ static void run_job(void *ctx, size_t k, struct sbuf *out)
 	if (!p->opts->in_process)
 		fe_clang_worker();
 	if (!fe_clang_parse(j->arena, &j->diags, j->path, j->text, j->len, &fo, &tu)) {
-		struct cap c = {tu, p->pack, &j->diags, j->arena};
+		struct cap c = {tu, p->pack, &j->diags, j->arena, cap_guard_new(j->arena, p->pack, tu)};
 		for (size_t f = 0; f < tu->n_fns; f++) {
 			if (!tu->fns[f].in_main)
 				continue;       /* a header's functions are followed from the regions that call them */
@@ -92,6 +93,9 @@ static void run_job(void *ctx, size_t k, struct sbuf *out)
 			cap_graph_check(&c, &tu->fns[f], regions, n);
 			free(regions);
 		}
+		for (size_t f = 0; f < tu->n_fns; f++)
+			if (tu->fns[f].in_main)
+				cap_guarded(&c, &tu->fns[f]);
 	}
 	diag_wire_put(out, &j->diags);
 }
