@@ -238,15 +238,30 @@ static bool ends(const struct cap *c, const struct pack_api *ba, const struct si
 	return any_stream || cap_same(bs, &es);
 }
 
+/* Whether fn->ev[j] begins another capture of the stream (or graph) that 'b' began. */
+static bool begins_again(const struct cap *c, const struct pack_api *ba, const struct sir_ev *b,
+			 const struct sir_ref *bs, const struct sir_ev *e)
+{
+	const struct pack_api *a = cap_role(c, e, API_BEGIN);
+	if (!a || (a->stream < 0) != (ba->stream < 0))
+		return false;
+	if (a->stream < 0)
+		return cap_same(&b->object, &e->object);
+	struct sir_ref es = stream_of(a, e);
+	return cap_same(bs, &es);
+}
+
 /* The end of the capture begun at fn->ev[i]: on its stream, preferring one in the begin's own
- * block; failing that, an end on another stream (CG402). Returns fn->n_ev when there is none. */
+ * block, else the last before the stream begins a capture again (an error path's end comes
+ * before the real one; nccl-tests ends and begins again in loops over streams[i]); failing that,
+ * an end on another stream (CG402). Returns fn->n_ev when there is none. */
 static size_t find_end(const struct cap *c, const struct pack_api *ba, const struct sir_fn *fn, size_t i,
 		       const struct sir_ref *s, bool *other)
 {
 	const struct sir_ev *b = &fn->ev[i];
 	size_t last = fn->n_ev;
 	*other = false;
-	for (size_t j = i + 1; j < fn->n_ev; j++)
+	for (size_t j = i + 1; j < fn->n_ev && !(last < fn->n_ev && begins_again(c, ba, b, s, &fn->ev[j])); j++)
 		if (ends(c, ba, b, s, &fn->ev[j], false)) {
 			if (fn->ev[j].blk_begin == b->blk_begin)
 				return j;
