@@ -225,11 +225,13 @@ static struct sir_ref stream_of(const struct pack_api *a, const struct sir_ev *e
 	return cap_arg(e, a->stream);
 }
 
-static bool ends(const struct cap *c, const struct pack_api *ba, const struct sir_ev *b, const struct sir_ref *bs,
-		 const struct sir_ev *e, bool any_stream)
+/* Whether 'e' is a 'role' call (a begin or an end) on the stream (or CUDAGraph) that 'b' began
+ * capturing, or on any stream. */
+static bool on_same(const struct cap *c, const struct pack_api *ba, const struct sir_ev *b, const struct sir_ref *bs,
+		    const struct sir_ev *e, enum api_role role, bool any_stream)
 {
-	const struct pack_api *a = cap_role(c, e, API_END);
-	/* a CUDAGraph (no stream argument) ends a CUDAGraph, a stream call a stream call */
+	const struct pack_api *a = cap_role(c, e, role);
+	/* a CUDAGraph (no stream argument) pairs with a CUDAGraph, a stream call with a stream call */
 	if (!a || (a->stream < 0) != (ba->stream < 0))
 		return false;
 	if (a->stream < 0)
@@ -238,17 +240,10 @@ static bool ends(const struct cap *c, const struct pack_api *ba, const struct si
 	return any_stream || cap_same(bs, &es);
 }
 
-/* Whether fn->ev[j] begins another capture of the stream (or graph) that 'b' began. */
-static bool begins_again(const struct cap *c, const struct pack_api *ba, const struct sir_ev *b,
-			 const struct sir_ref *bs, const struct sir_ev *e)
+static bool ends(const struct cap *c, const struct pack_api *ba, const struct sir_ev *b, const struct sir_ref *bs,
+		 const struct sir_ev *e, bool any_stream)
 {
-	const struct pack_api *a = cap_role(c, e, API_BEGIN);
-	if (!a || (a->stream < 0) != (ba->stream < 0))
-		return false;
-	if (a->stream < 0)
-		return cap_same(&b->object, &e->object);
-	struct sir_ref es = stream_of(a, e);
-	return cap_same(bs, &es);
+	return on_same(c, ba, b, bs, e, API_END, any_stream);
 }
 
 /* The end of the capture begun at fn->ev[i]: on its stream, preferring one in the begin's own
@@ -261,7 +256,7 @@ static size_t find_end(const struct cap *c, const struct pack_api *ba, const str
 	const struct sir_ev *b = &fn->ev[i];
 	size_t last = fn->n_ev;
 	*other = false;
-	for (size_t j = i + 1; j < fn->n_ev && !(last < fn->n_ev && begins_again(c, ba, b, s, &fn->ev[j])); j++)
+	for (size_t j = i + 1; j < fn->n_ev && !(last < fn->n_ev && on_same(c, ba, b, s, &fn->ev[j], API_BEGIN, false)); j++)
 		if (ends(c, ba, b, s, &fn->ev[j], false)) {
 			if (fn->ev[j].blk_begin == b->blk_begin)
 				return j;
