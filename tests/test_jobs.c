@@ -193,3 +193,31 @@ Test(jobs, diagnostics_cross_the_wire_whole)
 	arena_free(b);
 	pack_free(p);
 }
+
+/* A rule pack holds one rule per version range under one id: the list keeps which one. */
+Test(jobs, rule_variants_cross_the_wire)
+{
+	struct pack *p = pack_new();
+	pack_load_builtin(p);
+	const struct rule *later = NULL;
+	for (size_t k = 0; k < p->n_rules && !later; k++)
+		if (!strcmp(p->rules[k]->head.id, "CG104") && p->rules[k] != pack_find(p, "CG104"))
+			later = p->rules[k];
+	cr_assert_not_null(later, "CG104 has a rule for each of several releases");
+	struct arena *a = arena_new();
+	struct diag_list src, dst;
+	diag_init(&src, a, &p->lookup, NULL);
+	diag_init(&dst, a, &p->lookup, NULL);
+	diag_report(&src, later, (struct loc){"r.yaml", 3, 3}, "moe and moe_router", NULL, NULL);
+	struct sbuf w;
+	sbuf_init(&w);
+	diag_wire_put(&w, &src);
+	cr_assert_eq(diag_wire_get(&dst, w.buf, w.len, NULL), 0);
+	cr_assert_eq(dst.n, 1);
+	cr_expect_eq(dst.items[0].rule, later, "the release's own rule, not the first of its id");
+	sbuf_release(&w);
+	diag_release(&src);
+	diag_release(&dst);
+	arena_free(a);
+	pack_free(p);
+}

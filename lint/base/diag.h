@@ -38,6 +38,11 @@ struct diag_rule {
 struct diag_rules {
 	const void *owner;
 	const struct rule *(*find)(const void *owner, const char *id);  /* NULL when none */
+	/* Where a rule sits in the owner's table, and the rule at a place: a rule pack holds one
+	 * rule per version range under one id, and a list that crosses to a process forked from
+	 * this one (diag_wire.h) keeps which. May be NULL: then ids alone, the first of each. */
+	unsigned (*index)(const void *owner, const struct rule *r);
+	const struct rule *(*at)(const void *owner, unsigned k);        /* NULL past the end */
 };
 
 /* A secondary position: a call chain step, where a capture began. */

@@ -34,7 +34,7 @@ const struct opt opts[] = {
 	{"diff", 0, NULL, O_DIFF, "print the mechanical fixes as a unified diff instead (exit 1 if there is one)"},
 	{"cuda-path", 0, "DIR|auto|none", O_CUDA_PATH, "CUDA headers to parse sources against (default auto: $CGLINT_CUDA_PATH, the build's, $CUDA_PATH, /usr/local/cuda, nvcc's; none: cglint's shim)"},
 	{"build-path", 'p', "DIR", O_CDB, "folder holding compile_commands.json (default: searched upward from each source)"},
-	{"jobs", 'j', "N", O_JOBS, "check N sources (probe: run N rows) at once (default: one per CPU; probe: 1)"},
+	{"jobs", 'j', "N", O_JOBS, "N worker processes at once: a source each, other inputs in chunks once there are enough; the output is the same for any N (probe: N rows at once) (default: one per CPU; probe: 1)"},
 	{"source-timeout", 0, "SECONDS", O_SRC_TIMEOUT, "stop analysing a source after SECONDS (default 60)"},
 	{"source-memory", 0, "MIB", O_SRC_MEMORY, "stop analysing a source past MIB of address space (default 4096)"},
 	{"show-clang-args", 0, NULL, O_SHOW_ARGS, "print the arguments each source would be parsed with, and stop"},

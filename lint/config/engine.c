@@ -22,9 +22,12 @@ static void (*const check_fns[])(struct judge *, const struct rule *) = {
 
 static void note(struct engine *e, struct loc loc, const char *text)
 {
-	struct engine_notes *n = e->notes;
-	if (!n)
-		return;
+	if (e->notes)
+		engine_note_add(e->notes, loc, text);
+}
+
+void engine_note_add(struct engine_notes *n, struct loc loc, const char *text)
+{
 	if (n->n == n->cap) {
 		n->cap = n->cap ? n->cap * 2 : 16;
 		n->items = mem_realloc(n->items, n->cap * sizeof(*n->items));

@@ -39,6 +39,8 @@ struct engine {
 };
 
 void engine_run(struct engine *e);
+/* Append a note ('text' is borrowed). */
+void engine_note_add(struct engine_notes *n, struct loc loc, const char *text);
 void engine_notes_release(struct engine_notes *n);
 
 #endif

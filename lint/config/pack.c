@@ -30,11 +30,26 @@ static const struct rule *find_for_funnel(const void *owner, const char *id)
 	return pack_find(owner, id);
 }
 
+static unsigned index_for_funnel(const void *owner, const struct rule *r)
+{
+	const struct pack *p = owner;
+	size_t k = 0;
+	while (k < p->n_rules && p->rules[k] != r)
+		k++;
+	return (unsigned)k;
+}
+
+static const struct rule *at_for_funnel(const void *owner, unsigned k)
+{
+	const struct pack *p = owner;
+	return k < p->n_rules ? p->rules[k] : NULL;
+}
+
 struct pack *pack_new(void)
 {
 	struct pack *p = mem_alloc(sizeof(*p));
 	p->arena = arena_new();
-	p->lookup = (struct diag_rules){p, find_for_funnel};
+	p->lookup = (struct diag_rules){p, find_for_funnel, index_for_funnel, at_for_funnel};
 	return p;
 }
 

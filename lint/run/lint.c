@@ -3,9 +3,10 @@
 #define _DEFAULT_SOURCE /* realpath */
 #include "run/lint.h"
 
+#include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -27,6 +28,7 @@
 #include "input/read.h"
 #include "input/text.h"
 #include "input/walk.h"
+#include "run/batch.h"
 #include "source/fe_clang.h"
 
 static struct node *parse_yaml_path(struct lint_run *r, struct arena *a, const char *path)
@@ -47,7 +49,7 @@ void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_o
 		   struct proj *proj)
 {
 	*r = (struct lint_run){.pack = p, .opts = o, .arena = arena_new(), .sources = src_queue_new(), .proj = proj,
-			       .texts = text_store_new()};
+			       .texts = text_store_new(), .batch = batch_new()};
 	diag_init(&r->diags, r->arena, &p->lookup, f);
 	diag_init(&r->suppressed, r->arena, &p->lookup, NULL);
 	r->overlays = mem_alloc((o->n_overlays + 1) * sizeof(*r->overlays));
@@ -79,14 +81,18 @@ void lint_run_release(struct lint_run *r)
 	free(r->py_none);
 	free(r->empty);
 	src_queue_free(r->sources);
+	batch_free(r->batch);
 	proj_free(r->proj);
 	text_store_free(r->texts);
 	fe_py_cache_free(r->py);
 	arena_free(r->arena);
 }
 
+static void check_item(struct lint_run *r, const struct batch_item *it);
+
 void lint_finish(struct lint_run *r)
 {
+	batch_run(r->batch, r, r->opts->sources.jobs, r->opts->sources.in_process, check_item);
 	r->units += src_run(r->sources, r->pack, r->diags.filter, &r->opts->sources, &r->diags);
 	src_texts(r->sources, r->texts);
 }
@@ -295,6 +301,21 @@ static void python_sections(struct facts *t, const struct py_key *keys, size_t n
 		}
 }
 
+/* -v lines: to stderr, or to the run's log in a worker (batch.h), which sends them back. */
+static void say(struct lint_run *r, const char *fmt, ...) CG_PRINTF(2, 3);
+static void say(struct lint_run *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (r->log) {
+		char *line = arena_vprintf(r->arena, fmt, ap);
+		sbuf_adds(r->log, line);
+	} else {
+		vfprintf(stderr, fmt, ap);
+	}
+	va_end(ap);
+}
+
 static void reads_gpu(const char *path, void *ctx)
 {
 	*(bool *)ctx |= !strncmp(path, "target.gpu", 10);
@@ -345,7 +366,7 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 		if (!tg->gpu && (gpu = recipe_gpu(path, pu->name, &utg.gpu_major, &gpu_from)))
 			utg.gpu = gpu;
 		if (r->opts->verbose)
-			fprintf(stderr, "%s:%u:%u: note: %s: %zu keys read, %zu unknown%s%s%s%s\n", path, pu->loc.line,
+			say(r, "%s:%u:%u: note: %s: %zu keys read, %zu unknown%s%s%s%s\n", path, pu->loc.line,
 				pu->loc.col, pu->name, pu->n_keys, unknown, gpu ? "; GPU " : "", gpu ? gpu : "",
 				gpu ? " from " : "", gpu ? gpu_from : "");
 		struct arena *ua = arena_new();
@@ -464,36 +485,48 @@ struct target lint_target_for(struct lint_run *r, const char *path)
 	return target_resolve(&t, why, sizeof(why)) ? o->target : t;
 }
 
-void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len)
+/* Queued for lint_finish, which checks it here or in a worker (batch.h). */
+static void queue(struct lint_run *r, const char *path, const char *buf, size_t len, bool on_disk)
 {
 	r->files++;
 	if (fe_clang_is_source(path)) {
 		src_add(r->sources, path, buf, len);
 		return;
 	}
-	text_put(r->texts, path, buf, len);
-	struct target tg = lint_target_for(r, path);
-	bool py = has_suffix(path, ".py"), script = !py && lint_is_script(path, buf, len);
-	bool named = r->named && !strcmp(path, r->named);
+	enum batch_kind kind = BATCH_YAML;
+	if (has_suffix(path, ".py"))
+		kind = BATCH_PYTHON;
+	else if (lint_is_script(path, buf, len))
+		kind = BATCH_SCRIPT;
+	batch_add(r->batch, &(struct batch_item){.path = path, .buf = buf, .len = len, .target = lint_target_for(r, path),
+						 .kind = kind, .named = r->named && !strcmp(path, r->named),
+						 .on_disk = on_disk, .at = r->diags.n});
+}
+
+void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len)
+{
+	queue(r, path, buf, len, false);
+}
+
+static void check_item(struct lint_run *r, const struct batch_item *it)
+{
+	const char *path = it->path, *buf = it->buf;
+	size_t len = it->len;
+	const struct target tg = it->target;
+	bool py = it->kind == BATCH_PYTHON, script = it->kind == BATCH_SCRIPT;
 	if (py || script) {
 		/* YAML's reader checks its own encoding (CG906); scripts and recipes are checked here. A
 		 * Python file that is not text is reported when it was named or mentions a CUDA-graph
 		 * setting: a tree of unrelated Python stays quiet, as for syntax errors (CG917). */
 		unsigned line, col;
 		const char *bad = text_bad_encoding(buf, len, &line, &col);
-		if (bad && (script || (!py_text_declares_coding(buf, len) && (named || py_text_mentions_graph_key(buf, len))))) {
+		if (bad && (script || (!py_text_declares_coding(buf, len) && (it->named || py_text_mentions_graph_key(buf, len))))) {
 			diag_input(&r->diags, "CG906", (struct loc){path, line, col}, "%s", bad);
 			return;
 		}
 	}
 	if (py) {
-		size_t units = r->units, diags = r->diags.n;
 		python_units(r, path, buf, len, &tg);
-		/* a file named on the command line is worth a word; walked ones stay quiet */
-		if (r->units == units && r->diags.n == diags && named) {
-			r->py_none = mem_realloc(r->py_none, (r->n_py_none + 1) * sizeof(*r->py_none));
-			r->py_none[r->n_py_none++] = path;
-		}
 		return;
 	}
 	if (script) {
@@ -525,7 +558,7 @@ static void lint_file(struct lint_run *r, const char *path, int fd)
 	int rc = fd >= 0 ? read_fd(&r->diags, r->arena, path, fd, &buf, &len)
 			 : read_path(&r->diags, r->arena, path, &buf, &len);
 	if (rc == 0)
-		lint_buffer(r, path, buf, len);
+		queue(r, path, buf, len, fd < 0);
 }
 
 static bool excluded(void *ctx, const char *path)

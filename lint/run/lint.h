@@ -17,10 +17,12 @@
 #include "source/src.h"
 
 struct arena;
+struct batch;
 struct node;
 struct pack;
 struct proj;
 struct py_cache;
+struct sbuf;
 struct text_store;
 
 struct lint_opts {
@@ -38,7 +40,7 @@ struct lint_opts {
 	const char **env_assigns;       /* -E KEY=VALUE */
 	size_t n_env_assigns;
 	const char *stdin_name;         /* --stdin-filename */
-	struct src_opts sources;        /* C/C++/CUDA: --cuda-path, -p, -j */
+	struct src_opts sources;        /* C/C++/CUDA: --cuda-path, -p; -j for every input */
 };
 
 struct lint_run {
@@ -52,6 +54,8 @@ struct lint_run {
 	struct env_list env;            /* --env-file then -E, in order */
 	size_t units;
 	struct src_queue *sources;      /* C/C++/CUDA files, checked by lint_finish */
+	struct batch *batch;            /* the other inputs, checked by lint_finish (batch.h) */
+	struct sbuf *log;               /* -v lines go here instead of stderr (a worker's), or NULL */
 	struct proj *proj;              /* .cglint.yaml resolver, or NULL (--isolated); the run frees it */
 	struct text_store *texts;       /* every input read, by path (texts in the run's arena) */
 	size_t excluded;                /* inputs a config's exclude: skipped */
@@ -70,12 +74,12 @@ struct lint_run {
 void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_opts *o, const struct diag_filter *f,
 		   struct proj *proj);
 void lint_run_release(struct lint_run *r);
-/* Lint a file, a folder (walked for *.yaml, *.yml, launch scripts and C/C++/CUDA sources) or
- * '-' (stdin). Sources are queued: call lint_finish once every path is in. */
+/* Lint a file, a folder (walked for *.yaml, *.yml, *.py, launch scripts and C/C++/CUDA sources)
+ * or '-' (stdin). Inputs are queued: call lint_finish once every path is in. */
 void lint_path(struct lint_run *r, const char *path);
 void lint_finish(struct lint_run *r);
-/* Lint text already in memory as if read from 'path' (its name decides script or YAML);
- * 'path' and 'buf' must outlive the run. */
+/* Lint text already in memory as if read from 'path' (its name decides script or YAML), queued
+ * like a path; 'path' and 'buf' must outlive the run. */
 void lint_buffer(struct lint_run *r, const char *path, const char *buf, size_t len);
 /* A launch script by its name (.sh, .bash, .sbatch, .slurm) or by a #! line naming a shell. */
 bool lint_is_script(const char *path, const char *buf, size_t len);

@@ -27,10 +27,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* 0 .. 15: a target, a file name and defaults assumed or not; 16: an --env-file */
 	unsigned k = fuzz_pick(&data, &size, 2 * 2 * N_TARGETS + 1);
 	if (k < 2 * 2 * N_TARGETS) {
-		struct lint_opts o = {.target = targets[k % N_TARGETS], .assume_defaults = k / (2 * N_TARGETS)};
+		struct lint_opts o = {.target = targets[k % N_TARGETS], .assume_defaults = k / (2 * N_TARGETS),
+				      .sources = {.in_process = true}};
 		struct lint_run r;
 		lint_run_init(&r, p, &o, NULL, NULL);
 		lint_buffer(&r, names[k / N_TARGETS % 2], (const char *)data, size);
+		lint_finish(&r);        /* inputs are queued until then */
 		lint_run_release(&r);
 		return 0;
 	}
