@@ -21,6 +21,7 @@ import time
 
 SOURCE = (".c", ".cc", ".cpp", ".cxx", ".cu", ".cuh", ".h", ".hpp")
 REFUSED = {"CG911", "CG920", "CG904"}
+HEADER = (".h", ".hpp", ".cuh")
 
 
 def sources(root):
@@ -57,12 +58,16 @@ def run(cglint, name, root, build, jobs, listing):
     found = [d for d in diags if not d["rule"].startswith("CG9")]
     rules = collections.Counter(d["rule"] for d in found)
     print("## %s (%s%s)" % (name, root, ", -p " + build if build else ""))
-    print("files %d, analysed %d (whole %d, in part %d), refused %d; %d findings %s; %.1f s" % (
-        len(files), len(files) - len(refused), len(files) - len(refused) - len(part), len(part),
-        len(refused), len(found), dict(sorted(rules.items())), wall))
+    headers = sum(1 for f in files if f.endswith(HEADER))
+    refused_headers = sum(1 for f in refused if f.endswith(HEADER))
+    print("files %d (%d headers), analysed %d (whole %d, in part %d), refused %d (%d headers); %d findings %s; %.1f s" % (
+        len(files), headers, len(files) - len(refused), len(files) - len(refused) - len(part), len(part),
+        len(refused), refused_headers, len(found), dict(sorted(rules.items())), wall))
     for c, n in causes.most_common(12):
         print("  refused %3d  %s" % (n, c))
     if listing:
+        for f in sorted(refused):
+            print("  refused %s: %s" % (os.path.relpath(f, root), refused[f]["message"][:160]))
         for d in found:
             print("  %s:%d: %s %s" % (os.path.relpath(d["path"], root), d["line"], d["rule"], d["message"][:160]))
     print()
