@@ -430,3 +430,27 @@ Test(src, preamble_changes_no_finding_and_is_removed)
 	cr_expect_eq(entries(tmp), 0, "the run's preambles are removed");
 	unsetenv("TMPDIR");
 }
+
+/* A file the database does not name borrows its nearest source's command, but not a -std= of
+ * another language: a .cu beside a C file's entry parsed with -std=gnu11 fails outright. */
+Test(src, borrowed_command_keeps_the_language_standard)
+{
+	char json[1024];
+	snprintf(json, sizeof(json),
+		 "[{\"directory\": \"%s\", \"file\": \"%s/main.c\", \"command\": \"cc -std=gnu11 -DX=1 -c main.c\"}]",
+		 dir, dir);
+	free(harness_write(dir, "compile_commands.json", json, strlen(json)));
+	free(harness_write(dir, "main.c", "int main(void) { return 0; }\n", 29));
+	free(harness_write(dir, "k.cu", capture, sizeof(capture) - 1));
+	char *out;
+	cr_expect_eq(harness_run(dir, "--show-clang-args k.cu 2>/dev/null", &out), 0);
+	cr_assert_not_null(out);
+	cr_expect(strstr(out, "\n-DX=1\n"), "the neighbour's macros are borrowed; got:\n%s", out);
+	cr_expect(!strstr(out, "gnu11"), "its C standard is not; got:\n%s", out);
+	free(out);
+	json_t *doc;
+	harness_run_json(dir, "k.cu", &doc);
+	cr_assert_not_null(doc);
+	cr_expect_str_eq(ids(doc), "CG307@3 CG301@9 ");
+	json_decref(doc);
+}

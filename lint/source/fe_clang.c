@@ -100,6 +100,13 @@ static enum lang lang_of(const char *path, const char *buf, size_t len)
 	return LANG_CXX;
 }
 
+/* Whether a -std= value is one of the language's: C++ standards for C++ and CUDA, C's for C. */
+static bool std_fits(enum lang l, const char *std)
+{
+	bool cxx = strstr(std, "++") != NULL || !strncmp(std, "cuda", 4);
+	return cxx == (l != LANG_C);
+}
+
 /* compile_commands.json: -p's folder, else the closest one upward from the file (as
  * clang-tidy looks), also trying build/ at each level (as clangd does). */
 static char *find_cdb_dir(const char *path)
@@ -356,6 +363,8 @@ static struct cflags build_args(struct arena *a, const char *path, const char *b
 				i++;    /* the shim stands in for the toolkit's headers: never both */
 				continue;
 			}
+			if (!strncmp(db.v[i], "-std=", 5) && !std_fits(l, db.v[i] + 5))
+				continue;       /* a neighbour's command, for another language */
 			cflags_add(a, &f, db.v[i]);
 		}
 		f.per_thread_stream = db.per_thread_stream;
