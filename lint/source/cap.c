@@ -240,12 +240,6 @@ static bool on_same(const struct cap *c, const struct pack_api *ba, const struct
 	return any_stream || cap_same(bs, &es);
 }
 
-static bool ends(const struct cap *c, const struct pack_api *ba, const struct sir_ev *b, const struct sir_ref *bs,
-		 const struct sir_ev *e, bool any_stream)
-{
-	return on_same(c, ba, b, bs, e, API_END, any_stream);
-}
-
 /* The end of the capture begun at fn->ev[i]: on its stream, preferring one in the begin's own
  * block, else the last before the stream begins a capture again (an error path's end comes
  * before the real one; nccl-tests ends and begins again in loops over streams[i]); failing that,
@@ -257,7 +251,7 @@ static size_t find_end(const struct cap *c, const struct pack_api *ba, const str
 	size_t last = fn->n_ev;
 	*other = false;
 	for (size_t j = i + 1; j < fn->n_ev && !(last < fn->n_ev && on_same(c, ba, b, s, &fn->ev[j], API_BEGIN, false)); j++)
-		if (ends(c, ba, b, s, &fn->ev[j], false)) {
+		if (on_same(c, ba, b, s, &fn->ev[j], API_END, false)) {
 			if (fn->ev[j].blk_begin == b->blk_begin)
 				return j;
 			last = j;
@@ -265,7 +259,7 @@ static size_t find_end(const struct cap *c, const struct pack_api *ba, const str
 	if (last < fn->n_ev)
 		return last;
 	for (size_t j = i + 1; j < fn->n_ev; j++)
-		if (ends(c, ba, b, s, &fn->ev[j], true)) {
+		if (on_same(c, ba, b, s, &fn->ev[j], API_END, true)) {
 			const struct pack_api *a = cap_role(c, &fn->ev[j], API_END);
 			struct sir_ref es = stream_of(a, &fn->ev[j]);
 			*other = known(s) && known(&es);  /* two expressions cglint cannot name may be one stream */

@@ -11,18 +11,23 @@
 #include "base/mem.h"
 #include "input/read.h"
 
+/* Append to a NULL-terminated vector in 'a' (it moves when it grows). */
+static void push(struct arena *a, const char ***v, size_t *n, size_t *cap, const char *arg)
+{
+	if (*n + 1 >= *cap) {
+		*cap = *cap ? *cap * 2 : 32;
+		const char **w = arena_alloc(a, *cap * sizeof(*w));
+		if (*n)
+			memcpy(w, *v, *n * sizeof(*w));
+		*v = w;
+	}
+	(*v)[(*n)++] = arg;
+	(*v)[*n] = NULL;
+}
+
 void cflags_add(struct arena *a, struct cflags *f, const char *arg)
 {
-	if (f->n + 1 >= f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 32;
-		const char **v = arena_alloc(a, cap * sizeof(*v));
-		if (f->n)
-			memcpy(v, f->v, f->n * sizeof(*v));
-		f->v = v;
-		f->cap = cap;
-	}
-	f->v[f->n++] = arg;
-	f->v[f->n] = NULL;
+	push(a, &f->v, &f->n, &f->cap, arg);
 }
 
 /* Flags that take a path or a value, in both spellings: "-I dir" and "-Idir". 'clang' is
@@ -213,14 +218,7 @@ static void scan(struct arena *a, struct cflags *out, const char *const *argv, s
 		} else if (!strcmp(s, "--default-stream=per-thread") || !strcmp(s, "-default-stream=per-thread")) {
 			keep(a, out, "-D", "CUDA_API_PER_THREAD_DEFAULT_STREAM=1", false, dir);
 		} else if (s[0] == '-') {       /* optimisation, code generation, warnings, arch lists */
-			if (out->n_drop == out->cap_drop) {
-				out->cap_drop = out->cap_drop ? 2 * out->cap_drop : 8;
-				const char **v = arena_alloc(a, out->cap_drop * sizeof(*v));
-				if (out->n_drop)
-					memcpy(v, out->drop, out->n_drop * sizeof(*v));
-				out->drop = v;
-			}
-			out->drop[out->n_drop++] = s;
+			push(a, &out->drop, &out->n_drop, &out->cap_drop, s);
 		}
 	}
 }

@@ -19,7 +19,7 @@ struct cflags {
 	const char **v;                 /* kept arguments, in 'a' */
 	size_t n, cap;
 	bool per_thread_stream;         /* -DCUDA_API_PER_THREAD_DEFAULT_STREAM or --default-stream per-thread */
-	const char **drop;              /* the command's options left out, for --show-clang-args */
+	const char **drop;              /* the command's options left out, NULL-terminated (NULL: none) */
 	size_t n_drop, cap_drop;
 };
 

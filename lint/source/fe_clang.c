@@ -380,10 +380,8 @@ const char **fe_clang_args(struct arena *a, const char *path, const char *buf, s
 	const char *tk;
 	struct cflags f = build_args(a, path, buf, len, o, false, &tk);
 	*shim = !tk;
-	*dropped = arena_alloc(a, (f.n_drop + 1) * sizeof(**dropped));
-	for (size_t i = 0; i < f.n_drop; i++)
-		(*dropped)[i] = f.drop[i];
-	(*dropped)[f.n_drop] = NULL;
+	static const char *none[] = {NULL};
+	*dropped = f.drop ? f.drop : none;
 	return f.v;
 }
 
