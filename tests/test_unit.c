@@ -366,6 +366,44 @@ static void same_tree(const struct node *x, const struct node *b)
 }
 
 /* Every compiled pack is the tree the YAML reader makes of its file in rules/, node for node. */
+/* One id may have per-version variants; the pack's index finds the first by id or by name. */
+Test(unit, rule_variants_by_id_and_name)
+{
+	static const char rule[] = "  - {id: %s, name: %s, severity: error, mcore: \"%s\", when: \"true\", message: m, doc: d}\n";
+	char text[2048];
+	int n = snprintf(text, sizeof(text), "rules:\n");
+	n += snprintf(text + n, sizeof(text) - n, rule, "TEAM001", "team-one", ">=0.15 <0.16");
+	n += snprintf(text + n, sizeof(text) - n, rule, "TEAM001", "team-one", ">=0.16");         /* a variant */
+	n += snprintf(text + n, sizeof(text) - n, rule, "TEAM001", "team-one", ">=0.17 <0.18");   /* overlaps */
+	n += snprintf(text + n, sizeof(text) - n, rule, "TEAM002", "team-one", ">=0.19");         /* name taken */
+	n += snprintf(text + n, sizeof(text) - n, rule, "TEAM001", "team-two", ">=0.19");         /* id taken */
+	snprintf(text + n, sizeof(text) - n, rule, "TEAM003", "CG101", ">=0.19");                 /* a name like an id */
+	struct arena *ar = arena_new();
+	struct pack *pk = pack_new();
+	pack_load_builtin(pk);
+	size_t builtin = pk->n_rules;
+	struct diag_list dl;
+	diag_init(&dl, ar, &pk->lookup, NULL);
+	pack_load(pk, &dl, "team.yaml", text, strlen(text));
+	cr_assert_eq(dl.n, 3);
+	cr_expect(strstr(dl.items[0].message, "rule id 'TEAM001' is defined twice for the same targets"));
+	cr_expect_eq(dl.items[0].loc.line, 4);
+	cr_expect(strstr(dl.items[1].message, "rule TEAM002 (team-one) clashes with rule TEAM001 (team-one)"));
+	cr_expect(strstr(dl.items[2].message, "rule TEAM001 (team-two) clashes with rule TEAM001 (team-one)"));
+	cr_assert_eq(pk->n_rules, builtin + 3);
+	const struct rule *first = pk->rules[builtin];
+	cr_expect_eq(pack_find(pk, "TEAM001"), first);
+	cr_expect_eq(pack_find(pk, "team-one"), first);
+	cr_expect_eq(pack_find(pk, "CG101"), pack_find(pk, "te-rng-tracker-required"), "an id before a later name");
+	cr_expect_eq(pack_find(pk, "TEAM003"), pk->rules[builtin + 2]);
+	cr_expect_null(pack_find(pk, "TEAM002"));
+	for (size_t k = 0; k < pk->n_rules; k++)
+		cr_expect_eq(pk->lookup.index(pk, pk->rules[k]), k);
+	diag_release(&dl);
+	pack_free(pk);
+	arena_free(ar);
+}
+
 Test(unit, compiled_packs_are_the_yaml)
 {
 	cr_assert_gt(pack_n_trees, 10);

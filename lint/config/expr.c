@@ -71,6 +71,8 @@ static bool is_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
 static bool accept_word(struct parser *ps, const char *kw)
 {
 	skip_ws(ps);
+	if (*ps->p != *kw)      /* the common miss, without a call */
+		return false;
 	size_t n = strlen(kw);
 	if (strncmp(ps->p, kw, n) || is_ident(ps->p[n]) || ps->p[n] == '.')
 		return false;
@@ -81,6 +83,8 @@ static bool accept_word(struct parser *ps, const char *kw)
 static bool accept(struct parser *ps, const char *tok)
 {
 	skip_ws(ps);
+	if (*ps->p != *tok)
+		return false;
 	size_t n = strlen(tok);
 	if (strncmp(ps->p, tok, n))
 		return false;
@@ -137,22 +141,28 @@ static struct expr *parse_args(struct parser *ps, struct expr *e, char close)
 static struct expr *parse_string(struct parser *ps)
 {
 	char q = *ps->p++;
-	struct sbuf sb;
-	sbuf_init(&sb);
-	for (; *ps->p && *ps->p != q; ps->p++) {
-		if (*ps->p == '\\' && ps->p[1])
+	size_t len = 0;     /* an upper bound: escapes shrink it */
+	while (ps->p[len] && ps->p[len] != q)
+		len += ps->p[len] == '\\' && ps->p[len + 1] ? 2 : 1;
+	if (ps->p[len] != q)
+		return fail(ps, ps->p + len, "unterminated string");
+	char *text = arena_alloc(ps->a, len + 1), *out = text;
+	for (const char *end = ps->p + len; ps->p < end; ps->p++) {
+		if (*ps->p == '\\')
 			ps->p++;
-		sbuf_addc(&sb, *ps->p);
+		*out++ = *ps->p;
 	}
-	if (*ps->p != q) {
-		sbuf_release(&sb);
-		return fail(ps, ps->p, "unterminated string");
-	}
+	*out = 0;
 	ps->p++;
 	struct expr *e = node(ps, E_LIT, NULL, NULL);
-	e->lit = value_str(arena_strdup(ps->a, sb.buf));
-	sbuf_release(&sb);
+	e->lit = value_str(text);
 	return e;
+}
+
+/* Whether word[0..n) is 'kw'. */
+static bool is_word(const char *word, size_t n, const char *kw)
+{
+	return word[0] == kw[0] && !strncmp(word, kw, n) && !kw[n];
 }
 
 static struct expr *parse_primary(struct parser *ps)
@@ -189,19 +199,19 @@ static struct expr *parse_primary(struct parser *ps)
 	size_t n = 0;
 	while (is_ident(ps->p[n]) || (ps->p[n] == '.' && is_ident_start(ps->p[n + 1])))
 		n++;
-	char *word = arena_strndup(ps->a, ps->p, n);
+	const char *word = ps->p;
 	ps->p += n;
 	struct expr *e = node(ps, E_LIT, NULL, NULL);
-	if (!strcmp(word, "true") || !strcmp(word, "True"))
+	if (is_word(word, n, "true") || is_word(word, n, "True"))
 		e->lit = value_bool(true);
-	else if (!strcmp(word, "false") || !strcmp(word, "False"))
+	else if (is_word(word, n, "false") || is_word(word, n, "False"))
 		e->lit = value_bool(false);
-	else if (!strcmp(word, "null") || !strcmp(word, "None"))
+	else if (is_word(word, n, "null") || is_word(word, n, "None"))
 		e->lit = value_null;
 	else if (accept(ps, "(")) {
 		size_t f;
 		for (f = 0; f < sizeof(functions) / sizeof(functions[0]); f++)
-			if (!strcmp(word, functions[f].name))
+			if (is_word(word, n, functions[f].name))
 				break;
 		if (f == sizeof(functions) / sizeof(functions[0]))
 			return fail(ps, start, "unknown function");
@@ -215,10 +225,10 @@ static struct expr *parse_primary(struct parser *ps)
 		if (functions[f].wants_path && e->args[0]->op != E_PATH)
 			return fail(ps, start, "this function takes a key path");
 	} else {
-		if (!strcmp(word, "and") || !strcmp(word, "or") || !strcmp(word, "not") || !strcmp(word, "in"))
+		if (is_word(word, n, "and") || is_word(word, n, "or") || is_word(word, n, "not") || is_word(word, n, "in"))
 			return fail(ps, start, "expected an operand");
 		e->op = E_PATH;
-		e->path = word;
+		e->path = arena_strndup(ps->a, word, n);
 	}
 	return e;
 }

@@ -32,11 +32,8 @@ static const struct rule *find_for_funnel(const void *owner, const char *id)
 
 static unsigned index_for_funnel(const void *owner, const struct rule *r)
 {
-	const struct pack *p = owner;
-	size_t k = 0;
-	while (k < p->n_rules && p->rules[k] != r)
-		k++;
-	return (unsigned)k;
+	(void)owner;
+	return r->index;
 }
 
 static const struct rule *at_for_funnel(const void *owner, unsigned k)
@@ -58,6 +55,8 @@ void pack_free(struct pack *p)
 	if (!p)
 		return;
 	free(p->rules);
+	strmap_release(&p->by_id);
+	strmap_release(&p->by_name);
 	free(p->steps);
 	free(p->defaults);
 	free(p->flags);
@@ -108,7 +107,7 @@ static void only_keys(struct loader *ld, const struct node *map, const char *wha
 			continue;
 		}
 		size_t i;
-		for (i = 0; i < n && strcmp(key->scalar, allowed[i]); i++)
+		for (i = 0; i < n && (key->scalar[0] != allowed[i][0] || strcmp(key->scalar, allowed[i])); i++)
 			;
 		if (i < n)
 			continue;
@@ -224,6 +223,12 @@ static bool valid_id(const char *id)
 	return !id[k];
 }
 
+static struct rule *rule_by(const struct strmap *m, const struct pack *p, const char *key)
+{
+	size_t k;
+	return key && strmap_get(m, key, strlen(key), &k) ? p->rules[k] : NULL;
+}
+
 static void load_rule(struct loader *ld, const struct node *n)
 {
 	static const char *const keys[] = {"id", "name", "severity", "mcore", "bridge", "when", "check", "key",
@@ -249,18 +254,21 @@ static void load_rule(struct loader *ld, const struct node *n)
 		bad(ld, node_get(n, "id"), "rule id '%s' must be capital letters then digits, like CG104", r->head.id);
 	range(ld, n, "mcore", &r->mcore);
 	range(ld, n, "bridge", &r->bridge);
-	/* one id may have per-version variants, as long as no target sees two of them */
-	for (size_t k = 0; r->head.id && r->head.name && k < ld->p->n_rules; k++) {
-		const struct rule *o = ld->p->rules[k];
-		bool same_id = !strcmp(o->head.id, r->head.id), same_name = !strcmp(o->head.name, r->head.name);
-		if (!same_id && !same_name)
-			continue;
-		if (same_id != same_name)
-			bad(ld, n, "rule %s (%s) clashes with rule %s (%s): variants share both id and name", r->head.id,
-			    r->head.name, o->head.id, o->head.name);
-		else if (ranges_overlap(&o->mcore, &r->mcore) && ranges_overlap(&o->bridge, &r->bridge))
-			bad(ld, node_get(n, "id"), "rule id '%s' is defined twice for the same targets", r->head.id);
+	/* one id may have per-version variants, as long as no target sees two of them; rules in the
+	 * pack already obey this, so the first of an id is also the first of its name */
+	bool named = r->head.id && r->head.name;
+	struct rule *first_id = named ? rule_by(&ld->p->by_id, ld->p, r->head.id) : NULL;
+	struct rule *first_name = named ? rule_by(&ld->p->by_name, ld->p, r->head.name) : NULL;
+	if (first_id != first_name) {
+		const struct rule *o = first_id ? first_id : first_name;
+		bad(ld, n, "rule %s (%s) clashes with rule %s (%s): variants share both id and name", r->head.id,
+		    r->head.name, o->head.id, o->head.name);
 	}
+	for (const struct rule *o = first_id; o && first_id == first_name; o = o->variant)
+		if (ranges_overlap(&o->mcore, &r->mcore) && ranges_overlap(&o->bridge, &r->bridge)) {
+			bad(ld, node_get(n, "id"), "rule id '%s' is defined twice for the same targets", r->head.id);
+			break;
+		}
 	mirrors(ld, n, &r->mirrors, &r->n_mirrors);
 	/* autofix: {KEY: VALUE}: the text a key at the diagnostic takes (fix.h) */
 	const struct node *af = node_get(n, "autofix");
@@ -334,7 +342,16 @@ static void load_rule(struct loader *ld, const struct node *n)
 	if (ld->errors != before)
 		return;
 	GROW(ld->p->rules, ld->p->n_rules, ld->p->cap_rules);
+	r->index = (unsigned)ld->p->n_rules;
 	ld->p->rules[ld->p->n_rules++] = r;
+	if (first_id) {
+		while (first_id->variant)
+			first_id = first_id->variant;
+		first_id->variant = r;
+	} else {
+		strmap_put(&ld->p->by_id, r->head.id, strlen(r->head.id), r->index);
+		strmap_put(&ld->p->by_name, r->head.name, strlen(r->head.name), r->index);
+	}
 }
 
 static void load_step(struct loader *ld, const struct node *n)
@@ -759,10 +776,10 @@ void pack_load_builtin(struct pack *p)
 
 const struct rule *pack_find(const struct pack *p, const char *id_or_name)
 {
-	for (size_t k = 0; k < p->n_rules; k++)
-		if (!strcmp(p->rules[k]->head.id, id_or_name) || !strcmp(p->rules[k]->head.name, id_or_name))
-			return p->rules[k];
-	return NULL;
+	const struct rule *by_id = rule_by(&p->by_id, p, id_or_name), *by_name = rule_by(&p->by_name, p, id_or_name);
+	if (by_id && by_name)
+		return by_id->index < by_name->index ? by_id : by_name;
+	return by_id ? by_id : by_name;
 }
 
 const char *pack_closest_rule(const struct pack *p, const char *word)

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
+#include "base/strmap.h"
 #include "base/value.h"
 #include "config/target.h"
 
@@ -55,6 +56,8 @@ struct rule {
 	size_t n_mirrors;
 	struct loc defined;
 	bool builtin;                   /* from the packs compiled in: it has a page (docs/rules/ID.md) */
+	unsigned index;                 /* in pack->rules */
+	struct rule *variant;           /* the next rule with this id (per-version variants) */
 };
 
 /* A normalization step: when 'when' holds, each key takes its expression's value. */
@@ -167,6 +170,7 @@ struct pack {
 	size_t n_apis, cap_apis;
 	struct rule **rules;
 	size_t n_rules, cap_rules;
+	struct strmap by_id, by_name;   /* the first rule of each id and name, as its index */
 	struct step **steps;
 	size_t n_steps, cap_steps;
 	struct pack_default *defaults;

@@ -12,7 +12,7 @@ struct node *node_get(const struct node *map, const char *key)
 		return NULL;
 	for (size_t k = map->n; k-- > 0;) {
 		const struct node *kn = map->items[2 * k];
-		if (kn->kind == NODE_SCALAR && !strcmp(kn->scalar, key))
+		if (kn->kind == NODE_SCALAR && kn->scalar[0] == key[0] && !strcmp(kn->scalar, key))
 			return map->items[2 * k + 1];
 	}
 	return NULL;
