@@ -6,9 +6,12 @@
  * cancels the stale lint, whose result is never published.
  */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -97,5 +100,92 @@ Test(lsp_jobs, an_edit_cancels_the_stale_lint)
 	json_decref(list);
 	/* exit 0 with every message taken: version 1's lint, killed at the edit, published nothing */
 	cr_expect_eq(srv_stop(&s), 0);
+	free(cu);
+}
+
+static void put(const char *name, const char *text)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", lsp_dir, name);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The file-preamble precompiled headers the server has saved: their count, the first's inode. */
+static size_t preambles(ino_t *ino)
+{
+	char pat[4200];
+	snprintf(pat, sizeof(pat), "%s/tmp/cglint-pch-*/*-*.pch", lsp_dir);
+	glob_t g;
+	size_t n = glob(pat, 0, NULL, &g) == 0 ? g.gl_pathc : 0;
+	struct stat st;
+	*ino = n && stat(g.gl_pathv[0], &st) == 0 ? st.st_ino : 0;
+	if (n)
+		globfree(&g);
+	return n;
+}
+
+static void expect_line(json_t *list, const char *code, long long line)
+{
+	json_t *d = diag_with(list, code);
+	cr_expect_eq(json_integer_value(json_object_get(json_object_get(json_object_get(d, "range"), "start"), "line")),
+		     line, "%s", code);
+}
+
+/* A source's own #includes are precompiled at its first check and each edit is checked from
+ * them, with the same findings at the same places (the missing header's error included); a
+ * header changed since is noticed, not read from the stale preamble. The folder goes at exit. */
+Test(lsp_jobs, edits_are_checked_from_the_files_own_preamble)
+{
+	static const char text[] = "#include <cuda_runtime.h>\n#include \"local.h\"\n#include \"missing.h\"\n"
+				   "cudaError_t step(cudaStream_t s, cudaGraph_t *g)\n{\n"
+				   "\tcudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+				   "\tSYNC(s);\n"
+				   "\treturn cudaStreamEndCapture(s, g);\n}\n";
+	char tmp[4200], edited[sizeof(text) + 16];
+	snprintf(tmp, sizeof(tmp), "%s/tmp", lsp_dir);
+	cr_assert_eq(mkdir(tmp, 0700), 0);
+	setenv("TMPDIR", tmp, 1);
+	put("local.h", "#define SYNC(s) ((void)(s))     /* not a sync yet */\n");
+	struct srv s;
+	srv_start_in(&s, lsp_dir, NULL);
+	json_decref(srv_init(&s, NULL));
+	char *cu = uri_of("p.cu");
+	open_doc(&s, cu, "cuda", 1, text);
+	json_t *list = srv_diags(&s, cu, 1);
+	cr_expect_eq(json_array_size(list), 1);
+	expect_line(list, "CG919", 2);
+	json_decref(list);
+	ino_t first, again;
+	cr_assert_eq(preambles(&first), 1, "the file's preamble is saved");
+
+	snprintf(edited, sizeof(edited), "%s// edit\n", text);
+	change_doc(&s, cu, 2, edited);
+	list = srv_diags(&s, cu, 2);
+	cr_expect_eq(json_array_size(list), 1);
+	expect_line(list, "CG919", 2);
+	json_decref(list);
+	cr_expect_eq(preambles(&again), 1);
+	cr_expect_eq(again, first, "the edit reused it");
+
+	put("local.h", "#define SYNC(s) cudaStreamSynchronize(s)\n");
+	change_doc(&s, cu, 3, text);
+	list = srv_diags(&s, cu, 3);
+	expect_line(list, "CG301", 6);          /* the header as it is now */
+	expect_line(list, "CG919", 2);
+	json_decref(list);
+
+	cr_expect_eq(srv_stop(&s), 0);
+	cr_expect_eq(preambles(&again), 0);
+	DIR *d = opendir(tmp);
+	size_t left = 0;
+	for (struct dirent *e; d && (e = readdir(d));)
+		left += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	cr_expect_eq(left, 0, "the server's preamble folder is removed");
+	unsetenv("TMPDIR");
 	free(cu);
 }

@@ -16,6 +16,7 @@
 #include "config/pack.h"
 #include "source/cflags.h"
 #include "source/fe_clang.h"
+#include "source/preamble.h"
 #include "source/sir.h"
 #include "harness.h"
 #include "base/mem.h"
@@ -429,6 +430,31 @@ Test(src, preamble_changes_no_finding_and_is_removed)
 	json_decref(doc);
 	cr_expect_eq(entries(tmp), 0, "the run's preambles are removed");
 	unsetenv("TMPDIR");
+}
+
+/* What a file's preamble covers: whole lines of directives and comments before its code. */
+Test(src, preamble_len_stops_at_code_and_open_conditionals)
+{
+	static const struct {
+		const char *text, *preamble;    /* preamble: the prefix preamble_len gives */
+	} cases[] = {
+		{"#include <a.h>\n#include \"b.h\"\nint x;\n", "#include <a.h>\n#include \"b.h\"\n"},
+		{"// c\n/* a\n   b */\n#include <a.h>\n\nint x;\n", "// c\n/* a\n   b */\n#include <a.h>\n\n"},
+		{"#ifdef W\n#include <w.h>\n#else\n#include <u.h>\n#endif\nint x;\n",
+		 "#ifdef W\n#include <w.h>\n#else\n#include <u.h>\n#endif\n"},
+		{"#include <a.h>\n#ifndef G_H\n#define G_H\nint x;\n#endif\n", "#include <a.h>\n"},   /* a guard */
+		{"#ifndef G_H\n#define G_H\n#include <a.h>\nint x;\n#endif\n", ""},
+		{"#define N 4\nint x;\n", ""},                                      /* nothing included */
+		{"int x;\n#include <a.h>\n", ""},
+		{"#define L(a) \\\n  (a)\n#include <a.h>\nint x;\n", "#define L(a) \\\n  (a)\n#include <a.h>\n"},
+		{"#include <a.h>\n/* open", "#include <a.h>\n"},
+		{"#include <a.h> /* runs\n on */\nint x;\n", ""},                   /* stopped at the comment */
+		{"#include <a.h>\n#endif\n#include <b.h>\n", "#include <a.h>\n"},
+		{"#include <a.h>", ""},                                             /* no whole line */
+		{"  #  include <a.h>\r\n\tint x;\n", "  #  include <a.h>\r\n"},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		cr_expect_eq(preamble_len(cases[k].text, strlen(cases[k].text)), strlen(cases[k].preamble), "case %zu", k);
 }
 
 /* A file the database does not name borrows its nearest source's command, but not a -std= of

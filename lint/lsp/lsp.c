@@ -30,6 +30,7 @@
 #include "lsp/lsp_doc.h"
 #include "report/out.h"
 #include "run/session.h"
+#include "source/src.h"
 
 #ifndef CGLINT_VERSION
 #define CGLINT_VERSION "0.0.0"
@@ -567,8 +568,13 @@ int lsp_main(const struct session_opts *o, FILE *in, FILE *out)
 {
 	struct arena *a = arena_new();
 	struct diag_list problems;
-	struct session *s = session_new(o, a, &problems);
+	struct session_opts so = *o;
+	char *pch_dir = so.lint.sources.pch_dir ? NULL : src_pch_dir_new();    /* reused between edits */
+	if (pch_dir)
+		so.lint.sources.pch_dir = pch_dir;
+	struct session *s = session_new(&so, a, &problems);
 	if (!s) {
+		src_pch_dir_remove(pch_dir);
 		arena_free(a);
 		return 2;
 	}
@@ -581,6 +587,7 @@ int lsp_main(const struct session_opts *o, FILE *in, FILE *out)
 	}
 	diag_release(&problems);
 	session_free(s);
+	src_pch_dir_remove(pch_dir);
 	arena_free(a);
 	return status;
 }

@@ -407,6 +407,7 @@ static bool lint_later(struct lsp_docs *ds, struct doc *d)
 		k++;
 	const char *why;
 	cancel(d);
+	fe_clang_preload();     /* once, here: not again in every worker */
 	d->job = job_start(&(struct jobs_limits){.parallel = 1}, lint_work, ds, k, &why);
 	d->job_version = d->version;
 	return d->job != NULL;

@@ -38,6 +38,7 @@ struct fe_clang_opts {
 	unsigned mem_mib;               /* the worker's memory limit, 0: none; a crash near it is CG920 */
 	const char *pch_dir;            /* a private folder for precompiled preambles, shared by the
 					   run's workers; NULL: none are made */
+	bool file_preambles;            /* a preamble of each file's own #includes (language server) */
 };
 
 /* Read the compile database that applies to 'path' now, so that workers forked after share it. */
@@ -64,6 +65,9 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 #define FE_CLANG_SHIM_DIR "/cglint-shim"
 const char **fe_clang_args(struct arena *a, const char *path, const char *buf, size_t len,
 			   const struct fe_clang_opts *o, bool *shim, const char ***dropped);
+
+/* Load libclang now, so that worker processes forked after share it (the language server). */
+void fe_clang_preload(void);
 
 /* "libclang 19.1.7" */
 const char *fe_clang_version(struct arena *a);

@@ -70,7 +70,7 @@ struct pool {
 	const struct src_opts *opts;
 	struct fe_clang_cdbs *cdbs;
 	size_t *todo;                   /* the jobs whose text was read, by task number */
-	char *pch_dir;                  /* precompiled preambles (fe_clang.h), or NULL */
+	const char *pch_dir;            /* precompiled preambles (fe_clang.h), or NULL */
 };
 
 /* In the worker process: parse and check one file, its diagnostics as bytes to 'out'. */
@@ -79,7 +79,8 @@ static void run_job(void *ctx, size_t k, struct sbuf *out)
 	struct pool *p = ctx;
 	struct src_job *j = &p->q->jobs[p->todo[k]];
 	struct fe_clang_opts fo = {.cuda_path = p->opts->cuda_path, .cdb_dir = p->opts->cdb_dir, .cdbs = p->cdbs,
-				   .mem_mib = p->opts->in_process ? 0 : src_memory(p->opts), .pch_dir = p->pch_dir};
+				   .mem_mib = p->opts->in_process ? 0 : src_memory(p->opts), .pch_dir = p->pch_dir,
+				   .file_preambles = p->opts->pch_dir != NULL};
 	struct sir_tu *tu;
 	if (!p->opts->in_process)
 		fe_clang_worker();
@@ -129,21 +130,20 @@ void src_stopped(struct diag_list *l, const char *path, const struct jobs_result
 			   r->code);
 }
 
-/* A private folder for the run's precompiled preambles, worth making for two files or more. */
-static char *pch_dir_new(size_t files)
+char *src_pch_dir_new(void)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct sbuf d;
 	sbuf_init(&d);
 	sbuf_printf(&d, "%s/cglint-pch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (files < 2 || !mkdtemp(d.buf)) {
+	if (!mkdtemp(d.buf)) {
 		sbuf_release(&d);
 		return NULL;
 	}
 	return d.buf;
 }
 
-static void pch_dir_remove(char *d)
+void src_pch_dir_remove(char *d)
 {
 	DIR *dir = d ? opendir(d) : NULL;
 	for (struct dirent *e; dir && (e = readdir(dir));)
@@ -191,9 +191,10 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 		.mem_mib = src_memory(o),
 		.in_process = o->in_process,
 	};
-	p.pch_dir = pch_dir_new(n);
+	char *own = o->pch_dir || n < 2 ? NULL : src_pch_dir_new();    /* worth making for two files */
+	p.pch_dir = o->pch_dir ? o->pch_dir : own;
 	jobs_run(n, &lim, run_job, job_done, &p);
-	pch_dir_remove(p.pch_dir);
+	src_pch_dir_remove(own);
 	free(p.todo);
 	fe_clang_cdbs_free(p.cdbs);
 	for (size_t k = 0; k < q->n; k++)

@@ -25,6 +25,8 @@ struct src_opts {
 	unsigned timeout_s;             /* per file; 0: SRC_TIMEOUT_S (--source-timeout) */
 	unsigned memory_mib;            /* per file; 0: SRC_MEMORY_MIB (--source-memory) */
 	bool in_process;                /* parse here, unbounded: for fuzzing */
+	const char *pch_dir;            /* precompiled preambles kept across runs (src_pch_dir_new);
+					 * NULL: a run of two files or more makes its own */
 };
 
 enum { SRC_TIMEOUT_S = 60, SRC_MEMORY_MIB = 4096 };
@@ -40,6 +42,12 @@ static inline unsigned src_memory(const struct src_opts *o)
 }
 
 struct src_queue;
+
+/* A private folder for precompiled preambles (fe_clang.h), or NULL when none can be made; the
+ * language server keeps one for its lifetime, so an edit's re-check reuses its file's preamble.
+ * src_pch_dir_remove deletes it with what it holds and frees the name. */
+char *src_pch_dir_new(void);
+void src_pch_dir_remove(char *dir);
 
 struct src_queue *src_queue_new(void);
 void src_queue_free(struct src_queue *q);

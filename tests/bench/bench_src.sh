@@ -8,6 +8,8 @@
 # over clang's parse and semantic analysis alone.
 #   shim  cglint's default: CUDA against the shim headers
 #   real  --cuda-path CUDA_PATH: against the toolkit's own headers
+#   lsp   the language server re-checking an edited .cu (tests/bench/bench_lsp.py) against a
+#         cold one-file run of the same file
 #
 # usage: tests/bench/bench_src.sh [BUILD_DIR] [N]
 #   BUILD_DIR    folder holding the cglint binary (default: build)
@@ -15,7 +17,7 @@
 # environment:
 #   RUNS         timed runs of each measurement (default: 3); medians are reported
 #   SEED         generator seed (default: the generator's own)
-#   SECTIONS     which modes to run (default: "shim real")
+#   SECTIONS     which modes to run (default: "shim real lsp")
 #   CUDA_PATH    toolkit for the real-header mode (default: /usr/local/cuda)
 #   CLANG        clang binary to compare with (default: the one next to the libclang cglint
 #                was built against, from BUILD_DIR/CMakeCache.txt, else clang-19, else clang)
@@ -32,7 +34,7 @@ set -eu
 build_dir=${1:-build}
 n=${2:-200}
 runs=${RUNS:-3}
-sections=${SECTIONS:-shim real}
+sections=${SECTIONS:-shim real lsp}
 cuda=${CUDA_PATH:-/usr/local/cuda}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -270,10 +272,23 @@ mode_section() {
 	EOF
 }
 
+# ===================================================================================
+# The language server: an edited .cu re-checked from its own preamble, against a cold check
+# ===================================================================================
+lsp_section() {
+	local -a big
+	mapfile -t big < <(ls -S "$src"/*.cu | head -n 5)
+	echo
+	echo "== lsp: an edit's re-check by \`cglint lsp\` against a cold \`cglint FILE\` (shim headers) =="
+	echo "the 5 largest .cu files; $runs cold runs and 10 edits each, medians"
+	CGLINT_CUDA_PATH=none python3 "$here/bench_lsp.py" "$cglint" "${big[@]}" --edits 10 --runs "$runs"
+}
+
 for m in $sections; do
 	case $m in
 	shim | real) mode_section "$m" ;;
-	*) echo "bench_src.sh: unknown section '$m' (shim, real)" >&2; exit 2 ;;
+	lsp) lsp_section ;;
+	*) echo "bench_src.sh: unknown section '$m' (shim, real, lsp)" >&2; exit 2 ;;
 	esac
 done
 exit 0

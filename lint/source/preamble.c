@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* preamble: a scan over the leading lines of a C, C++ or CUDA file. */
+#define _GNU_SOURCE     /* memmem */
+#include "source/preamble.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+/* The end of the line that starts at 'p', after its newline; backslash-newlines join lines. */
+static size_t line_end(const char *s, size_t len, size_t p)
+{
+	while (p < len && s[p] != '\n')
+		p += s[p] == '\\' && p + 1 < len && s[p + 1] == '\n' ? 2 : 1;
+	return p < len ? p + 1 : len;
+}
+
+static bool word_is(const char *s, size_t n, const char *w)
+{
+	return strlen(w) == n && !memcmp(s, w, n);
+}
+
+size_t preamble_len(const char *s, size_t len)
+{
+	size_t p = 0, end = 0;
+	int depth = 0;
+	bool includes = false, included_by_end = false;
+	while (p < len) {
+		while (p < len && (s[p] == ' ' || s[p] == '\t' || s[p] == '\r' || s[p] == '\f' || s[p] == '\v'))
+			p++;
+		if (p == len)
+			break;
+		if (s[p] == '\n') {
+			p++;
+		} else if (s[p] == '/' && p + 1 < len && s[p + 1] == '/') {
+			p = line_end(s, len, p);
+		} else if (s[p] == '/' && p + 1 < len && s[p + 1] == '*') {
+			const char *close = memmem(s + p + 2, len - p - 2, "*/", 2);
+			if (!close)
+				break;
+			p = (size_t)(close - s) + 2;
+			continue;       /* a directive or code may follow on the same line */
+		} else if (s[p] == '#') {
+			size_t q = p + 1, stop = line_end(s, len, p);
+			while (q < stop && (s[q] == ' ' || s[q] == '\t'))
+				q++;
+			size_t w = q;
+			while (w < stop && ((s[w] >= 'a' && s[w] <= 'z') || s[w] == '_'))
+				w++;
+			const char *word = s + q;
+			size_t n = w - q;
+			if (memmem(s + p, stop - p, "/*", 2))
+				break;  /* a comment that may run on past the line: stop here, safely */
+			if (word_is(word, n, "if") || word_is(word, n, "ifdef") || word_is(word, n, "ifndef"))
+				depth++;
+			else if (word_is(word, n, "endif") && --depth < 0)
+				break;
+			else if (word_is(word, n, "include") || word_is(word, n, "include_next") || word_is(word, n, "import"))
+				includes = true;
+			p = stop;
+		} else {
+			break;          /* the first line of code */
+		}
+		if (depth == 0 && p > 0 && s[p - 1] == '\n') {
+			end = p;
+			included_by_end = includes;
+		}
+	}
+	return included_by_end ? end : 0;
+}
