@@ -54,18 +54,30 @@ static const char capture[] =
 	"}\n";
 
 /* The rule ids of a JSON document's diagnostics, "CG301@9 CG307@3 ", in order. */
-static char *ids(json_t *doc)
+/* "RULE@line " for each diagnostic, after "file:" (its name without the folder) with 'files'. */
+static char *listing(json_t *doc, bool files)
 {
 	static char buf[1024];
 	buf[0] = 0;
 	size_t i;
 	json_t *d;
 	json_array_foreach(json_object_get(doc, "diagnostics"), i, d) {
+		const char *path = json_string_value(json_object_get(d, "path")), *slash = strrchr(path, '/');
 		size_t n = strlen(buf);
-		snprintf(buf + n, sizeof(buf) - n, "%s@%d ", json_string_value(json_object_get(d, "rule")),
-			 (int)json_integer_value(json_object_get(d, "line")));
+		snprintf(buf + n, sizeof(buf) - n, "%s%s%s@%d ", files ? (slash ? slash + 1 : path) : "", files ? ":" : "",
+			 json_string_value(json_object_get(d, "rule")), (int)json_integer_value(json_object_get(d, "line")));
 	}
 	return buf;
+}
+
+static char *ids(json_t *doc)
+{
+	return listing(doc, false);
+}
+
+static char *places(json_t *doc)
+{
+	return listing(doc, true);
 }
 
 Test(src, region_through_a_call_with_chain_note)
@@ -430,6 +442,36 @@ Test(src, preamble_changes_no_finding_and_is_removed)
 	json_decref(doc);
 	cr_expect_eq(entries(tmp), 0, "the run's preambles are removed");
 	unsetenv("TMPDIR");
+}
+
+/* A header is checked through the first queued file that includes it, with that file's macros,
+ * once however many include it and whatever -j; alone, it is checked on its own. */
+Test(src, a_header_is_checked_through_its_includer)
+{
+	static const char hdr[] = "#pragma once\n"
+				  "static inline int step(cudaStream_t s, cudaGraph_t *g) {\n"
+				  "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+				  "  SYNC(s);\n"                                /* line 4: a sync through a.cu's macro */
+				  "  return cudaStreamEndCapture(s, g) != cudaSuccess;\n}\n";
+	static const char user[] = "#include <cuda_runtime.h>\n#define SYNC(s) cudaStreamSynchronize(s)\n"
+				   "#include \"gpu.h\"\nint run(cudaStream_t s, cudaGraph_t *g) { return step(s, g); }\n";
+	free(harness_write(dir, "gpu.h", hdr, sizeof(hdr) - 1));
+	free(harness_write(dir, "a.cu", user, sizeof(user) - 1));
+	free(harness_write(dir, "b.cu", user, sizeof(user) - 1));
+	static const char *const runs[] = {"-j 1 a.cu b.cu gpu.h", "-j 2 a.cu b.cu gpu.h", "-j 2 gpu.h b.cu a.cu", "-j 1 ."};
+	static const char *const want[] = {"gpu.h:CG301@4 ", "gpu.h:CG301@4 ", "gpu.h:CG301@4 ", "gpu.h:CG301@4 "};
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		json_t *doc;
+		cr_expect_eq(harness_run_json(dir, runs[k], &doc), 1, "%s", runs[k]);
+		cr_assert_not_null(doc);
+		cr_expect_str_eq(places(doc), want[k], "%s", runs[k]);
+		json_decref(doc);
+	}
+	json_t *doc;
+	harness_run_json(dir, "gpu.h", &doc);   /* alone (as CUDA, beside .cu files): SYNC unknown */
+	cr_assert_not_null(doc);
+	cr_expect_str_eq(places(doc), "gpu.h:CG919@4 ");
+	json_decref(doc);
 }
 
 /* What a file's preamble covers: whole lines of directives and comments before its code. */

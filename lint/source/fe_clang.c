@@ -637,6 +637,34 @@ static const char *repo_of(struct arena *a, const char *abspath)
 	}
 }
 
+struct inclusions {
+	struct arena *a;
+	struct sir_tu *t;
+	size_t cap;
+};
+
+static void add_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData ctx)
+{
+	struct inclusions *in = ctx;
+	if (!depth)
+		return;         /* the main file */
+	(void)stack;
+	if (in->t->n_included == in->cap) {
+		const char **v = arena_alloc(in->a, (in->cap = in->cap ? in->cap * 2 : 16) * sizeof(*v));
+		if (in->t->n_included)
+			memcpy(v, in->t->included, in->t->n_included * sizeof(*v));
+		in->t->included = v;
+	}
+	in->t->included[in->t->n_included++] = fe_clang_lib_str(in->a, fe_clang_lib.getFileName(file));
+}
+
+/* The files 'tu' included, into t->included (src.c checks a header through a file including it). */
+static void included(struct arena *a, CXTranslationUnit tu, struct sir_tu *t)
+{
+	struct inclusions in = {a, t, 0};
+	fe_clang_lib.getInclusions(tu, add_inclusion, &in);
+}
+
 /* Leave out the functions with an error other than a missing declaration in their bodies
  * (they are kept, empty, for the calls into them); their names go to 'out'. Returns false when
  * such an error is outside every function of the main file: nothing there can be trusted. */
@@ -706,6 +734,8 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 			continue;
 		}
 		struct sir_tu *t = fe_clang_walk_tu(a, tu, path, abspath, buf, len, f.per_thread_stream);
+		if (!e.other_elsewhere)
+			included(a, tu, t);
 		fe_clang_lib.disposeTranslationUnit(tu);
 		struct sbuf left;
 		sbuf_init(&left);

@@ -156,6 +156,10 @@ struct sir_tu {
 	struct sir_arm *arms;
 	size_t n_arms;
 	bool per_thread_stream;         /* stream 0 means cudaStreamPerThread (nvcc --default-stream per-thread) */
+	/* The files the unit included, as clang names them; none when one of them had an error
+	 * other than a missing declaration (their functions are then not to be trusted). */
+	const char **included;
+	size_t n_included;
 };
 
 #endif

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* src: queued sources, parsed and checked in worker processes (see src.h). */
+#define _DEFAULT_SOURCE /* realpath */
 #include "source/src.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "base/diag.h"
 #include "base/diag_wire.h"
 #include "base/jobs.h"
+#include "base/strmap.h"
 #include "base/mem.h"
 #include "input/read.h"
 #include "input/text.h"
@@ -26,6 +29,10 @@ struct src_job {
 	const char *text;               /* what was checked, NULL if unreadable */
 	struct arena *arena;
 	struct diag_list diags;
+	bool header;                    /* checked through a file including it, else after the others */
+	size_t owner;                   /* a header: the first job whose unit included it, or SIZE_MAX */
+	char *found;                    /* a header: what the owner's worker found in it (diag_wire) */
+	size_t found_len;
 };
 
 struct src_queue {
@@ -69,35 +76,84 @@ struct pool {
 	const struct pack *pack;
 	const struct src_opts *opts;
 	struct fe_clang_cdbs *cdbs;
-	size_t *todo;                   /* the jobs whose text was read, by task number */
+	const struct diag_filter *filter;
+	size_t *todo;                   /* the jobs a round checks, by task number */
 	const char *pch_dir;            /* precompiled preambles (fe_clang.h), or NULL */
+	struct strmap headers;          /* each queued header's real path -> its job */
+	bool claim;                     /* the round of sources: their units check the headers too */
 };
+
+/* Check the functions the unit defines in 'file' (NULL: the main file) as a main file's are. */
+static void check_file(const struct cap *c, const char *file)
+{
+	const struct sir_tu *tu = c->tu;
+	for (size_t f = 0; f < tu->n_fns; f++) {
+		if (file ? tu->fns[f].in_main || strcmp(tu->fns[f].loc.path, file) : !tu->fns[f].in_main)
+			continue;       /* a header's functions are followed from the regions that call them */
+		size_t n;
+		struct cap_region *regions = cap_regions(c, &tu->fns[f], &n);
+		cap_graph_check(c, &tu->fns[f], regions, n);
+		free(regions);
+	}
+	for (size_t f = 0; f < tu->n_fns; f++)
+		if (file ? !tu->fns[f].in_main && !strcmp(tu->fns[f].loc.path, file) : tu->fns[f].in_main)
+			cap_guarded(c, &tu->fns[f]);
+}
+
+/* In the worker: the queued headers the unit included, each checked into a list of its own,
+ * written to 'out' as (job, list) records after their count. */
+static void check_headers(struct pool *p, size_t self, const struct cap *main, struct sbuf *out)
+{
+	struct sbuf recs;
+	sbuf_init(&recs);
+	uint32_t n = 0;
+	for (size_t i = 0; p->claim && main->tu && i < main->tu->n_included; i++) {
+		const char *file = main->tu->included[i];
+		char real[PATH_MAX];
+		size_t h;
+		if (!realpath(file, real) || !strmap_get(&p->headers, real, strlen(real), &h) || h == self)
+			continue;
+		struct diag_list d;
+		diag_init(&d, main->arena, &p->pack->lookup, p->filter);
+		struct cap c = *main;
+		c.diags = &d;
+		check_file(&c, file);
+		for (size_t k = 0; k < d.n; k++)        /* its findings take the name it was queued under */
+			if (!strcmp(d.items[k].loc.path, file))
+				d.items[k].loc.path = p->q->jobs[h].path;
+		struct sbuf b;
+		sbuf_init(&b);
+		diag_wire_put(&b, &d);
+		diag_wire_put_u32(&recs, (uint32_t)h);
+		diag_wire_put_str(&recs, b.buf, b.len);
+		sbuf_release(&b);
+		diag_release(&d);
+		n++;
+	}
+	diag_wire_put_u32(out, n);
+	sbuf_addn(out, recs.buf, recs.len);
+	sbuf_release(&recs);
+}
 
 /* In the worker process: parse and check one file, its diagnostics as bytes to 'out'. */
 static void run_job(void *ctx, size_t k, struct sbuf *out)
 {
 	struct pool *p = ctx;
-	struct src_job *j = &p->q->jobs[p->todo[k]];
+	size_t self = p->todo[k];
+	struct src_job *j = &p->q->jobs[self];
 	struct fe_clang_opts fo = {.cuda_path = p->opts->cuda_path, .cdb_dir = p->opts->cdb_dir, .cdbs = p->cdbs,
 				   .mem_mib = p->opts->in_process ? 0 : src_memory(p->opts), .pch_dir = p->pch_dir,
 				   .file_preambles = p->opts->pch_dir != NULL};
-	struct sir_tu *tu;
+	struct sir_tu *tu = NULL;
 	if (!p->opts->in_process)
 		fe_clang_worker();
+	struct cap c = {NULL, p->pack, &j->diags, j->arena, NULL};
 	if (!fe_clang_parse(j->arena, &j->diags, j->path, j->text, j->len, &fo, &tu)) {
-		struct cap c = {tu, p->pack, &j->diags, j->arena, cap_guard_new(j->arena, p->pack, tu)};
-		for (size_t f = 0; f < tu->n_fns; f++) {
-			if (!tu->fns[f].in_main)
-				continue;       /* a header's functions are followed from the regions that call them */
-			size_t n;
-			struct cap_region *regions = cap_regions(&c, &tu->fns[f], &n);
-			cap_graph_check(&c, &tu->fns[f], regions, n);
-			free(regions);
-		}
-		for (size_t f = 0; f < tu->n_fns; f++)
-			if (tu->fns[f].in_main)
-				cap_guarded(&c, &tu->fns[f]);
+		c.tu = tu;
+		c.guard = cap_guard_new(j->arena, p->pack, tu);
+		check_file(&c, NULL);
 	}
+	check_headers(p, self, &c, out);
 	diag_wire_put(out, &j->diags);
 }
 
@@ -156,13 +212,37 @@ void src_pch_dir_remove(char *d)
 	free(d);
 }
 
-/* In this process: what the worker found, or why it stopped. */
+/* In this process: what the worker found, or why it stopped. A header it checked is kept for
+ * the first job in the queue that included it, whatever order the workers end in. */
 static void job_done(void *ctx, size_t k, const struct jobs_result *r)
 {
 	struct pool *p = ctx;
-	struct src_job *j = &p->q->jobs[p->todo[k]];
-	if (r->end != JOBS_DONE || diag_wire_get(&j->diags, r->out, r->out_len, j->path))
+	size_t self = p->todo[k];
+	struct src_job *j = &p->q->jobs[self];
+	struct diag_wire_in in = {r->out, r->out + r->out_len, false};
+	uint32_t n = r->end == JOBS_DONE ? diag_wire_get_u32(&in) : 0;
+	for (uint32_t i = 0; i < n && !in.bad; i++) {
+		uint32_t h = diag_wire_get_u32(&in);
+		size_t len;
+		const char *bytes = diag_wire_get_str(&in, &len);
+		if (in.bad || h >= p->q->n || (p->q->jobs[h].owner != SIZE_MAX && p->q->jobs[h].owner < self))
+			continue;
+		struct src_job *hj = &p->q->jobs[h];
+		free(hj->found);
+		hj->found = mem_alloc(len + 1);
+		memcpy(hj->found, bytes, len);
+		hj->found_len = len;
+		hj->owner = self;
+	}
+	if (r->end != JOBS_DONE || in.bad || diag_wire_get(&j->diags, in.p, (size_t)(in.end - in.p), j->path))
 		src_stopped(&j->diags, j->path, r, p->opts);
+}
+
+static bool is_header(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	return dot && (!strcmp(dot, ".h") || !strcmp(dot, ".hpp") || !strcmp(dot, ".cuh") || !strcmp(dot, ".hh") ||
+		       !strcmp(dot, ".hxx"));
 }
 
 size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_filter *f, const struct src_opts *o,
@@ -170,11 +250,13 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 {
 	if (!q->n)
 		return 0;
-	struct pool p = {.q = q, .pack = pk, .opts = o, .cdbs = fe_clang_cdbs_new(), .todo = mem_alloc(q->n * sizeof(size_t))};
-	size_t n = 0;
+	struct pool p = {.q = q, .pack = pk, .opts = o, .filter = f, .cdbs = fe_clang_cdbs_new(),
+			 .todo = mem_alloc(q->n * sizeof(size_t))};
+	size_t n = 0, n_headers = 0;
 	for (size_t k = 0; k < q->n; k++) {   /* read here, so the text stays for the output */
 		struct src_job *j = &q->jobs[k];
 		j->arena = arena_new();
+		j->owner = SIZE_MAX;
 		diag_init(&j->diags, j->arena, &pk->lookup, f);
 		char *b = j->buf;
 		if (!b && read_path(&j->diags, j->arena, j->path, &b, &j->len))
@@ -182,7 +264,15 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 		j->text = b;
 		struct fe_clang_opts fo = {.cuda_path = o->cuda_path, .cdb_dir = o->cdb_dir, .cdbs = p.cdbs};
 		fe_clang_cdbs_prime(&fo, j->path);      /* read once here, not once per worker */
-		p.todo[n++] = k;
+		char real[PATH_MAX];
+		if (is_header(j->path) && realpath(j->path, real)) {
+			const char *key = arena_strdup(j->arena, real);
+			strmap_put(&p.headers, key, strlen(key), k);
+			j->header = true;
+			n_headers++;
+		} else {
+			p.todo[n++] = k;
+		}
 	}
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct jobs_limits lim = {
@@ -191,10 +281,25 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 		.mem_mib = src_memory(o),
 		.in_process = o->in_process,
 	};
-	char *own = o->pch_dir || n < 2 ? NULL : src_pch_dir_new();    /* worth making for two files */
+	char *own = o->pch_dir || n + n_headers < 2 ? NULL : src_pch_dir_new();    /* worth making for two files */
 	p.pch_dir = o->pch_dir ? o->pch_dir : own;
+	/* sources first; then the headers none of them included, each on its own */
+	p.claim = true;
+	jobs_run(n, &lim, run_job, job_done, &p);
+	p.claim = false;
+	n = 0;
+	for (size_t k = 0; k < q->n; k++) {
+		struct src_job *j = &q->jobs[k];
+		if (!j->header)
+			continue;
+		if (j->owner == SIZE_MAX || diag_wire_get(&j->diags, j->found, j->found_len, j->path))
+			p.todo[n++] = k;
+		free(j->found);
+		j->found = NULL;
+	}
 	jobs_run(n, &lim, run_job, job_done, &p);
 	src_pch_dir_remove(own);
+	strmap_release(&p.headers);
 	free(p.todo);
 	fe_clang_cdbs_free(p.cdbs);
 	for (size_t k = 0; k < q->n; k++)

@@ -3,8 +3,10 @@
  * src: the source scanner's driver. C, C++ and CUDA files are queued while inputs are walked,
  * then parsed (fe_clang) and checked (cap) in up to 'jobs' worker processes, one file per
  * task (jobs.h): libclang has no limits of its own, so each file is parsed where a deadline and
- * a memory limit can stop it (CG920). Their diagnostics join the run's list in queue order, so
- * the output does not depend on -j. Call src_run before starting any thread.
+ * a memory limit can stop it (CG920). A queued header is checked through the first queued file
+ * whose unit includes it (with that file's flags and macros), else on its own after the others.
+ * Diagnostics join the run's list in queue order, so the output does not depend on -j. Call
+ * src_run before starting any thread.
  *
  * The queue owns the per-file arenas the moved diagnostics point into: free it after output.
  */
