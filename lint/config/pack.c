@@ -3,6 +3,7 @@
 #include "config/pack.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,9 @@ void pack_free(struct pack *p)
 	free(p->defaults);
 	free(p->flags);
 	free(p->suggest);
+	free(p->suggest_prev);
+	strmap_release(&p->suggest_keys);
+	strmap_release(&p->suggest_last);
 	free(p->apis);
 	free(p->claims);
 	arena_free(p->arena);
@@ -496,8 +500,17 @@ static void load_suggest(struct loader *ld, const struct node *n)
 		bad(ld, n, "'suggest' lists key paths");
 		return;
 	}
-	GROW(ld->p->suggest, ld->p->n_suggest, ld->p->cap_suggest);
-	ld->p->suggest[ld->p->n_suggest++] = n->scalar;
+	struct pack *p = ld->p;
+	size_t k = p->n_suggest, cap = p->cap_suggest, before;
+	GROW(p->suggest, p->n_suggest, p->cap_suggest);
+	if (p->cap_suggest != cap)
+		p->suggest_prev = mem_realloc(p->suggest_prev, p->cap_suggest * sizeof(*p->suggest_prev));
+	p->suggest[p->n_suggest++] = n->scalar;
+	const char *dot = strrchr(n->scalar, '.');
+	size_t parent = dot ? (size_t)(dot - n->scalar) : 0;
+	p->suggest_prev[k] = strmap_get(&p->suggest_last, n->scalar, parent, &before) ? before : SIZE_MAX;
+	strmap_put(&p->suggest_last, n->scalar, parent, k);
+	strmap_put(&p->suggest_keys, n->scalar, strlen(n->scalar), k);
 }
 
 static const char *const api_roles[] = {

@@ -179,6 +179,9 @@ struct pack {
 	size_t n_flags, cap_flags;
 	const char **suggest;           /* keys did-you-mean offers */
 	size_t n_suggest, cap_suggest;
+	struct strmap suggest_keys;     /* each of them -> its index */
+	struct strmap suggest_last;     /* a parent ("model" of "model.x") -> its last key's index */
+	size_t *suggest_prev;           /* the key before with the same parent, or SIZE_MAX */
 	struct diag_rules lookup;       /* the pack as the funnel sees it: diag_init(.., &p->lookup, ..) */
 };
 

@@ -5,12 +5,14 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "base/mem.h"
+#include "base/strmap.h"
 #include "base/suggest.h"
 #include "config/expr.h"
 #include "config/fact.h"
@@ -110,28 +112,23 @@ static void check_key_spelling(struct lint_run *r, const struct facts *t)
 		leaf = leaf ? leaf + 1 : f->key;
 		const char *best = NULL;
 		unsigned best_d = 99;
-		bool known = false;
-		for (size_t i = 0; i < p->n_suggest && !known; i++) {
-			const char *s = p->suggest[i];
-			const char *sleaf = strrchr(s, '.');
-			size_t sparent = sleaf ? (size_t)(sleaf - s) : 0;
-			sleaf = sleaf ? sleaf + 1 : s;
-			if (sparent != parent || strncmp(s, f->key, parent))
-				continue;
-			if (!strcmp(sleaf, leaf)) {
-				known = true;
-				break;
-			}
-			/* every key of a dump is compared: a typo seldom hits both ends of a word, so
-			 * skip the edit distance where neither end matches */
-			size_t len = strlen(sleaf), llen = strlen(leaf);
-			if (!llen || (leaf[0] != sleaf[0] && leaf[llen - 1] != sleaf[len - 1]))
-				continue;
-			unsigned cap = len < 9 ? 1 : len < 16 ? 2 : 3;
-			unsigned d = suggest_distance(leaf, sleaf, cap);
-			if (d <= cap && d < best_d) {
-				best = sleaf;
-				best_d = d;
+		size_t i;
+		bool known = strmap_get(&p->suggest_keys, f->key, strlen(f->key), &i);
+		/* the keys under the same parent, last first: on a tie the first listed wins */
+		if (!known && strmap_get(&p->suggest_last, f->key, parent, &i)) {
+			for (; i != SIZE_MAX; i = p->suggest_prev[i]) {
+				const char *sleaf = p->suggest[i] + parent + (parent > 0);
+				/* every key of a dump is compared: a typo seldom hits both ends of a word, so
+				 * skip the edit distance where neither end matches */
+				size_t len = strlen(sleaf), llen = strlen(leaf);
+				if (!llen || (leaf[0] != sleaf[0] && leaf[llen - 1] != sleaf[len - 1]))
+					continue;
+				unsigned cap = len < 9 ? 1 : len < 16 ? 2 : 3;
+				unsigned d = suggest_distance(leaf, sleaf, cap);
+				if (d <= cap && d <= best_d) {
+					best = sleaf;
+					best_d = d;
+				}
 			}
 		}
 		if (!known && best)
