@@ -111,8 +111,9 @@ static void check_headers(struct pool *p, size_t self, const struct cap *main, s
 		const char *file = main->tu->included[i];
 		char real[PATH_MAX];
 		size_t h;
-		if (!realpath(file, real) || !strmap_get(&p->headers, real, strlen(real), &h) || h == self)
-			continue;
+		if (!realpath(file, real) || !strmap_get(&p->headers, real, strlen(real), &h) || h == self ||
+		    p->q->jobs[h].owner < self)
+			continue;       /* an earlier file's unit has it (as this worker was forked) */
 		struct diag_list d;
 		diag_init(&d, main->arena, &p->pack->lookup, p->filter);
 		struct cap c = *main;
