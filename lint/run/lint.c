@@ -269,33 +269,37 @@ static const char *recipe_gpu(const char *path, const char *fn, int *major, cons
 	return found;
 }
 
-/* Whether keys[k] (a "sec.name..." key) is the first under 'prefix' (len m) to name its child. */
-static bool first_child(const struct py_key *keys, size_t k, const char *prefix, size_t m)
-{
-	const char *c = keys[k].key + m + 1;
-	size_t cn = strcspn(c, ".");
-	for (size_t i = 0; i < k; i++)
-		if (!strncmp(keys[i].key, prefix, m) && keys[i].key[m] == '.' && !strncmp(keys[i].key + m + 1, c, cn) &&
-		    (keys[i].key[m + 1 + cn] == '.' || !keys[i].key[m + 1 + cn]))
-			return false;
-	return true;
-}
-
 /* A YAML mapping is a fact of its own ("given(env_vars)", "comm_overlap != null" ask of it): a
  * recipe that sets keys under a section sets the section too, at its first key, with as many
- * entries as it names. */
+ * entries as it names: the distinct "section.child" heads among its keys, counted in one pass. */
 static void python_sections(struct facts *t, const struct py_key *keys, size_t n)
 {
+	struct strmap heads = {0}, sections = {0};      /* borrowed ranges of the keys */
+	size_t *entries = NULL, n_sections = 0, at;
 	for (size_t k = 0; k < n; k++)
-		for (const char *dot = strchr(keys[k].key, '.'); dot; dot = strchr(dot + 1, '.')) {
-			const char *prefix = arena_strndup(t->arena, keys[k].key, (size_t)(dot - keys[k].key));
-			size_t m = (size_t)(dot - keys[k].key), entries = 0;
-			if (facts_get(t, prefix))
+		for (const char *key = keys[k].key, *dot = strchr(key, '.'); dot; dot = strchr(dot + 1, '.')) {
+			size_t m = (size_t)(dot - key), head = m + 1 + strcspn(dot + 1, ".");
+			if (strmap_get(&heads, key, head, &at))
 				continue;
-			for (size_t i = 0; i < n; i++)
-				entries += !strncmp(keys[i].key, prefix, m) && keys[i].key[m] == '.' && first_child(keys, i, prefix, m);
-			facts_set(t, prefix, (struct value){.kind = V_MAP, .n = entries, .loc = keys[k].loc}, keys[k].loc, "config");
+			strmap_put(&heads, key, head, 0);
+			if (!strmap_get(&sections, key, m, &at)) {
+				entries = mem_realloc(entries, (n_sections + 1) * sizeof(*entries));
+				entries[at = n_sections++] = 0;
+				strmap_put(&sections, key, m, at);
+			}
+			entries[at]++;
 		}
+	for (size_t k = 0; k < n; k++)
+		for (const char *key = keys[k].key, *dot = strchr(key, '.'); dot; dot = strchr(dot + 1, '.')) {
+			const char *prefix = arena_strndup(t->arena, key, (size_t)(dot - key));
+			if (facts_get(t, prefix) || !strmap_get(&sections, key, (size_t)(dot - key), &at))
+				continue;
+			facts_set(t, prefix, (struct value){.kind = V_MAP, .n = entries[at], .loc = keys[k].loc}, keys[k].loc,
+				  "config");
+		}
+	strmap_release(&heads);
+	strmap_release(&sections);
+	free(entries);
 }
 
 /* -v lines: to stderr, or to the run's log in a worker (batch.h), which sends them back. */
