@@ -546,3 +546,24 @@ Test(python, one_finding_at_a_helper_line_many_functions_reach)
 			 M101 " (in 4 functions: _graphs, a_config, b_config and 1 more)");
 	json_decref(doc);
 }
+
+/* A section a recipe sets keys under is a fact of its own, with one entry per child its keys
+ * name (a child named twice, or with keys of its own, counts once). */
+Test(python, a_section_counts_the_children_its_keys_name)
+{
+	put("team.yaml", "rules:\n"
+			 "  - {id: TEAM002, name: two-overlap-entries, severity: error, when: \"len(comm_overlap) == 2\",\n"
+			 "     at: comm_overlap, message: two entries, doc: d}\n"
+			 "  - {id: TEAM003, name: three-overlap-entries, severity: error, when: \"len(comm_overlap) == 3\",\n"
+			 "     at: comm_overlap, message: three entries, doc: d}\n");
+	put("r.py", "def overlap_config():\n"
+		    "    cfg = llama3_8b_pretrain_config()\n"
+		    "    cfg.model.cuda_graph_impl = \"none\"\n"
+		    "    cfg.comm_overlap.tp_comm_overlap = True\n"
+		    "    cfg.comm_overlap.tp_comm_overlap_cfg.a = 1\n"
+		    "    cfg.comm_overlap.tp_comm_overlap_cfg.b = 2\n"
+		    "    cfg.comm_overlap.tp_comm_overlap = False\n"
+		    "    return cfg\n");
+	expect_lint("--mcore 0.17 --bridge 0.4 --rules team.yaml r.py", 1,
+		    "r.py:4:22: error: two entries (in overlap_config) [TEAM002 two-overlap-entries]\n");
+}
