@@ -13,8 +13,8 @@
 #include "base/diag.h"
 #include "base/diag_wire.h"
 #include "base/jobs.h"
-#include "base/strmap.h"
 #include "base/mem.h"
+#include "base/strmap.h"
 #include "input/read.h"
 #include "input/text.h"
 #include "source/cap.h"
@@ -226,7 +226,7 @@ static void job_done(void *ctx, size_t k, const struct jobs_result *r)
 		uint32_t h = diag_wire_get_u32(&in);
 		size_t len;
 		const char *bytes = diag_wire_get_str(&in, &len);
-		if (in.bad || h >= p->q->n || (p->q->jobs[h].owner != SIZE_MAX && p->q->jobs[h].owner < self))
+		if (in.bad || h >= p->q->n || p->q->jobs[h].owner < self)
 			continue;
 		struct src_job *hj = &p->q->jobs[h];
 		free(hj->found);
@@ -239,11 +239,11 @@ static void job_done(void *ctx, size_t k, const struct jobs_result *r)
 		src_stopped(&j->diags, j->path, r, p->opts);
 }
 
+/* Of the names fe_clang_is_source takes, the headers. */
 static bool is_header(const char *path)
 {
 	const char *dot = strrchr(path, '.');
-	return dot && (!strcmp(dot, ".h") || !strcmp(dot, ".hpp") || !strcmp(dot, ".cuh") || !strcmp(dot, ".hh") ||
-		       !strcmp(dot, ".hxx"));
+	return dot && (!strcmp(dot, ".h") || !strcmp(dot, ".hpp") || !strcmp(dot, ".cuh"));
 }
 
 size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_filter *f, const struct src_opts *o,
