@@ -457,7 +457,7 @@ static uint64_t fnv(uint64_t h, const char *s, size_t n)
 }
 
 /* Delete a file's older preambles: the .pch files in 'dir' whose names start with 'prefix' (the
- * empty .bad markers stay, so a preamble that failed is not tried again). */
+ * .bad marks stay, so a preamble that failed is not tried again). */
 static void forget_preambles(const char *dir, const char *prefix)
 {
 	DIR *d = opendir(dir);
