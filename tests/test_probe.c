@@ -40,6 +40,23 @@ static bool has_message(const struct diag_list *d, const char *part)
 	return false;
 }
 
+/* A claim or an api entry that is not a mapping is an error at its line, not read as one (the
+ * fuzzing campaign's fuzz_pack read a list's items as key/value pairs here). */
+Test(claims, claims_and_apis_that_are_not_mappings)
+{
+	struct arena *a = arena_new();
+	struct diag_list d;
+	struct pack *p = load("probe:\n  - X-ONE\n  - [a, b, c]\napis:\n  - cudaFoo\n  - [a, b, c]\n", &d, a);
+	cr_assert_eq(d.n, 4);
+	cr_expect(has_message(&d, "a probe claim is a mapping"));
+	cr_expect(has_message(&d, "an api entry is a mapping"));
+	cr_expect_eq(d.items[0].loc.line, 5, "apis load before probe");
+	cr_expect_eq(d.items[3].loc.line, 3);
+	diag_release(&d);
+	pack_free(p);
+	arena_free(a);
+}
+
 Test(claims, malformed_claims_are_pack_errors_at_their_line)
 {
 	struct arena *a = arena_new();

@@ -104,7 +104,7 @@ static void only_keys(struct loader *ld, const struct node *map, const char *wha
 	size_t n = 0;
 	while (allowed[n])
 		n++;
-	for (size_t k = 0; k < map->n; k++) {
+	for (size_t k = 0; map->kind == NODE_MAP && k < map->n; k++) {     /* callers say what else it is */
 		const struct node *key = map->items[2 * k];
 		if (key->kind != NODE_SCALAR) {
 			bad(ld, key, "%s keys must be plain names", what);
@@ -541,6 +541,10 @@ static void load_api(struct loader *ld, const struct node *n)
 	static const char *const keys[] = {"role", "rule", "names", "args", "unsafe", "must_use", "effect",
 					   "effect_nonblocking", "when_arg", NULL};
 	static const char *const arg_keys[] = {"stream", "mode", "graph", "exec", "event", "flags", "status", NULL};
+	if (n->kind != NODE_MAP) {
+		bad(ld, n, "an api entry is a mapping ({role: ..., names: [...]})");
+		return;
+	}
 	int before = ld->errors;
 	only_keys(ld, n, "api", keys);
 	struct pack_api a = {.stream = -1, .mode = -1, .graph = -1, .exec = -1, .event = -1, .flags = -1, .status = -1};
@@ -661,6 +665,10 @@ static void load_claim(struct loader *ld, const struct node *n)
 {
 	static const char *const keys[] = {"row", "rule", "expect", NULL};
 	static const char *const expect_keys[] = {"mode", "stream", "call", "status", "end", "replay", "at_capture", NULL};
+	if (n->kind != NODE_MAP) {
+		bad(ld, n, "a probe claim is a mapping ({row: ..., rule: ..., expect: [...]})");
+		return;
+	}
 	int before = ld->errors;
 	only_keys(ld, n, "probe", keys);
 	struct pack_claim c = {.row = scalar(ld, n, "row", true), .loc = n->loc};
