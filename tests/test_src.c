@@ -80,6 +80,16 @@ static char *places(json_t *doc)
 	return listing(doc, true);
 }
 
+/* Run cglint on 'args' in the test folder; its findings must be 'want' (as ids() lists them). */
+static void expect_ids(const char *args, const char *want)
+{
+	json_t *doc;
+	harness_run_json(dir, args, &doc);
+	cr_assert_not_null(doc, "%s", args);
+	cr_expect_str_eq(ids(doc), want, "%s", args);
+	json_decref(doc);
+}
+
 Test(src, region_through_a_call_with_chain_note)
 {
 	free(harness_write(dir, "a.cu", capture, sizeof(capture) - 1));
@@ -211,11 +221,7 @@ Test(src, compile_database_flags_reach_libclang)
 			      "--generate-code=arch=compute_90,code=sm_90 -c -o\n");
 	free(out);
 	/* per-thread default stream: stream 0 is cudaStreamPerThread, not the legacy stream */
-	json_t *doc;
-	harness_run_json(dir, "a.cu", &doc);
-	cr_assert_not_null(doc);
-	cr_expect_str_eq(ids(doc), "CG301@9 ");
-	json_decref(doc);
+	expect_ids("a.cu", "CG301@9 ");
 }
 
 Test(src, cflags_keep_only_what_parses)
@@ -516,9 +522,5 @@ Test(src, borrowed_command_keeps_the_language_standard)
 	cr_expect(strstr(out, "\n-DX=1\n"), "the neighbour's macros are borrowed; got:\n%s", out);
 	cr_expect(!strstr(out, "gnu11"), "its C standard is not; got:\n%s", out);
 	free(out);
-	json_t *doc;
-	harness_run_json(dir, "k.cu", &doc);
-	cr_assert_not_null(doc);
-	cr_expect_str_eq(ids(doc), "CG307@3 CG301@9 ");
-	json_decref(doc);
+	expect_ids("k.cu", "CG307@3 CG301@9 ");
 }
