@@ -128,6 +128,50 @@ static void pid_work(void *ctx, size_t k, struct sbuf *out)
 	sbuf_printf(out, "%ld", (long)getpid());
 }
 
+void *volatile kept;
+
+static void serial_work(void *ctx, size_t k, struct sbuf *out)
+{
+	(void)ctx;
+	if (k == 2) {
+		signal(SIGSEGV, SIG_DFL);
+		raise(SIGSEGV);
+	}
+	if (k == 4)
+		for (;;)
+			pause();
+	if (k == 6)     /* kept: the worker is now past half its limit */
+		kept = malloc((size_t)150 << 20);
+	sbuf_printf(out, "%ld", (long)getpid());
+}
+
+/* A worker serves tasks one after another. A task that crashes or overruns takes only its own
+ * worker: the next task gets a fresh one. A worker grown past half its memory limit retires
+ * after the task that grew it. */
+Test(jobs, a_worker_serves_tasks_until_one_ends_it)
+{
+	struct seen s = {0};
+	struct jobs_limits lim = {.parallel = 1, .seconds = 1, .mem_mib = 2 * jobs_size_mib() + 200};
+	jobs_run(8, &lim, serial_work, record, &s);
+	for (size_t k = 0; k < 8; k++)
+		cr_expect_eq(s.calls[k], 1, "task %zu reported %u times", k, s.calls[k]);
+	cr_expect_eq(s.r[2].end, JOBS_DIED);
+	cr_expect_eq(s.r[2].signal, SIGSEGV);
+	cr_expect_eq(s.r[4].end, JOBS_TIMEOUT);
+	static const size_t done[] = {0, 1, 3, 5, 6, 7};
+	for (size_t i = 0; i < sizeof(done) / sizeof(done[0]); i++)
+		cr_assert_eq(s.r[done[i]].end, JOBS_DONE, "task %zu", done[i]);
+	cr_expect_str_eq(s.out[0], s.out[1], "one worker for tasks 0 and 1");
+	cr_expect_str_neq(s.out[3], s.out[1], "a fresh worker after the crash");
+	cr_expect_str_neq(s.out[5], s.out[3], "a fresh worker after the timeout");
+	cr_expect_str_eq(s.out[6], s.out[5]);
+#if !defined(__SANITIZE_ADDRESS__)     /* no address-space limit under AddressSanitizer */
+	cr_expect_str_neq(s.out[7], s.out[6], "the worker that grew past half its limit retired");
+#endif
+	for (size_t k = 0; k < 8; k++)
+		free(s.out[k]);
+}
+
 Test(jobs, in_process_runs_here)
 {
 	struct seen s = {0};

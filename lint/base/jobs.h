@@ -49,6 +49,8 @@ typedef void jobs_done_fn(void *ctx, size_t k, const struct jobs_result *r);
  * turns a refused allocation into an error return (libclang does) is told apart from one that
  * failed on its own by how close this is to the limit. */
 unsigned jobs_peak_mib(void);
+/* Its address space now, in MiB (VmSize), 0 when unknown. */
+unsigned jobs_size_mib(void);
 
 /* Run tasks 0..n-1, 'parallel' at a time, and return when every one has been reported. */
 void jobs_run(size_t n, const struct jobs_limits *lim, jobs_work_fn *work, jobs_done_fn *done, void *ctx);

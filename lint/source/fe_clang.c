@@ -4,11 +4,8 @@
 #include "source/fe_clang.h"
 
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,18 +20,9 @@
 #include "source/fe_clang_lib.h"
 #include "source/fe_clang_err.h"
 #include "source/fe_clang_tk.h"
+#include "source/fe_clang_tu.h"
 #include "source/fe_clang_walk.h"
-#include "source/preamble.h"
 #include "source/sir.h"
-
-struct shim_source {
-	const char *path, *text;
-	size_t len;
-};
-extern const struct shim_source shim_sources[];
-extern const size_t shim_n_sources;
-
-#define STUB_DIR "/cglint-stub"  /* CUDA 13 dropped a header clang's CUDA wrapper includes */
 
 bool fe_clang_is_source(const char *path)
 {
@@ -347,7 +335,7 @@ static struct cflags build_args(struct arena *a, const char *path, const char *b
 		if (l == LANG_CUDA) {
 			cflags_add(a, &f, arena_printf(a, "--cuda-path=%s", *tk));
 			cflags_add(a, &f, "-isystem");
-			cflags_add(a, &f, STUB_DIR);
+			cflags_add(a, &f, FE_CLANG_STUB_DIR);
 		} else {
 			cflags_add(a, &f, "-isystem");
 			cflags_add(a, &f, arena_printf(a, "%s/include", *tk));
@@ -401,221 +389,15 @@ const char *fe_clang_version(struct arena *a)
 	return v;
 }
 
-/* ---- parsing ------------------------------------------------------------------------------ */
-
-/* The shim (and the CUDA 13 stub) as files in memory under their virtual folders, plus the
- * file itself, read once by the caller. */
-static struct CXUnsavedFile *unsaved_files(struct arena *a, const char *abspath, const char *buf, size_t len,
-					   unsigned *n)
+uint64_t fe_clang_preamble_key(struct arena *a, const char *path, const char *buf, size_t len,
+			      const struct fe_clang_opts *o)
 {
-	struct CXUnsavedFile *u = arena_alloc(a, (shim_n_sources + 2) * sizeof(*u));
-	for (size_t i = 0; i < shim_n_sources; i++)
-		u[i] = (struct CXUnsavedFile){arena_printf(a, "%s/%s", FE_CLANG_SHIM_DIR, shim_sources[i].path),
-					      shim_sources[i].text, shim_sources[i].len};
-	u[shim_n_sources] = (struct CXUnsavedFile){STUB_DIR "/texture_fetch_functions.h", "", 0};
-	u[shim_n_sources + 1] = (struct CXUnsavedFile){abspath, buf, len};
-	*n = (unsigned)shim_n_sources + 2;
-	return u;
-}
-
-static CXTranslationUnit parse_with(struct arena *a, const char *abspath, const char *buf, size_t len,
-				    const struct cflags *f, unsigned flags, enum CXErrorCode *rc)
-{
-	unsigned nu;
-	struct CXUnsavedFile *u = unsaved_files(a, abspath, buf, len, &nu);
-	CXIndex ix = fe_clang_lib.createIndex(0, 0);
-	CXTranslationUnit tu = NULL;
-	*rc = fe_clang_lib.parseTranslationUnit2(ix, abspath, f->v, (int)f->n, u, nu, flags, &tu);
-	fe_clang_lib.disposeIndex(ix);     /* the TU keeps what it needs */
-	return *rc == CXError_Success ? tu : NULL;
-}
-
-/* Whether 'tu' has errors; *main_at: the offset of the first in its main file, or SIZE_MAX. */
-static bool has_errors(CXTranslationUnit tu, size_t *main_at)
-{
-	bool bad = false;
-	*main_at = SIZE_MAX;
-	for (unsigned i = 0, n = fe_clang_lib.getNumDiagnostics(tu); i < n && !bad; i++) {
-		CXDiagnostic dg = fe_clang_lib.getDiagnostic(tu, i);
-		bad = fe_clang_lib.getDiagnosticSeverity(dg) >= CXDiagnostic_Error;
-		CXSourceLocation l = fe_clang_lib.getDiagnosticLocation(dg);
-		if (bad && fe_clang_lib.Location_isFromMainFile(l)) {
-			unsigned off;
-			fe_clang_lib.getFileLocation(l, NULL, NULL, NULL, &off);
-			*main_at = off;
-		}
-		fe_clang_lib.disposeDiagnostic(dg);
-	}
-	return bad;
-}
-
-static uint64_t fnv(uint64_t h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
-/* Delete a file's older preambles: the .pch files in 'dir' whose names start with 'prefix' (the
- * .bad marks stay, so a preamble that failed is not tried again). */
-static void forget_preambles(const char *dir, const char *prefix)
-{
-	DIR *d = opendir(dir);
-	for (struct dirent *e; d && (e = readdir(d));) {
-		size_t n = strlen(e->d_name);
-		if (!strncmp(e->d_name, prefix, strlen(prefix)) && n > 4 && !strcmp(e->d_name + n - 4, ".pch"))
-			unlinkat(dirfd(d), e->d_name, 0);
-	}
-	if (d)
-		closedir(d);
-}
-
-/* Parse src (text[0..len)) for a preamble and save it as 'pch'; false, with a mark 'bad' made,
- * if it has errors (*err_at: where the first is in 'text', or SIZE_MAX). */
-static bool make_pch(struct arena *a, const struct cflags *f, const char *src, const char *text, size_t len,
-		     const char *pch, const char *bad, size_t *err_at)
-{
-	enum CXErrorCode rc;
-	CXTranslationUnit tu = parse_with(a, src, text, len, f,
-					  CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, &rc);
-	const char *tmp = arena_printf(a, "%s.%ld", pch, (long)getpid());
-	*err_at = SIZE_MAX;
-	bool ok = tu && !has_errors(tu, err_at) &&
-		  fe_clang_lib.saveTranslationUnit(tu, tmp, fe_clang_lib.defaultSaveOptions(tu)) == CXSaveError_None &&
-		  rename(tmp, pch) == 0;
-	if (tu)
-		fe_clang_lib.disposeTranslationUnit(tu);
-	if (!ok) {              /* the mark holds where the error was */
-		unlink(tmp);
-		FILE *m = fopen(bad, "w");
-		if (m) {
-			fprintf(m, "%zu\n", *err_at);
-			fclose(m);
-		}
-	}
-	return ok;
-}
-
-/* Where the error that made a .bad mark was, as make_pch wrote it; SIZE_MAX: not known. */
-static size_t bad_at(const char *bad)
-{
-	FILE *m = fopen(bad, "r");
-	unsigned long long at = SIZE_MAX;
-	if (m) {
-		if (fscanf(m, "%llu", &at) != 1)
-			at = SIZE_MAX;
-		fclose(m);
-	}
-	return (size_t)at;
-}
-
-/* Whether the line at text[at..] is an #include. */
-static bool is_include(const char *text, size_t len, size_t at)
-{
-	while (at < len && (text[at] == ' ' || text[at] == '\t'))
-		at++;
-	if (at == len || text[at++] != '#')
-		return false;
-	while (at < len && (text[at] == ' ' || text[at] == '\t'))
-		at++;
-	return len - at >= 7 && !memcmp(text + at, "include", 7);
-}
-
-/*
- * The precompiled preamble for a parse with flags 'f', made once and saved in o->pch_dir.
- * For a run over many files, what a CUDA parse includes before the file's first line (clang's
- * CUDA runtime wrapper with the toolkit's headers, or the shim's cuda_runtime.h): the same for
- * every file with those flags, saved as <hash of the flags>.pch. For the language server
- * (o->file_preambles), the file's own leading #includes as well (preamble.h), saved as
- * <hash of the file and flags>-<hash of that text>.pch, the file's older ones deleted. An
- * #include that fails (a header not found) is left to the file's own parse, which reports it;
- * another error cuts the preamble before its line. *text is what the preamble stands for: the
- * file's first *covered bytes, less those lines. One with errors is not used (a .bad file marks
- * it). Workers making the same one at once each rename theirs into place. Returns its path, or
- * NULL.
- */
-static const char *preamble(struct arena *a, const struct cflags *f, const char *abspath, const char *buf,
-			    size_t len, const struct fe_clang_opts *o, const char **text, size_t *covered)
-{
-	*covered = 0;
-	if (!o->pch_dir)
-		return NULL;
-	uint64_t h = 14695981039346656037ull;   /* FNV-1a over the flags, each with its NUL */
-	for (size_t i = 0; i < f->n; i++)
-		h = fnv(h, f->v[i], strlen(f->v[i]) + 1);
-	size_t own = o->file_preambles ? preamble_len(buf, len) : 0;
-	char *t = arena_strndup(a, buf, own), prefix[20];
-	snprintf(prefix, sizeof(prefix), "%016llx-", (unsigned long long)fnv(h, abspath, strlen(abspath)));
-	/* made as if in the file's folder, so that #include "x.h" finds the same x.h */
-	const char *slash = strrchr(abspath, '/'), *dot = strrchr(abspath, '.');
-	const char *src = arena_printf(a, "%.*s/.cglint-preamble%s", slash ? (int)(slash - abspath) : 0, abspath,
-				       dot && dot > slash ? dot : ".c");
-	for (int tries = 0; own && tries < 8; tries++) {
-		const char *base = arena_printf(a, "%s/%s%016llx", o->pch_dir, prefix, (unsigned long long)fnv(h, t, own));
-		const char *pch = arena_printf(a, "%s.pch", base), *bad = arena_printf(a, "%s.bad", base);
-		size_t err_at = SIZE_MAX;
-		bool ok = access(pch, R_OK) == 0;
-		if (!ok && access(bad, F_OK) != 0) {
-			forget_preambles(o->pch_dir, prefix);
-			ok = make_pch(a, f, src, t, own, pch, bad, &err_at);
-		}
-		if (ok) {
-			*text = t;
-			*covered = own;
-			return pch;
-		}
-		if (err_at == SIZE_MAX)
-			err_at = bad_at(bad);   /* a known failure */
-		if (err_at >= own)
-			break;
-		while (err_at > 0 && t[err_at - 1] != '\n')
-			err_at--;
-		if (is_include(t, own, err_at))
-			for (size_t k = err_at; k < own && t[k] != '\n'; k++)
-				t[k] = ' ';
-		else
-			own = preamble_len(t, err_at);
-	}
-	if (f->n < 2 || strcmp(f->v[1], "cuda"))
-		return NULL;
-	const char *base = arena_printf(a, "%s/%016llx", o->pch_dir, (unsigned long long)h);
-	const char *pch = arena_printf(a, "%s.pch", base), *bad = arena_printf(a, "%s.bad", base);
-	size_t err_at;
-	if (access(pch, R_OK) == 0)
-		return pch;
-	return access(bad, F_OK) != 0 && make_pch(a, f, arena_printf(a, "%s.cu", base), "", 0, pch, bad, &err_at)
-		       ? pch : NULL;
-}
-
-static CXTranslationUnit parse(struct arena *a, const char *abspath, const char *buf, size_t len,
-			       struct cflags *f, const struct fe_clang_opts *o, enum CXErrorCode *rc)
-{
-	const char *pre = NULL;
-	size_t covered;
-	const char *pch = preamble(a, f, abspath, buf, len, o, &pre, &covered);
-	/* KeepGoing: a missing header is an error we report, not a silent stop */
-	unsigned flags = CXTranslationUnit_KeepGoing;
-	if (!pch)
-		return parse_with(a, abspath, buf, len, f, flags, rc);
-	struct cflags with = {0};
-	for (size_t i = 0; i < f->n; i++)
-		cflags_add(a, &with, f->v[i]);
-	cflags_add(a, &with, "-include-pch");
-	cflags_add(a, &with, pch);
-	const char *text = buf;
-	if (covered) {          /* what the preamble stands for is blanked, keeping positions */
-		char *t = arena_alloc(a, len + 1);
-		memcpy(t, buf, len);
-		for (size_t i = 0; i < covered; i++)
-			if (t[i] != '\n' && pre[i] == t[i])
-				t[i] = ' ';
-		text = t;
-	}
-	CXTranslationUnit tu = parse_with(a, abspath, text, len, &with, flags, rc);
-	if (tu)
-		return tu;
-	unlink(pch);            /* libclang refuses one older than a header it holds: parse without */
-	return parse_with(a, abspath, buf, len, f, flags, rc);
+	char absbuf[PATH_MAX];
+	if (!realpath(path, absbuf))
+		return 0;
+	const char *tk;
+	struct cflags f = build_args(a, path, buf, len, o, false, &tk);
+	return fe_clang_tu_preamble_key(a, absbuf, buf, len, &f);
 }
 
 /* The repository that holds 'abspath' (the nearest folder above it with a .git), else its folder. */
@@ -635,34 +417,6 @@ static const char *repo_of(struct arena *a, const char *abspath)
 			return here;
 		*slash = '\0';
 	}
-}
-
-struct inclusions {
-	struct arena *a;
-	struct sir_tu *t;
-	size_t cap;
-};
-
-static void add_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData ctx)
-{
-	struct inclusions *in = ctx;
-	if (!depth)
-		return;         /* the main file */
-	(void)stack;
-	if (in->t->n_included == in->cap) {
-		const char **v = arena_alloc(in->a, (in->cap = in->cap ? in->cap * 2 : 16) * sizeof(*v));
-		if (in->t->n_included)
-			memcpy(v, in->t->included, in->t->n_included * sizeof(*v));
-		in->t->included = v;
-	}
-	in->t->included[in->t->n_included++] = fe_clang_lib_str(in->a, fe_clang_lib.getFileName(file));
-}
-
-/* The files 'tu' included, into t->included (src.c checks a header through a file including it). */
-static void included(struct arena *a, CXTranslationUnit tu, struct sir_tu *t)
-{
-	struct inclusions in = {a, t, 0};
-	fe_clang_lib.getInclusions(tu, add_inclusion, &in);
 }
 
 /* Leave out the functions with an error other than a missing declaration in their bodies
@@ -708,8 +462,9 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 	for (;;) {
 		const char *tk;
 		struct cflags f = build_args(a, path, buf, len, o, shim, &tk);
-		enum CXErrorCode rc;
-		CXTranslationUnit tu = parse(a, abspath, buf, len, &f, o, &rc);
+		int rc;
+		const char *pch;
+		CXTranslationUnit tu = fe_clang_tu_parse(a, abspath, buf, len, &f, o, &rc, &pch);
 		if (!tu) {
 			/* libclang turns an allocation the limit refused into a crash it recovers from */
 			unsigned peak = o->mem_mib ? jobs_peak_mib() : 0;
@@ -723,7 +478,7 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 			return -1;
 		}
 		struct fe_clang_err e;
-		const char *quotable[] = {repo_of(a, abspath), tk ? tk : FE_CLANG_SHIM_DIR, FE_CLANG_SHIM_DIR, STUB_DIR,
+		const char *quotable[] = {repo_of(a, abspath), tk ? tk : FE_CLANG_SHIM_DIR, FE_CLANG_SHIM_DIR, FE_CLANG_STUB_DIR,
 					 CGLINT_CLANG_RESOURCE_DIR, "/usr/include", "/usr/lib", NULL};
 		fe_clang_err_read(a, tu, path, quotable, &e);
 		if (tk && e.other_elsewhere) {  /* the toolkit's headers (or a project's) did not parse */
@@ -734,8 +489,9 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 			continue;
 		}
 		struct sir_tu *t = fe_clang_walk_tu(a, tu, path, abspath, buf, len, f.per_thread_stream);
-		if (!e.other_elsewhere)
-			included(a, tu, t);
+		if (!e.other_elsewhere) {
+			fe_clang_tu_included(a, tu, pch, t);
+		}
 		fe_clang_lib.disposeTranslationUnit(tu);
 		struct sbuf left;
 		sbuf_init(&left);

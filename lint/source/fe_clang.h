@@ -12,15 +12,16 @@
  * memory); never both. A real-header parse with errors in an included header is reported
  * (CG912) and retried with the shim. Errors that are missing declarations leave the file
  * analysed in part (CG919); a function with another error in its body is left out; a file with
- * nothing left is refused (CG911). See fe_clang_err.h. What a CUDA parse includes before the
- * file's first line is parsed once per set of flags and saved in pch_dir (a precompiled
- * preamble), for every other file with those flags to start from.
+ * nothing left is refused (CG911). See fe_clang_err.h. What a parse includes before the file's
+ * own code is parsed once and saved in pch_dir (a precompiled preamble) for the parses that
+ * start the same way (fe_clang_tu.h).
  */
 #ifndef CGLINT_FE_CLANG_H
 #define CGLINT_FE_CLANG_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct arena;
 struct diag_list;
@@ -39,6 +40,8 @@ struct fe_clang_opts {
 	const char *pch_dir;            /* a private folder for precompiled preambles, shared by the
 					   run's workers; NULL: none are made */
 	bool file_preambles;            /* a preamble of each file's own #includes (language server) */
+	bool share_preamble;            /* this file's #includes, made once for the run's files that
+					   share them (same block, flags and folder: fe_clang_preamble_key) */
 };
 
 /* Read the compile database that applies to 'path' now, so that workers forked after share it. */
@@ -65,6 +68,11 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 #define FE_CLANG_SHIM_DIR "/cglint-shim"
 const char **fe_clang_args(struct arena *a, const char *path, const char *buf, size_t len,
 			   const struct fe_clang_opts *o, bool *shim, const char ***dropped);
+
+/* What decides whether two files can share a preamble of their leading #includes: the block's
+ * text, the flags and the folder. 0 when 'path' has no such block. */
+uint64_t fe_clang_preamble_key(struct arena *a, const char *path, const char *buf, size_t len,
+			      const struct fe_clang_opts *o);
 
 /* Load libclang now, so that worker processes forked after share it (the language server). */
 void fe_clang_preload(void);

@@ -17,4 +17,16 @@
  */
 size_t preamble_len(const char *buf, size_t len);
 
+/* One directive line of a preamble: buf[at, at + len), its newline (and any backslash-newlines)
+ * included. */
+struct preamble_line {
+	size_t at, len;
+};
+
+/* The directive lines of a preamble buf[0..n) (n from preamble_len), in order, without the
+ * comments and blank lines between them, into out[], which has room for n / 2 + 1; returns
+ * how many. Files whose preambles differ only in comments and blank space have the same lines,
+ * and so can share one precompiled preamble. */
+size_t preamble_lines(const char *buf, size_t n, struct preamble_line *out);
+
 #endif

@@ -30,6 +30,7 @@ struct src_job {
 	struct arena *arena;
 	struct diag_list diags;
 	bool header;                    /* checked through a file including it, else after the others */
+	bool share;                     /* its leading #includes are another job's too: one preamble */
 	size_t owner;                   /* a header: the first job whose unit included it, or SIZE_MAX */
 	char *found;                    /* a header: what the owner's worker found in it (diag_wire) */
 	size_t found_len;
@@ -136,6 +137,30 @@ static void check_headers(struct pool *p, size_t self, const struct cap *main, s
 	sbuf_release(&recs);
 }
 
+/* Mark the sources whose leading #includes, flags and folder another source's share, so that
+ * their workers precompile that block once for all of them. Alone, a file would pay for the
+ * preamble more than it saves. */
+static void share_preambles(struct src_queue *q, const size_t *todo, size_t n, const struct src_opts *o,
+			    struct fe_clang_cdbs *cdbs)
+{
+	struct fe_clang_opts fo = {.cuda_path = o->cuda_path, .cdb_dir = o->cdb_dir, .cdbs = cdbs};
+	struct strmap seen = {0};
+	uint64_t *keys = mem_alloc((n ? n : 1) * sizeof(*keys));
+	for (size_t i = 0; i < n; i++) {
+		struct src_job *j = &q->jobs[todo[i]];
+		keys[i] = o->pch_dir || !j->text ? 0 : fe_clang_preamble_key(j->arena, j->path, j->text, j->len, &fo);
+		size_t first;
+		if (!keys[i])
+			continue;
+		if (strmap_get(&seen, (const char *)&keys[i], sizeof(keys[i]), &first))
+			q->jobs[todo[first]].share = j->share = true;
+		else
+			strmap_put(&seen, (const char *)&keys[i], sizeof(keys[i]), i);
+	}
+	strmap_release(&seen);
+	free(keys);
+}
+
 /* In the worker process: parse and check one file, its diagnostics as bytes to 'out'. */
 static void run_job(void *ctx, size_t k, struct sbuf *out)
 {
@@ -144,18 +169,24 @@ static void run_job(void *ctx, size_t k, struct sbuf *out)
 	struct src_job *j = &p->q->jobs[self];
 	struct fe_clang_opts fo = {.cuda_path = p->opts->cuda_path, .cdb_dir = p->opts->cdb_dir, .cdbs = p->cdbs,
 				   .mem_mib = p->opts->in_process ? 0 : src_memory(p->opts), .pch_dir = p->pch_dir,
-				   .file_preambles = p->opts->pch_dir != NULL};
+				   .file_preambles = p->opts->pch_dir != NULL, .share_preamble = j->share};
 	struct sir_tu *tu = NULL;
 	if (!p->opts->in_process)
 		fe_clang_worker();
-	struct cap c = {NULL, p->pack, &j->diags, j->arena, NULL};
-	if (!fe_clang_parse(j->arena, &j->diags, j->path, j->text, j->len, &fo, &tu)) {
+	/* the task's own arena and list, freed here: a worker serves many tasks */
+	struct arena *a = arena_new();
+	struct diag_list d;
+	diag_init(&d, a, &p->pack->lookup, p->filter);
+	struct cap c = {NULL, p->pack, &d, a, NULL};
+	if (!fe_clang_parse(a, &d, j->path, j->text, j->len, &fo, &tu)) {
 		c.tu = tu;
-		c.guard = cap_guard_new(j->arena, p->pack, tu);
+		c.guard = cap_guard_new(a, p->pack, tu);
 		check_file(&c, NULL);
 	}
 	check_headers(p, self, &c, out);
-	diag_wire_put(out, &j->diags);
+	diag_wire_put(out, &d);
+	diag_release(&d);
+	arena_free(a);
 }
 
 static const char *signal_name(int sig)
@@ -275,6 +306,7 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 			p.todo[n++] = k;
 		}
 	}
+	share_preambles(q, p.todo, n, o, p.cdbs);
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct jobs_limits lim = {
 		.parallel = o->jobs ? o->jobs : cpus > 0 ? (unsigned)cpus : 1,
@@ -284,6 +316,8 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 	};
 	char *own = o->pch_dir || n + n_headers < 2 ? NULL : src_pch_dir_new();    /* worth making for two files */
 	p.pch_dir = o->pch_dir ? o->pch_dir : own;
+	if (!o->in_process && n + n_headers > 0)
+		fe_clang_preload();     /* once here: each worker inherits it mapped and relocated */
 	/* sources first; then the headers none of them included, each on its own */
 	p.claim = true;
 	jobs_run(n, &lim, run_job, job_done, &p);

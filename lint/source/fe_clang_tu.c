@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: MIT */
+/* fe_clang_tu: a translation unit parsed through libclang from flags and text, starting from a
+ * precompiled preamble when one applies (see fe_clang_tu.h). */
+#define _GNU_SOURCE     /* getline, realpath */
+#include "source/fe_clang_tu.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "base/mem.h"
+#include "source/cflags.h"
+#include "source/fe_clang.h"
+#include "source/fe_clang_lib.h"
+#include "source/preamble.h"
+#include "source/sir.h"
+
+struct shim_source {
+	const char *path, *text;
+	size_t len;
+};
+extern const struct shim_source shim_sources[];
+extern const size_t shim_n_sources;
+
+/* The shim (and the CUDA 13 stub) as files in memory under their virtual folders, plus the
+ * file itself, read once by the caller. */
+static struct CXUnsavedFile *unsaved_files(struct arena *a, const char *abspath, const char *buf, size_t len,
+					   unsigned *n)
+{
+	struct CXUnsavedFile *u = arena_alloc(a, (shim_n_sources + 2) * sizeof(*u));
+	for (size_t i = 0; i < shim_n_sources; i++)
+		u[i] = (struct CXUnsavedFile){arena_printf(a, "%s/%s", FE_CLANG_SHIM_DIR, shim_sources[i].path),
+					      shim_sources[i].text, shim_sources[i].len};
+	u[shim_n_sources] = (struct CXUnsavedFile){FE_CLANG_STUB_DIR "/texture_fetch_functions.h", "", 0};
+	u[shim_n_sources + 1] = (struct CXUnsavedFile){abspath, buf, len};
+	*n = (unsigned)shim_n_sources + 2;
+	return u;
+}
+
+/* One index for the process: a unit reads its index's options for as long as it lives (one
+ * disposed of under a unit made clang_saveTranslationUnit read freed memory, and then drop the
+ * thread to SCHED_IDLE). */
+static CXIndex the_index;
+static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+
+static void make_index(void)
+{
+	the_index = fe_clang_lib.createIndex(0, 0);
+}
+
+static CXTranslationUnit parse_with(struct arena *a, const char *abspath, const char *buf, size_t len,
+				    const struct cflags *f, unsigned flags, int *rc)
+{
+	unsigned nu;
+	struct CXUnsavedFile *u = unsaved_files(a, abspath, buf, len, &nu);
+	pthread_once(&index_once, make_index);
+	CXTranslationUnit tu = NULL;
+	*rc = fe_clang_lib.parseTranslationUnit2(the_index, abspath, f->v, (int)f->n, u, nu, flags, &tu);
+	return *rc == CXError_Success ? tu : NULL;
+}
+
+/* Whether 'tu' has errors; *main_at: the offset of the first in its main file, or SIZE_MAX. */
+static bool has_errors(CXTranslationUnit tu, size_t *main_at)
+{
+	bool bad = false;
+	*main_at = SIZE_MAX;
+	for (unsigned i = 0, n = fe_clang_lib.getNumDiagnostics(tu); i < n && !bad; i++) {
+		CXDiagnostic dg = fe_clang_lib.getDiagnostic(tu, i);
+		bad = fe_clang_lib.getDiagnosticSeverity(dg) >= CXDiagnostic_Error;
+		CXSourceLocation l = fe_clang_lib.getDiagnosticLocation(dg);
+		if (bad && fe_clang_lib.Location_isFromMainFile(l)) {
+			unsigned off;
+			fe_clang_lib.getFileLocation(l, NULL, NULL, NULL, &off);
+			*main_at = off;
+		}
+		fe_clang_lib.disposeDiagnostic(dg);
+	}
+	return bad;
+}
+
+static uint64_t fnv(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* FNV-1a over a parse's flags, each with its NUL. */
+static uint64_t flags_hash(const struct cflags *f)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < f->n; i++)
+		h = fnv(h, f->v[i], strlen(f->v[i]) + 1);
+	return h;
+}
+
+/* Delete a file's older preambles: the .pch and .pch.inc files in 'dir' whose names start with
+ * 'prefix' (the .bad marks stay, so a preamble that failed is not tried again). */
+static void forget_preambles(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		size_t n = strlen(e->d_name);
+		if (!strncmp(e->d_name, prefix, strlen(prefix)) && n > 4 &&
+		    (!strcmp(e->d_name + n - 4, ".pch") || !strcmp(e->d_name + n - 4, ".inc")))
+			unlinkat(dirfd(d), e->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+}
+
+struct inclusions {
+	struct arena *a;
+	struct sir_tu *t;
+	size_t cap;
+};
+
+static void add_name(struct inclusions *in, const char *name)
+{
+	if (in->t->n_included == in->cap) {
+		const char **v = arena_alloc(in->a, (in->cap = in->cap ? in->cap * 2 : 16) * sizeof(*v));
+		if (in->t->n_included)
+			memcpy(v, in->t->included, in->t->n_included * sizeof(*v));
+		in->t->included = v;
+	}
+	in->t->included[in->t->n_included++] = name;
+}
+
+static void add_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData ctx)
+{
+	struct inclusions *in = ctx;
+	if (!depth)
+		return;         /* the main file */
+	(void)stack;
+	add_name(in, fe_clang_lib_str(in->a, fe_clang_lib.getFileName(file)));
+}
+
+/* The files 'tu' included, into t->included. */
+static void included(struct arena *a, CXTranslationUnit tu, struct sir_tu *t)
+{
+	struct inclusions in = {a, t, 0};
+	fe_clang_lib.getInclusions(tu, add_inclusion, &in);
+}
+
+/* Save the files a preamble included beside it, as <pch>.inc, one per line: a unit parsed from
+ * it does not list them (clang_getInclusions walks only its own files). */
+static bool save_inclusions(struct arena *a, CXTranslationUnit tu, const char *pch)
+{
+	struct sir_tu t = {0};
+	included(a, tu, &t);
+	const char *inc = arena_printf(a, "%s.inc", pch), *tmp = arena_printf(a, "%s.%ld", inc, (long)getpid());
+	FILE *o = fopen(tmp, "w");
+	if (!o)
+		return false;
+	for (size_t k = 0; k < t.n_included; k++)
+		fprintf(o, "%s\n", t.included[k]);
+	if (fclose(o) == 0 && rename(tmp, inc) == 0)
+		return true;
+	unlink(tmp);
+	return false;
+}
+
+/* Add to t->included the files the preamble 'pch' included (save_inclusions). */
+static void pch_inclusions(struct arena *a, const char *pch, struct sir_tu *t)
+{
+	FILE *f = fopen(arena_printf(a, "%s.inc", pch), "r");
+	struct inclusions in = {a, t, t->n_included};
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while (f && (n = getline(&line, &cap, f)) > 0) {
+		line[n - 1] = line[n - 1] == '\n' ? '\0' : line[n - 1];
+		add_name(&in, arena_strdup(a, line));
+	}
+	free(line);
+	if (f)
+		fclose(f);
+}
+
+/* Parse src (text[0..len)) for a preamble and save it as 'pch'; false, with a mark 'bad' made,
+ * if it has errors (*err_at: where the first is in 'text', or SIZE_MAX). */
+static bool make_pch(struct arena *a, const struct cflags *f, const char *src, const char *text, size_t len,
+		     const char *pch, const char *bad, size_t *err_at)
+{
+	int rc;
+	CXTranslationUnit tu = parse_with(a, src, text, len, f,
+					  CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, &rc);
+	const char *tmp = arena_printf(a, "%s.%ld", pch, (long)getpid());
+	*err_at = SIZE_MAX;
+	bool ok = tu && !has_errors(tu, err_at) &&
+		  fe_clang_lib.saveTranslationUnit(tu, tmp, fe_clang_lib.defaultSaveOptions(tu)) == CXSaveError_None &&
+		  save_inclusions(a, tu, pch) && rename(tmp, pch) == 0;
+	if (tu)
+		fe_clang_lib.disposeTranslationUnit(tu);
+	if (!ok) {              /* the mark holds where the error was */
+		unlink(tmp);
+		FILE *m = fopen(bad, "w");
+		if (m) {
+			fprintf(m, "%zu\n", *err_at);
+			fclose(m);
+		}
+	}
+	return ok;
+}
+
+/* Where the error that made a .bad mark was, as make_pch wrote it; SIZE_MAX: not known. */
+static size_t bad_at(const char *bad)
+{
+	FILE *m = fopen(bad, "r");
+	unsigned long long at = SIZE_MAX;
+	if (m) {
+		if (fscanf(m, "%llu", &at) != 1)
+			at = SIZE_MAX;
+		fclose(m);
+	}
+	return (size_t)at;
+}
+
+/* Whether the line at text[at..] is an #include. */
+static bool is_include(const char *text, size_t len, size_t at)
+{
+	while (at < len && (text[at] == ' ' || text[at] == '\t'))
+		at++;
+	if (at == len || text[at++] != '#')
+		return false;
+	while (at < len && (text[at] == ' ' || text[at] == '\t'))
+		at++;
+	return len - at >= 7 && !memcmp(text + at, "include", 7);
+}
+
+/* A file's own preamble: its directive lines, those 'off' left to the file's parse. */
+struct own_preamble {
+	struct preamble_line *lines;
+	bool *off;
+	size_t n;
+};
+
+static struct own_preamble own_preamble(struct arena *a, const char *buf, size_t len)
+{
+	size_t n = preamble_len(buf, len);
+	struct own_preamble p = {arena_alloc(a, (n / 2 + 1) * sizeof(*p.lines)), NULL, 0};
+	p.n = n ? preamble_lines(buf, n, p.lines) : 0;
+	p.off = arena_alloc(a, (p.n + 1) * sizeof(*p.off));
+	memset(p.off, 0, (p.n + 1) * sizeof(*p.off));
+	return p;
+}
+
+/* The text a preamble is made from: its lines that are not off, one after another. */
+static char *own_text(struct arena *a, const char *buf, const struct own_preamble *p, size_t *len)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < p->n; k++)
+		n += p->off[k] ? 0 : p->lines[k].len;
+	char *t = arena_alloc(a, n + 1);
+	*len = 0;
+	for (size_t k = 0; k < p->n; k++)
+		if (!p->off[k]) {
+			memcpy(t + *len, buf + p->lines[k].at, p->lines[k].len);
+			*len += p->lines[k].len;
+		}
+	t[*len] = '\0';
+	return t;
+}
+
+/* The line of p's text (own_text) that holds offset 'at'; p->n when none does. */
+static size_t line_at(const struct own_preamble *p, size_t at)
+{
+	for (size_t k = 0, start = 0; k < p->n; k++) {
+		if (p->off[k])
+			continue;
+		if (at < start + p->lines[k].len)
+			return k;
+		start += p->lines[k].len;
+	}
+	return p->n;
+}
+
+/*
+ * The precompiled preamble for a parse with flags 'f', made once and saved in o->pch_dir.
+ * For a run over many files, what a CUDA parse includes before the file's first line (clang's
+ * CUDA runtime wrapper with the toolkit's headers, or the shim's cuda_runtime.h): the same for
+ * every file with those flags, saved as <hash of the flags>.pch. For the language server
+ * (o->file_preambles), the file's own leading directives as well (preamble.h), saved as
+ * <hash of the file and flags>-<hash of those lines>.pch, the file's older ones deleted; for a
+ * file whose lines other files of the run's share (o->share_preamble), the same with the hash
+ * of its folder for the file's, and kept for those files. An #include that fails (a header not
+ * found) is left to the file's own parse, which reports it; another error cuts the preamble
+ * before its line. *own says which of the file's lines the preamble stands for. One with
+ * errors is not used (a .bad file marks it). Workers making the same one at once each rename
+ * theirs into place. Returns its path, or NULL.
+ */
+static const char *preamble(struct arena *a, const struct cflags *f, const char *abspath, const char *buf,
+			    size_t len, const struct fe_clang_opts *o, struct own_preamble *own)
+{
+	*own = (struct own_preamble){0};
+	if (!o->pch_dir)
+		return NULL;
+	uint64_t h = flags_hash(f);
+	if (o->file_preambles || o->share_preamble)
+		*own = own_preamble(a, buf, len);
+	char prefix[20];
+	/* made as if in the file's folder, so that #include "x.h" finds the same x.h */
+	const char *slash = strrchr(abspath, '/'), *dot = strrchr(abspath, '.');
+	snprintf(prefix, sizeof(prefix), "%016llx-", (unsigned long long)(o->share_preamble
+		 ? fnv(h, abspath, slash ? (size_t)(slash - abspath) : 0) : fnv(h, abspath, strlen(abspath))));
+	const char *src = arena_printf(a, "%.*s/.cglint-preamble%s", slash ? (int)(slash - abspath) : 0, abspath,
+				       dot && dot > slash ? dot : ".c");
+	for (int tries = 0; own->n && tries < 8; tries++) {
+		size_t tlen;
+		const char *t = own_text(a, buf, own, &tlen);
+		const char *base = arena_printf(a, "%s/%s%016llx", o->pch_dir, prefix, (unsigned long long)fnv(h, t, tlen));
+		const char *pch = arena_printf(a, "%s.pch", base), *bad = arena_printf(a, "%s.bad", base);
+		size_t err_at = SIZE_MAX;
+		bool ok = tlen && access(pch, R_OK) == 0;
+		if (tlen && !ok && access(bad, F_OK) != 0) {
+			if (!o->share_preamble)
+				forget_preambles(o->pch_dir, prefix);
+			ok = make_pch(a, f, src, t, tlen, pch, bad, &err_at);
+		}
+		if (ok)
+			return pch;
+		if (err_at == SIZE_MAX)
+			err_at = bad_at(bad);   /* a known failure */
+		size_t k = line_at(own, err_at);
+		if (k == own->n)
+			break;
+		if (is_include(buf + own->lines[k].at, own->lines[k].len, 0)) {
+			own->off[k] = true;
+		} else {                /* cut before line k, where every #if it opened is closed */
+			size_t keep = preamble_len(buf, own->lines[k].at);
+			for (size_t i = 0; i < own->n; i++)
+				own->off[i] |= own->lines[i].at >= keep;
+		}
+	}
+	*own = (struct own_preamble){0};
+	if (f->n < 2 || strcmp(f->v[1], "cuda"))
+		return NULL;
+	const char *base = arena_printf(a, "%s/%016llx", o->pch_dir, (unsigned long long)h);
+	const char *pch = arena_printf(a, "%s.pch", base), *bad = arena_printf(a, "%s.bad", base);
+	size_t err_at;
+	if (access(pch, R_OK) == 0)
+		return pch;
+	return access(bad, F_OK) != 0 && make_pch(a, f, arena_printf(a, "%s.cu", base), "", 0, pch, bad, &err_at)
+		       ? pch : NULL;
+}
+
+uint64_t fe_clang_tu_preamble_key(struct arena *a, const char *abspath, const char *buf, size_t len,
+				  const struct cflags *f)
+{
+	struct own_preamble own = own_preamble(a, buf, len);
+	if (!own.n)
+		return 0;
+	const char *slash = strrchr(abspath, '/');
+	size_t tlen;
+	const char *t = own_text(a, buf, &own, &tlen);
+	return fnv(fnv(flags_hash(f), abspath, slash ? (size_t)(slash - abspath) : 0), t, tlen) | 1;
+}
+
+CXTranslationUnit fe_clang_tu_parse(struct arena *a, const char *abspath, const char *buf, size_t len,
+				    const struct cflags *f, const struct fe_clang_opts *o, int *rc, const char **pch)
+{
+	struct own_preamble own;
+	*pch = preamble(a, f, abspath, buf, len, o, &own);
+	/* KeepGoing: a missing header is an error we report, not a silent stop */
+	unsigned flags = CXTranslationUnit_KeepGoing;
+	if (!*pch)
+		return parse_with(a, abspath, buf, len, f, flags, rc);
+	struct cflags with = {0};
+	for (size_t i = 0; i < f->n; i++)
+		cflags_add(a, &with, f->v[i]);
+	cflags_add(a, &with, "-include-pch");
+	cflags_add(a, &with, *pch);
+	const char *text = buf;
+	if (own.n) {            /* the lines the preamble stands for are blanked, keeping positions */
+		char *t = arena_alloc(a, len + 1);
+		memcpy(t, buf, len);
+		for (size_t k = 0; k < own.n; k++)
+			for (size_t i = own.lines[k].at; !own.off[k] && i < own.lines[k].at + own.lines[k].len; i++)
+				if (t[i] != '\n')
+					t[i] = ' ';
+		text = t;
+	}
+	CXTranslationUnit tu = parse_with(a, abspath, text, len, &with, flags, rc);
+	if (tu)
+		return tu;
+	unlink(*pch);           /* libclang refuses one older than a header it holds: parse without */
+	*pch = NULL;
+	return parse_with(a, abspath, buf, len, f, flags, rc);
+}
+
+void fe_clang_tu_included(struct arena *a, CXTranslationUnit tu, const char *pch, struct sir_tu *t)
+{
+	included(a, tu, t);
+	if (pch)
+		pch_inclusions(a, pch, t);
+}

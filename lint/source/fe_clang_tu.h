@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fe_clang_tu: between fe_clang.c (which picks a file's flags) and fe_clang_tu.c (which parses
+ * it through libclang). A parse starts from a precompiled preamble in o->pch_dir when one
+ * applies: for a CUDA parse, what clang includes before the file's first line, made once per
+ * set of flags; with o->file_preambles or o->share_preamble, the file's own leading directives
+ * too (preamble.h), made once per file (the language server, across edits) or once per run for
+ * the files that share them. The lines a preamble stands for are blanked in the file's parse,
+ * so that lines and columns stay the same.
+ */
+#ifndef CGLINT_FE_CLANG_TU_H
+#define CGLINT_FE_CLANG_TU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct arena;
+struct cflags;
+struct fe_clang_opts;
+struct sir_tu;
+struct CXTranslationUnitImpl;   /* libclang's CXTranslationUnit; see fe_clang_walk.h */
+
+#define FE_CLANG_STUB_DIR "/cglint-stub"        /* CUDA 13 dropped a header clang's CUDA wrapper includes */
+
+/* Parse abspath (text buf[0..len)) with flags f, the shim served from memory. *rc: libclang's
+ * CXErrorCode; *pch: the preamble the unit was parsed from, or NULL. NULL when libclang made
+ * no unit. The caller disposes of the unit. */
+struct CXTranslationUnitImpl *fe_clang_tu_parse(struct arena *a, const char *abspath, const char *buf, size_t len,
+						const struct cflags *f, const struct fe_clang_opts *o, int *rc,
+						const char **pch);
+
+/* The files the unit included, its preamble's among them, into t->included. */
+void fe_clang_tu_included(struct arena *a, struct CXTranslationUnitImpl *tu, const char *pch, struct sir_tu *t);
+
+/* What decides whether two files can share a preamble: their leading directives, flags and
+ * folder. 0 when the file has none. */
+uint64_t fe_clang_tu_preamble_key(struct arena *a, const char *abspath, const char *buf, size_t len,
+				  const struct cflags *f);
+
+#endif
