@@ -394,6 +394,7 @@ static void lint_work(void *ctx, size_t k, struct sbuf *out)
 	struct lsp_docs *ds = ctx;
 	struct doc *d = ds->docs[k];
 	struct session_result res;
+	session_sources_here(ds->s);    /* this worker is under the sources' limits (lint_later) */
 	session_lint_buffer(ds->s, d->path, d->text, d->len, &res);
 	diag_wire_put(out, &res.run.diags);
 }
@@ -408,7 +409,9 @@ static bool lint_later(struct lsp_docs *ds, struct doc *d)
 	const char *why;
 	cancel(d);
 	fe_clang_preload();     /* once, here: not again in every worker */
-	d->job = job_start(&(struct jobs_limits){.parallel = 1}, lint_work, ds, k, &why);
+	const struct src_opts *o = session_sources(ds->s);
+	d->job = job_start(&(struct jobs_limits){.parallel = 1, .seconds = src_timeout(o), .mem_mib = src_memory(o)},
+			   lint_work, ds, k, &why);
 	d->job_version = d->version;
 	return d->job != NULL;
 }

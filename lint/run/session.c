@@ -159,6 +159,11 @@ const struct src_opts *session_sources(const struct session *s)
 	return &s->o.lint.sources;
 }
 
+void session_sources_here(struct session *s)
+{
+	s->o.lint.sources.in_worker = true;
+}
+
 void session_set_open_configs(struct session *s, const struct text_store *open)
 {
 	s->open = open;

@@ -73,5 +73,8 @@ void session_set_open_configs(struct session *s, const struct text_store *open);
 void session_result_release(struct session_result *r);
 /* The limits and flags sources are analysed with. */
 const struct src_opts *session_sources(const struct session *s);
+/* In a worker already under the sources' deadline and memory limit (the language server's):
+ * parse sources in this process, not in a worker of their own. */
+void session_sources_here(struct session *s);
 
 #endif

@@ -312,11 +312,11 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 		.parallel = o->jobs ? o->jobs : cpus > 0 ? (unsigned)cpus : 1,
 		.seconds = src_timeout(o),
 		.mem_mib = src_memory(o),
-		.in_process = o->in_process,
+		.in_process = o->in_process || o->in_worker,
 	};
 	char *own = o->pch_dir || n + n_headers < 2 ? NULL : src_pch_dir_new();    /* worth making for two files */
 	p.pch_dir = o->pch_dir ? o->pch_dir : own;
-	if (!o->in_process && n + n_headers > 0)
+	if (!lim.in_process && n + n_headers > 0)
 		fe_clang_preload();     /* once here: each worker inherits it mapped and relocated */
 	/* sources first; then the headers none of them included, each on its own */
 	p.claim = true;

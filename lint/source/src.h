@@ -27,6 +27,8 @@ struct src_opts {
 	unsigned timeout_s;             /* per file; 0: SRC_TIMEOUT_S (--source-timeout) */
 	unsigned memory_mib;            /* per file; 0: SRC_MEMORY_MIB (--source-memory) */
 	bool in_process;                /* parse here, unbounded: for fuzzing */
+	bool in_worker;                 /* parse here: this process is already a worker under these
+					   limits (the language server's, base/jobs.h) */
 	const char *pch_dir;            /* precompiled preambles kept across runs (src_pch_dir_new);
 					 * NULL: a run of two files or more makes its own */
 };

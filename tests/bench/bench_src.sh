@@ -6,7 +6,7 @@
 # virtual folder /cglint-shim becomes the on-disk lint/source/shim (and /cglint-stub an empty stub
 # folder). So the ratio is cglint's whole cost (start-up, rule packs, the AST walk, the checks)
 # over clang's parse and semantic analysis alone.
-#   shim  cglint's default: CUDA against the shim headers
+#   shim  --cuda-path none: CUDA against cglint's shim headers (the default when no toolkit is found)
 #   real  --cuda-path CUDA_PATH: against the toolkit's own headers
 #   lsp   the language server re-checking an edited .cu (tests/bench/bench_lsp.py) against a
 #         cold one-file run of the same file
@@ -106,7 +106,7 @@ echo "timing:   $runs runs each, $([ "$have_hf" = 1 ] && echo "hyperfine for the
 mode_section() {
 	local mode=$1 f b rc
 	local -a cflags=()
-	[ "$mode" = real ] && cflags=(--cuda-path "$cuda")
+	if [ "$mode" = real ]; then cflags=(--cuda-path "$cuda"); else cflags=(--cuda-path none); fi
 	local ad=$tmp/args-$mode
 	mkdir -p "$ad"
 
