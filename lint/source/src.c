@@ -108,7 +108,7 @@ static void check_headers(struct pool *p, size_t self, const struct cap *main, s
 	struct sbuf recs;
 	sbuf_init(&recs);
 	uint32_t n = 0;
-	for (size_t i = 0; p->claim && main->tu && i < main->tu->n_included; i++) {
+	for (size_t i = 0; p->claim && p->headers.n && main->tu && i < main->tu->n_included; i++) {
 		const char *file = main->tu->included[i];
 		char real[PATH_MAX];
 		size_t h;
