@@ -3,7 +3,10 @@
  * jobs: work that may not end, run where it can be stopped. Each task runs in a child process
  * forked from this one, under a deadline and an address-space limit; what it writes comes back
  * to the parent as bytes. A task that overruns is killed; one that dies (a crash, an abort on
- * an allocation the limit refused) is reported as such, never waited on forever.
+ * an allocation the limit refused) is reported as such, never waited on forever. jobs_run's
+ * children serve task after task (so a task sees this process as it was when its child was
+ * forked, not when the task began); a child that ended a task any other way than by returning
+ * is replaced, and so is one grown past half its memory limit.
  *
  * Fork before starting threads: the caller must be single-threaded when jobs_run() is called.
  * With 'in_process' set (fuzzing, debugging) tasks run here, one after another, unbounded.
