@@ -376,7 +376,8 @@ const char **fe_clang_args(struct arena *a, const char *path, const char *buf, s
 
 void fe_clang_preload(void)
 {
-	(void)fe_clang_lib_load();      /* a failure is reported by the parse that needs it */
+	if (!fe_clang_lib_load())       /* a failure is reported by the parse that needs it */
+		fe_clang_tu_index();
 }
 
 const char *fe_clang_version(struct arena *a)

@@ -53,12 +53,17 @@ static void make_index(void)
 	the_index = fe_clang_lib.createIndex(0, 0);
 }
 
+void fe_clang_tu_index(void)
+{
+	pthread_once(&index_once, make_index);
+}
+
 static CXTranslationUnit parse_with(struct arena *a, const char *abspath, const char *buf, size_t len,
 				    const struct cflags *f, unsigned flags, int *rc)
 {
 	unsigned nu;
 	struct CXUnsavedFile *u = unsaved_files(a, abspath, buf, len, &nu);
-	pthread_once(&index_once, make_index);
+	fe_clang_tu_index();
 	CXTranslationUnit tu = NULL;
 	*rc = fe_clang_lib.parseTranslationUnit2(the_index, abspath, f->v, (int)f->n, u, nu, flags, &tu);
 	return *rc == CXError_Success ? tu : NULL;

@@ -22,6 +22,10 @@ struct CXTranslationUnitImpl;   /* libclang's CXTranslationUnit; see fe_clang_wa
 
 #define FE_CLANG_STUB_DIR "/cglint-stub"        /* CUDA 13 dropped a header clang's CUDA wrapper includes */
 
+/* Make the process's index now (libclang's targets are set up with it), so that workers forked
+ * after share it. */
+void fe_clang_tu_index(void);
+
 /* Parse abspath (text buf[0..len)) with flags f, the shim served from memory. *rc: libclang's
  * CXErrorCode; *pch: the preamble the unit was parsed from, or NULL. NULL when libclang made
  * no unit. The caller disposes of the unit. */
