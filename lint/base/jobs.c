@@ -411,8 +411,7 @@ static bool worker_step(struct worker *w, struct jobs_result *r)
 	if (w->busy) {
 		reap(&w->j, ended ? JOBS_DONE : JOBS_TIMEOUT, r);
 		if (r->end == JOBS_DONE)        /* exited mid-task without its frame */
-			*r = (struct jobs_result){.end = JOBS_DIED, .code = r->code ? r->code : 0, .err = r->err,
-						  .seconds = r->seconds};
+			*r = (struct jobs_result){.end = JOBS_DIED, .code = r->code, .err = r->err, .seconds = r->seconds};
 		return true;
 	}
 	worker_stop(w);                 /* retired between tasks */
