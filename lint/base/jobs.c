@@ -65,7 +65,8 @@ static void write_all(int fd, const char *p, size_t n)
 	}
 }
 
-static void run_child(const struct jobs_limits *lim, jobs_work_fn *work, void *ctx, size_t k, int out, int err)
+/* In a new child: die with the parent, write errors to 'err', live under the memory limit. */
+static void child_setup(const struct jobs_limits *lim, int err)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);       /* a killed parent takes its workers with it */
 	dup2(err, STDERR_FILENO);
@@ -73,6 +74,11 @@ static void run_child(const struct jobs_limits *lim, jobs_work_fn *work, void *c
 		rlim_t b = (rlim_t)lim->mem_mib << 20;
 		setrlimit(RLIMIT_AS, &(struct rlimit){b, b});
 	}
+}
+
+static void run_child(const struct jobs_limits *lim, jobs_work_fn *work, void *ctx, size_t k, int out, int err)
+{
+	child_setup(lim, err);
 	struct sbuf sb;
 	sbuf_init(&sb);
 	work(ctx, k, &sb);
@@ -256,10 +262,9 @@ static void in_process(size_t n, jobs_work_fn *work, jobs_done_fn *done, void *c
  * long as it lives, so that what the parent had loaded (libclang) and what the worker's heap
  * grew to are paid for once. The parent writes a task's number to the worker; the worker
  * answers with the task's output as one frame (its length, with LAST set when it retires after
- * it, then its bytes). A worker that
- * overruns a task's deadline is killed, one that dies is reported for the task it was on, and
- * the next task gets a fresh worker. One that has grown past half its limit retires after a
- * task, so that no task inherits another's memory.
+ * it, then its bytes). A worker that overruns a task's deadline is killed, one that dies is
+ * reported for the task it was on, and the next task gets a fresh worker. One that has grown
+ * past half its limit retires after a task, so that no task inherits another's memory.
  */
 #define LAST ((uint64_t)1 << 63)
 
@@ -287,12 +292,7 @@ static bool read_all(int fd, void *p, size_t n)
 
 static void serve(const struct jobs_limits *lim, jobs_work_fn *work, void *ctx, int task, int out, int err)
 {
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	dup2(err, STDERR_FILENO);
-	if (LIMIT_AS && lim->mem_mib) {
-		rlim_t b = (rlim_t)lim->mem_mib << 20;
-		setrlimit(RLIMIT_AS, &(struct rlimit){b, b});
-	}
+	child_setup(lim, err);
 	uint64_t k;
 	while (read_all(task, &k, sizeof(k))) {
 		struct sbuf sb;
