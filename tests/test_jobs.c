@@ -6,6 +6,7 @@
  * refused, and large outputs from several workers at once arrive whole and once each.
  */
 #include <criterion/criterion.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +171,93 @@ Test(jobs, a_worker_serves_tasks_until_one_ends_it)
 #endif
 	for (size_t k = 0; k < 8; k++)
 		free(s.out[k]);
+}
+
+/* A kept worker's task: "count" answers how many tasks this worker has served and its pid,
+ * "crash" crashes, "hang" runs for ever, "grow" keeps 150 MiB; the bytes arrive whole. */
+static void kept_serve(void *ctx, const char *in, size_t len, struct sbuf *out)
+{
+	static unsigned served;
+	(void)ctx;
+	served++;
+	if (!strcmp(in, "crash")) {
+		signal(SIGSEGV, SIG_DFL);
+		raise(SIGSEGV);
+	}
+	if (!strcmp(in, "hang"))
+		for (;;)
+			pause();
+	if (!strcmp(in, "grow"))
+		kept = malloc((size_t)150 << 20);
+	sbuf_printf(out, "%zu %u %ld", len, served, (long)getpid());
+}
+
+/* Step j until its task ends (each wait bounded by the poll and the task's deadline). */
+static struct jobs_result kept_wait(struct job *j, char **out)
+{
+	struct jobs_result r;
+	for (int spins = 0; !job_step(j, &r); spins++) {
+		cr_assert_lt(spins, 100000, "the task never ended");
+		int fds[2];
+		struct pollfd pf[2];
+		size_t n = job_fds(j, fds);
+		for (size_t i = 0; i < n; i++)
+			pf[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+		poll(pf, n, job_ms_left(j) < 0 ? 1000 : job_ms_left(j));
+	}
+	*out = r.out ? strndup(r.out, r.out_len) : NULL;
+	return r;
+}
+
+/* The language server's worker: one process serves task after task, keeping what it made; it
+ * takes no task while busy; a crash or an overrun ends it (job_send then refuses), and so does
+ * growing past half its limit, after the task that grew it. */
+Test(jobs, a_kept_worker_keeps_its_state_between_tasks)
+{
+	struct jobs_limits lim = {.seconds = 1, .mem_mib = 2 * jobs_size_mib() + 200};
+	const char *why;
+	struct job *j = job_start(&lim, kept_serve, NULL, &why);
+	cr_assert_not_null(j);
+	cr_expect_eq(job_ms_left(j), -1, "no deadline before a task");
+	char big[100000], *out[3];
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	long pid[3];
+	unsigned served[3];
+	size_t len[3];
+	for (int t = 0; t < 3; t++) {
+		cr_assert(job_send(j, t == 1 ? big : "count", t == 1 ? sizeof(big) - 1 : 5));
+		cr_expect(job_busy(j));
+		cr_expect_not(job_send(j, "count", 5), "a busy worker takes no second task");
+		cr_assert_eq(kept_wait(j, &out[t]).end, JOBS_DONE);
+		cr_assert_eq(sscanf(out[t], "%zu %u %ld", &len[t], &served[t], &pid[t]), 3, "%s", out[t]);
+		free(out[t]);
+	}
+	cr_expect_eq(len[1], sizeof(big) - 1, "the task's bytes arrived whole");
+	cr_expect(served[0] == 1 && served[1] == 2 && served[2] == 3, "%u %u %u", served[0], served[1], served[2]);
+	cr_expect(pid[0] == pid[1] && pid[1] == pid[2] && pid[0] != getpid(), "one worker, not this process");
+
+	cr_assert(job_send(j, "crash", 5));
+	struct jobs_result r = kept_wait(j, &out[0]);
+	cr_expect_eq(r.end, JOBS_DIED);
+	cr_expect_eq(r.signal, SIGSEGV);
+	cr_expect_not(job_send(j, "count", 5), "a worker that crashed is gone");
+	job_free(j);
+
+	j = job_start(&lim, kept_serve, NULL, &why);
+	cr_assert(job_send(j, "hang", 4));
+	cr_expect_eq(kept_wait(j, &out[0]).end, JOBS_TIMEOUT);
+	cr_expect_not(job_send(j, "count", 5), "a worker that overran is gone");
+	job_free(j);
+
+	j = job_start(&lim, kept_serve, NULL, &why);
+	cr_assert(job_send(j, "grow", 4));
+	cr_expect_eq(kept_wait(j, &out[0]).end, JOBS_DONE, "the task that grew it ends as done");
+	free(out[0]);
+#if !defined(__SANITIZE_ADDRESS__)     /* no address-space limit under AddressSanitizer */
+	cr_expect_not(job_send(j, "count", 5), "the worker that grew past half its limit retired");
+#endif
+	job_free(j);
 }
 
 Test(jobs, in_process_runs_here)

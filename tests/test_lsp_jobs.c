@@ -3,7 +3,8 @@
  * lsp_jobs: a C, C++ or CUDA document is linted in a worker process while the server goes on
  * answering (lsp_doc.h). A macro bomb runs until its --source-timeout: meanwhile a hover on it
  * and a YAML document's lint are answered, then it is published as stopped (CG920); an edit
- * cancels the stale lint, whose result is never published.
+ * cancels the stale lint, whose result is never published. Edits are checked from the file's
+ * own preamble, by one worker that keeps the file's unit between them.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -127,6 +128,16 @@ static size_t preambles(ino_t *ino)
 	return n;
 }
 
+/* A server in the test's folder with 'name' open as CUDA: its URI in *uri, its first diagnostics. */
+static json_t *serve_source(struct srv *s, const char *name, const char *text, char **uri)
+{
+	srv_start_in(s, lsp_dir, NULL);
+	json_decref(srv_init(s, NULL));
+	*uri = uri_of(name);
+	open_doc(s, *uri, "cuda", 1, text);
+	return srv_diags(s, *uri, 1);
+}
+
 static void expect_line(json_t *list, const char *code, long long line)
 {
 	json_t *d = diag_with(list, code);
@@ -150,11 +161,8 @@ Test(lsp_jobs, edits_are_checked_from_the_files_own_preamble)
 	setenv("TMPDIR", tmp, 1);
 	put("local.h", "#define SYNC(s) ((void)(s))     /* not a sync yet */\n");
 	struct srv s;
-	srv_start_in(&s, lsp_dir, NULL);
-	json_decref(srv_init(&s, NULL));
-	char *cu = uri_of("p.cu");
-	open_doc(&s, cu, "cuda", 1, text);
-	json_t *list = srv_diags(&s, cu, 1);
+	char *cu;
+	json_t *list = serve_source(&s, "p.cu", text, &cu);
 	cr_expect_eq(json_array_size(list), 1);
 	expect_line(list, "CG919", 2);
 	json_decref(list);
@@ -187,5 +195,86 @@ Test(lsp_jobs, edits_are_checked_from_the_files_own_preamble)
 		closedir(d);
 	cr_expect_eq(left, 0, "the server's preamble folder is removed");
 	unsetenv("TMPDIR");
+	free(cu);
+}
+
+/* The server's child processes (its workers), from /proc: their count, the first's pid. */
+static size_t workers(const struct srv *s, pid_t *first)
+{
+	DIR *d = opendir("/proc");
+	size_t n = 0;
+	*first = 0;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char path[300], buf[512];
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		FILE *f = e->d_name[0] >= '1' && e->d_name[0] <= '9' ? fopen(path, "r") : NULL;
+		size_t len = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+		if (f)
+			fclose(f);
+		buf[len] = '\0';
+		const char *paren = strrchr(buf, ')');  /* the name before it may hold anything */
+		int ppid = 0;
+		char state;
+		if (paren && sscanf(paren + 1, " %c %d", &state, &ppid) == 2 && ppid == s->pid && state != 'Z') {
+			*first = *first ? *first : (pid_t)atoi(e->d_name);
+			n++;
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* A source keeps one worker across its edits, which reparses the unit it kept: the findings are
+ * the same, and a header included below the preamble that changed between edits is read as it
+ * is now. A config edited in the editor replaces the worker (it holds the configs' texts as
+ * they were when it was forked). */
+Test(lsp_jobs, edits_are_checked_by_one_worker_that_keeps_the_unit)
+{
+	static const char text[] = "#include <cuda_runtime.h>\n"
+				   "static int calls;\n"
+				   "#include \"late.h\"\n"
+				   "cudaError_t step(cudaStream_t s, cudaGraph_t *g)\n{\n"
+				   "\tcalls++;\n"
+				   "\tcudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+				   "\tLATE(s);\n"
+				   "\treturn cudaStreamEndCapture(s, g);\n}\n";
+	char edited[sizeof(text) + 16];
+	put("late.h", "#define LATE(s) ((void)(s))\n");
+	struct srv s;
+	char *cu;
+	json_t *list = serve_source(&s, "k.cu", text, &cu);
+	cr_expect_eq(json_array_size(list), 0);
+	json_decref(list);
+	pid_t first, now;
+	cr_assert_eq(workers(&s, &first), 1, "the document's worker waits for its next edit");
+
+	snprintf(edited, sizeof(edited), "%s// edit\n", text);
+	change_doc(&s, cu, 2, edited);
+	list = srv_diags(&s, cu, 2);
+	cr_expect_eq(json_array_size(list), 0);
+	json_decref(list);
+	cr_expect_eq(workers(&s, &now), 1);
+	cr_expect_eq(now, first, "the same worker checked the edit");
+
+	put("late.h", "#define LATE(s) cudaStreamSynchronize(s)\n");
+	change_doc(&s, cu, 3, text);
+	list = srv_diags(&s, cu, 3);
+	cr_expect_eq(json_array_size(list), 1);
+	expect_line(list, "CG301", 7);          /* late.h as it is now */
+	json_decref(list);
+	cr_expect_eq(workers(&s, &now), 1);
+	cr_expect_eq(now, first);
+
+	char *cfg = uri_of(".cglint.yaml");     /* open in the editor, not saved */
+	open_doc(&s, cfg, "yaml", 1, "ignore: [CG301]\n");
+	list = srv_diags(&s, cu, 3);
+	cr_expect_eq(json_array_size(list), 0, "the edited config applies");
+	json_decref(list);
+	cr_expect_eq(workers(&s, &now), 1);
+	cr_expect_neq(now, first, "a new worker, forked under the new config");
+
+	cr_expect_eq(srv_stop(&s), 0);
+	free(cfg);
 	free(cu);
 }

@@ -3,10 +3,10 @@
  * jobs: work that may not end, run where it can be stopped. Each task runs in a child process
  * forked from this one, under a deadline and an address-space limit; what it writes comes back
  * to the parent as bytes. A task that overruns is killed; one that dies (a crash, an abort on
- * an allocation the limit refused) is reported as such, never waited on forever. jobs_run's
- * children serve task after task (so a task sees this process as it was when its child was
- * forked, not when the task began); a child that ended a task any other way than by returning
- * is replaced, and so is one grown past half its memory limit.
+ * an allocation the limit refused) is reported as such, never waited on forever. Children
+ * serve task after task (so a task sees this process as it was when its child was forked, not
+ * when the task began); a child that ended a task any other way than by returning is replaced,
+ * and so is one grown past half its memory limit.
  *
  * Fork before starting threads: the caller must be single-threaded when jobs_run() is called.
  * With 'in_process' set (fuzzing, debugging) tasks run here, one after another, unbounded.
@@ -59,16 +59,24 @@ unsigned jobs_size_mib(void);
 void jobs_run(size_t n, const struct jobs_limits *lim, jobs_work_fn *work, jobs_done_fn *done, void *ctx);
 
 /*
- * One task stepped by its owner's own poll loop (the language server's, which must keep
- * answering while it runs). job_start returns NULL when no child could be made (*why says why).
- * Poll job_fds() for reading, waking in job_ms_left() at the latest; then job_step() reads what
- * is there and returns true once the task has ended, *r filled (valid until job_free). A task
- * still running when freed is killed, and its own children with it.
+ * A worker its owner keeps and steps from its own poll loop (the language server's, one per
+ * source document: it must keep answering while a task runs). job_start forks it, idle; each
+ * job_send gives it a task as bytes, which 'serve' gets in the child, and the child keeps what
+ * it made between tasks (a parsed unit), so that a task after the first costs no fork. Poll
+ * job_fds() for reading, waking in job_ms_left() at the latest (the deadline is per task); then
+ * job_step() reads what is there and returns true once the task has ended, *r filled (valid
+ * until the next job_send or job_free). A worker lives on after JOBS_DONE unless it retired (grown
+ * past half its memory limit) and goes after any other end: job_send returns false to one that
+ * has gone, or is busy. job_start returns NULL when no child could be made (*why says why). A
+ * worker freed mid-task is killed, and its own children with it.
  */
+typedef void jobs_serve_fn(void *ctx, const char *in, size_t len, struct sbuf *out);
 struct job;
-struct job *job_start(const struct jobs_limits *lim, jobs_work_fn *work, void *ctx, size_t k, const char **why);
+struct job *job_start(const struct jobs_limits *lim, jobs_serve_fn *serve, void *ctx, const char **why);
+bool job_send(struct job *j, const char *in, size_t len);
+bool job_busy(const struct job *j);
 size_t job_fds(const struct job *j, int fds[2]);
-int job_ms_left(const struct job *j);   /* -1: no deadline */
+int job_ms_left(const struct job *j);   /* -1: no task or no deadline */
 bool job_step(struct job *j, struct jobs_result *r);
 void job_free(struct job *j);
 

@@ -43,8 +43,9 @@ struct doc {
 	struct lsp_pos_text lines;      /* the text's line index, made by lint() */
 	struct doc_diag *diags;
 	size_t n_diags;
-	struct job *job;                /* a source being linted in a worker, or NULL */
-	json_int_t job_version;         /* the version it lints */
+	struct job *job;                /* a source's worker (it keeps its unit between edits), or NULL */
+	json_int_t job_version;         /* the version it lints or last linted */
+	struct lsp_docs *ds;            /* for the worker */
 };
 
 struct lsp_docs {
@@ -76,16 +77,28 @@ static void drop_result(struct doc *d)
 	d->n_diags = 0;
 }
 
-/* The document changed or went: its running lint is stale. */
-static void cancel(struct doc *d)
+/* The document's worker goes (killed, if it was linting). */
+static void retire(struct doc *d)
 {
 	job_free(d->job);
 	d->job = NULL;
 }
 
+static bool linting(const struct doc *d)
+{
+	return d->job && job_busy(d->job);
+}
+
+/* The document changed or went: its running lint is stale. */
+static void cancel(struct doc *d)
+{
+	if (linting(d))
+		retire(d);
+}
+
 static void doc_free(struct doc *d)
 {
-	cancel(d);
+	retire(d);
 	drop_result(d);
 	free(d->uri);
 	free(d->path);
@@ -156,11 +169,14 @@ static void set_text(struct doc *d, const char *text, size_t len)
 	d->dirty = true;
 }
 
-/* Every open document lints again: what applies to it may have changed. */
+/* Every open document lints again: what applies to it may have changed. The workers go, as
+ * they hold the configs as they were when they were forked. */
 static void touch_all(struct lsp_docs *ds)
 {
-	for (size_t k = 0; k < ds->n; k++)
+	for (size_t k = 0; k < ds->n; k++) {
 		ds->docs[k]->dirty = true;
+		retire(ds->docs[k]);
+	}
 }
 
 /* When 'd' is a project config: the runs read its text from now on (none once it is closed),
@@ -202,6 +218,7 @@ int lsp_doc_open(struct lsp_docs *ds, const json_t *params, const char **why)
 		d = ds->docs[ds->n++] = mem_alloc(sizeof(*d));
 		d->uri = mem_strdup(uri);
 		d->path = path;
+		d->ds = ds;
 	}
 	d->version = version ? json_integer_value(version) : 0;
 	set_text(d, json_string_value(text), json_string_length(text));
@@ -388,32 +405,36 @@ static void publish_result(struct lsp_docs *ds, struct doc *d, json_int_t versio
 		    json_pack("{s:o, s:I, s:o}", "uri", lsp_json_str(d->uri), "version", version, "diagnostics", list));
 }
 
-/* In a worker: lint ds->docs[k] as the session would here, its diagnostics to 'out'. */
-static void lint_work(void *ctx, size_t k, struct sbuf *out)
+/* In the document's worker: lint 'text' as the session would here, its diagnostics to 'out'. */
+static void lint_work(void *ctx, const char *text, size_t len, struct sbuf *out)
 {
-	struct lsp_docs *ds = ctx;
-	struct doc *d = ds->docs[k];
+	struct doc *d = ctx;    /* the worker's copy, as it was at the fork: its path holds */
 	struct session_result res;
-	session_sources_here(ds->s);    /* this worker is under the sources' limits (lint_later) */
-	session_lint_buffer(ds->s, d->path, d->text, d->len, &res);
+	session_sources_here(d->ds->s);         /* this worker is under the sources' limits (lint_later) */
+	session_lint_buffer(d->ds->s, d->path, text, len, &res);
 	diag_wire_put(out, &res.run.diags);
+	session_result_release(&res);
 }
 
-/* A source is linted in a worker (libclang takes from tens of milliseconds to the deadline),
+/* A source is linted in its worker (libclang takes from tens of milliseconds to the deadline),
  * so the server keeps answering; false when no worker could be started. */
 static bool lint_later(struct lsp_docs *ds, struct doc *d)
 {
-	size_t k = 0;
-	while (ds->docs[k] != d)
-		k++;
-	const char *why;
 	cancel(d);
-	fe_clang_preload();     /* once, here: not again in every worker */
-	const struct src_opts *o = session_sources(ds->s);
-	d->job = job_start(&(struct jobs_limits){.parallel = 1, .seconds = src_timeout(o), .mem_mib = src_memory(o)},
-			   lint_work, ds, k, &why);
+	if (d->job && !job_send(d->job, d->text, d->len))
+		retire(d);      /* it retired after its last lint */
+	if (!d->job) {
+		const char *why;
+		const struct src_opts *o = session_sources(ds->s);
+		fe_clang_preload();     /* once, here: not again in every worker */
+		d->job = job_start(&(struct jobs_limits){.parallel = 1, .seconds = src_timeout(o), .mem_mib = src_memory(o)},
+				   lint_work, d, &why);
+		if (!d->job)
+			return false;
+		job_send(d->job, d->text, d->len);
+	}
 	d->job_version = d->version;
-	return d->job != NULL;
+	return true;
 }
 
 /* Sources linted at once: one per CPU, at most LSP_DOC_MAX_JOBS. */
@@ -421,7 +442,7 @@ static size_t running(const struct lsp_docs *ds)
 {
 	size_t n = 0;
 	for (size_t k = 0; k < ds->n; k++)
-		n += ds->docs[k]->job != NULL;
+		n += linting(ds->docs[k]);
 	return n;
 }
 
@@ -429,7 +450,7 @@ static void lint(struct lsp_docs *ds, struct doc *d)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t most = cpus < 1 ? 1 : cpus > LSP_DOC_MAX_JOBS ? LSP_DOC_MAX_JOBS : (size_t)cpus;
-	if (fe_clang_is_source(d->path) && !d->job && running(ds) >= most)
+	if (fe_clang_is_source(d->path) && !linting(d) && running(ds) >= most)
 		return;         /* stays marked: started when one of those ends */
 	drop_result(d);
 	d->dirty = false;
@@ -464,7 +485,7 @@ size_t lsp_doc_fds(const struct lsp_docs *ds, int *fds, size_t max, int *ms)
 	size_t n = 0;
 	*ms = -1;
 	for (size_t k = 0; k < ds->n; k++) {
-		struct job *j = ds->docs[k]->job;
+		struct job *j = linting(ds->docs[k]) ? ds->docs[k]->job : NULL;
 		int two[2], left = j ? job_ms_left(j) : -1;
 		for (size_t i = 0, m = j ? job_fds(j, two) : 0; i < m && n < max; i++)
 			fds[n++] = two[i];
@@ -479,13 +500,14 @@ void lsp_doc_step(struct lsp_docs *ds)
 	for (size_t k = 0; k < ds->n; k++) {
 		struct doc *d = ds->docs[k];
 		struct jobs_result r;
-		if (!d->job || !job_step(d->job, &r))
+		if (!linting(d) || !job_step(d->job, &r))
 			continue;
 		session_result_empty(ds->s, d->path, d->text, d->len, &d->res);
 		struct diag_list *l = &d->res.run.diags;
 		if (r.end != JOBS_DONE || diag_wire_get(l, r.out, r.out_len, d->path))
 			src_stopped(l, d->path, &r, session_sources(ds->s));
-		cancel(d);
+		if (r.end != JOBS_DONE)
+			retire(d);
 		publish_result(ds, d, d->job_version);
 	}
 }

@@ -47,7 +47,9 @@ void lsp_doc_flush(struct lsp_docs *ds);
 
 /*
  * C, C++ and CUDA documents are linted in a worker process (base/jobs.h) while the server goes
- * on answering; an edit cancels the lint of the text it replaced. Whether such a lint runs;
+ * on answering. Each such document keeps its worker between edits, and the worker keeps its
+ * parsed unit, which it reparses (fe_clang_tu.h); an edit during a lint cancels it, ending the
+ * worker, and a change to the configs replaces every worker. Whether such a lint runs;
  * the descriptors to poll for them (two each), with *ms the time to the first deadline (-1:
  * none); and, after the poll, publish what has finished.
  */

@@ -483,7 +483,7 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 					 CGLINT_CLANG_RESOURCE_DIR, "/usr/include", "/usr/lib", NULL};
 		fe_clang_err_read(a, tu, path, quotable, &e);
 		if (tk && e.other_elsewhere) {  /* the toolkit's headers (or a project's) did not parse */
-			fe_clang_lib.disposeTranslationUnit(tu);
+			fe_clang_tu_release(tu);
 			real = e;
 			real_tk = tk;
 			shim = true;
@@ -493,7 +493,7 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 		if (!e.other_elsewhere) {
 			fe_clang_tu_included(a, tu, pch, t);
 		}
-		fe_clang_lib.disposeTranslationUnit(tu);
+		fe_clang_tu_release(tu);
 		struct sbuf left;
 		sbuf_init(&left);
 		bool trusted = leave_out(t, &e, &left);

@@ -58,15 +58,46 @@ void fe_clang_tu_index(void)
 	pthread_once(&index_once, make_index);
 }
 
+/* The unit a parse with o->keep_unit made, and the hash of its file, flags and options. */
+static struct {
+	CXTranslationUnit tu;
+	uint64_t key;
+} kept;
+
+static uint64_t fnv(uint64_t h, const char *s, size_t n);
+static uint64_t flags_hash(const struct cflags *f);
+
 static CXTranslationUnit parse_with(struct arena *a, const char *abspath, const char *buf, size_t len,
-				    const struct cflags *f, unsigned flags, int *rc)
+				    const struct cflags *f, unsigned flags, bool keep, int *rc)
 {
 	unsigned nu;
 	struct CXUnsavedFile *u = unsaved_files(a, abspath, buf, len, &nu);
+	uint64_t key = fnv(fnv(flags_hash(f), abspath, strlen(abspath) + 1), (const char *)&flags, sizeof(flags));
+	if (keep && kept.tu && kept.key == key) {
+		*rc = fe_clang_lib.reparseTranslationUnit(kept.tu, nu, u, fe_clang_lib.defaultReparseOptions(kept.tu));
+		if (*rc == CXError_Success)
+			return kept.tu;
+		fe_clang_lib.disposeTranslationUnit(kept.tu);   /* a failed reparse leaves it unusable */
+		kept.tu = NULL;
+	}
 	fe_clang_tu_index();
 	CXTranslationUnit tu = NULL;
 	*rc = fe_clang_lib.parseTranslationUnit2(the_index, abspath, f->v, (int)f->n, u, nu, flags, &tu);
-	return *rc == CXError_Success ? tu : NULL;
+	if (*rc != CXError_Success)
+		return NULL;
+	if (keep) {
+		if (kept.tu)
+			fe_clang_lib.disposeTranslationUnit(kept.tu);
+		kept.tu = tu;
+		kept.key = key;
+	}
+	return tu;
+}
+
+void fe_clang_tu_release(CXTranslationUnit tu)
+{
+	if (tu && tu != kept.tu)
+		fe_clang_lib.disposeTranslationUnit(tu);
 }
 
 /* Whether 'tu' has errors; *main_at: the offset of the first in its main file, or SIZE_MAX. */
@@ -194,7 +225,7 @@ static bool make_pch(struct arena *a, const struct cflags *f, const char *src, c
 {
 	int rc;
 	CXTranslationUnit tu = parse_with(a, src, text, len, f,
-					  CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, &rc);
+					  CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, false, &rc);
 	const char *tmp = arena_printf(a, "%s.%ld", pch, (long)getpid());
 	*err_at = SIZE_MAX;
 	bool ok = tu && !has_errors(tu, err_at) &&
@@ -374,7 +405,7 @@ CXTranslationUnit fe_clang_tu_parse(struct arena *a, const char *abspath, const 
 	/* KeepGoing: a missing header is an error we report, not a silent stop */
 	unsigned flags = CXTranslationUnit_KeepGoing;
 	if (!*pch)
-		return parse_with(a, abspath, buf, len, f, flags, rc);
+		return parse_with(a, abspath, buf, len, f, flags, o->keep_unit, rc);
 	struct cflags with = {0};
 	for (size_t i = 0; i < f->n; i++)
 		cflags_add(a, &with, f->v[i]);
@@ -390,12 +421,12 @@ CXTranslationUnit fe_clang_tu_parse(struct arena *a, const char *abspath, const 
 					t[i] = ' ';
 		text = t;
 	}
-	CXTranslationUnit tu = parse_with(a, abspath, text, len, &with, flags, rc);
+	CXTranslationUnit tu = parse_with(a, abspath, text, len, &with, flags, o->keep_unit, rc);
 	if (tu)
 		return tu;
 	unlink(*pch);           /* libclang refuses one older than a header it holds: parse without */
 	*pch = NULL;
-	return parse_with(a, abspath, buf, len, f, flags, rc);
+	return parse_with(a, abspath, buf, len, f, flags, o->keep_unit, rc);
 }
 
 void fe_clang_tu_included(struct arena *a, CXTranslationUnit tu, const char *pch, struct sir_tu *t)

@@ -169,7 +169,8 @@ static void run_job(void *ctx, size_t k, struct sbuf *out)
 	struct src_job *j = &p->q->jobs[self];
 	struct fe_clang_opts fo = {.cuda_path = p->opts->cuda_path, .cdb_dir = p->opts->cdb_dir, .cdbs = p->cdbs,
 				   .mem_mib = p->opts->in_process ? 0 : src_memory(p->opts), .pch_dir = p->pch_dir,
-				   .file_preambles = p->opts->pch_dir != NULL, .share_preamble = j->share};
+				   .file_preambles = p->opts->pch_dir != NULL, .share_preamble = j->share,
+				   .keep_unit = p->opts->in_worker};
 	struct sir_tu *tu = NULL;
 	if (!p->opts->in_process)
 		fe_clang_worker();
