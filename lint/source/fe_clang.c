@@ -421,20 +421,21 @@ static const char *repo_of(struct arena *a, const char *abspath)
 }
 
 /* Leave out the functions with an error other than a missing declaration in their bodies
- * (they are kept, empty, for the calls into them); their names go to 'out'. Returns false when
- * such an error is outside every function of the main file: nothing there can be trusted. */
-static bool leave_out(struct sir_tu *t, const struct fe_clang_err *e, struct sbuf *out)
+ * (they are kept, empty, for the calls into them); their names go to 'out'. Returns how many
+ * such errors are in the main file outside every function: clang recovered from them, and the
+ * functions whose bodies parsed are analysed. */
+static unsigned leave_out(struct sir_tu *t, const struct fe_clang_err *e, struct sbuf *out)
 {
 	bool *main = mem_alloc(t->n_fns + 1);
 	for (size_t f = 0; f < t->n_fns; f++)
 		main[f] = t->fns[f].in_main;
-	bool trusted = true;
-	for (size_t k = 0; k < e->n_other && trusted; k++) {
+	unsigned outside = 0;
+	for (size_t k = 0; k < e->n_other; k++) {
 		size_t f = 0;
 		while (f < t->n_fns && !(main[f] && t->fns[f].begin <= e->other_off[k] && e->other_off[k] < t->fns[f].end))
 			f++;
 		if (f == t->n_fns) {
-			trusted = false;
+			outside++;
 		} else if (t->fns[f].in_main) {
 			t->fns[f].in_main = false;
 			t->fns[f].n_ev = 0;
@@ -442,7 +443,7 @@ static bool leave_out(struct sir_tu *t, const struct fe_clang_err *e, struct sbu
 		}
 	}
 	free(main);
-	return trusted;
+	return outside;
 }
 
 int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const char *buf, size_t len,
@@ -496,12 +497,12 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 		fe_clang_tu_release(tu);
 		struct sbuf left;
 		sbuf_init(&left);
-		bool trusted = leave_out(t, &e, &left);
+		unsigned outside = leave_out(t, &e, &left);
 		size_t analysed = 0;
 		for (size_t k = 0; k < t->n_fns; k++)
 			analysed += t->fns[k].in_main;
 		const char *more = e.count > 1 ? arena_printf(a, " (and %u more errors)", e.count - 1) : "";
-		if (e.count && (!trusted || (!analysed && (e.n_other || e.other_elsewhere)))) {
+		if (e.count && !analysed && (e.n_other || e.other_elsewhere)) {
 			sbuf_release(&left);
 			if (real_tk)    /* the first real error, then what the shim made of it */
 				diag_input(d, "CG911", real.where, "not analysed: %s (against the CUDA headers in %s); with cglint's shim: %s%s",
@@ -521,6 +522,9 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 				sbuf_printf(&m, "missing %s (calls to them are unknown to the checks)", e.missing);
 			if (left.len)
 				sbuf_printf(&m, "%sleft out %s (errors in their bodies)", m.len ? "; " : "", left.buf);
+			if (outside)
+				sbuf_printf(&m, "%s%u error%s outside its functions", m.len ? "; " : "", outside,
+					    outside > 1 ? "s" : "");
 			if (!m.len)
 				sbuf_adds(&m, "errors in included files");
 			diag_input(d, "CG919", e.where, "analysed in part: %s; first error: %s%s", m.buf, e.first, more);

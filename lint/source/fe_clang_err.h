@@ -5,7 +5,9 @@
  * type): the functions around such a name still parse, and a call to it is a call cglint knows
  * nothing about. Those are "missing declarations", reported once per file (CG919). Any other
  * error (a syntax error, an #error) in a function's body leaves that function out; one in the
- * main file outside every function, or none analysable at all, refuses the file (CG911).
+ * main file outside every function is named in the warning, and the functions whose bodies
+ * parsed are still analysed. Only a file none of whose functions could be analysed is refused
+ * (CG911).
  */
 #ifndef CGLINT_FE_CLANG_ERR_H
 #define CGLINT_FE_CLANG_ERR_H
