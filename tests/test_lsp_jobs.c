@@ -278,3 +278,44 @@ Test(lsp_jobs, edits_are_checked_by_one_worker_that_keeps_the_unit)
 	free(cfg);
 	free(cu);
 }
+
+/* A request answered: the server has done what it did before reading it. */
+static void barrier(struct srv *s, int id, const char *uri)
+{
+	srv_request(s, id, "textDocument/hover", json_pack("{s:{s:s}, s:o}", "textDocument", "uri", uri, "position",
+							   position(0, 0)));
+	json_decref(srv_result(s, id));
+}
+
+/* Idle workers are kept for the four sources given a text last (each holds a parsed unit):
+ * six open sources leave four workers, and the one edited again gets one back. */
+Test(lsp_jobs, at_most_four_idle_workers_are_kept)
+{
+	struct srv s;
+	srv_start_in(&s, lsp_dir, NULL);
+	json_decref(srv_init(&s, NULL));
+	char *uri[6];
+	for (int k = 0; k < 6; k++) {
+		char name[16];
+		snprintf(name, sizeof(name), "f%d.cu", k);
+		uri[k] = uri_of(name);
+		open_doc(&s, uri[k], "cuda", 1, capture);
+	}
+	for (int k = 0; k < 6; k++) {
+		json_t *list = srv_diags(&s, uri[k], 1);
+		expect_line(list, "CG301", 4);
+		json_decref(list);
+	}
+	pid_t first, now;
+	barrier(&s, 2, uri[5]);         /* idle workers are retired after the publish */
+	cr_expect_eq(workers(&s, &first), 4);
+	change_doc(&s, uri[0], 2, capture);
+	json_t *list = srv_diags(&s, uri[0], 2);
+	expect_line(list, "CG301", 4);
+	json_decref(list);
+	barrier(&s, 3, uri[0]);
+	cr_expect_eq(workers(&s, &now), 4);
+	cr_expect_eq(srv_stop(&s), 0);
+	for (int k = 0; k < 6; k++)
+		free(uri[k]);
+}

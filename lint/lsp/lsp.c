@@ -498,13 +498,14 @@ static void end_of_input(struct server *sv)
 	sv->status = sv->state == ST_SHUTDOWN ? 0 : 1;
 }
 
-/* Sources lint in workers: until the client writes, wait on them too and publish what ends. */
+/* Sources lint in workers: until the client writes, wait on them too and publish what ends.
+ * Returns early when a lint ended and a document waits for its worker. */
 static void wait_input(struct server *sv)
 {
 	enum { MAX_FDS = 2 * LSP_DOC_MAX_JOBS };
 	while (sv->docs && lsp_doc_busy(sv->docs)) {
-		lsp_doc_step(sv->docs);
-		if (waiting(&sv->in) || !lsp_doc_busy(sv->docs))
+		bool ended = lsp_doc_step(sv->docs);
+		if (waiting(&sv->in) || !lsp_doc_busy(sv->docs) || (ended && lsp_doc_pending(sv->docs)))
 			return;
 		struct pollfd pf[MAX_FDS + 1] = {{.fd = sv->in.fd, .events = POLLIN}};
 		int fds[MAX_FDS], ms;
@@ -528,6 +529,8 @@ static void serve(struct server *sv)
 			}
 		}
 		wait_input(sv);
+		if (sv->docs && lsp_doc_pending(sv->docs) && !waiting(&sv->in))
+			continue;       /* a lint ended: the documents waiting for a worker go first */
 		uint64_t big = 0;
 		const char *why = "";
 		switch (read_frame(&sv->in, &body, &big, &why)) {

@@ -45,6 +45,7 @@ struct doc {
 	size_t n_diags;
 	struct job *job;                /* a source's worker (it keeps its unit between edits), or NULL */
 	json_int_t job_version;         /* the version it lints or last linted */
+	unsigned long job_sent;         /* when it was last given a text (lsp_docs.sends) */
 	struct lsp_docs *ds;            /* for the worker */
 };
 
@@ -56,7 +57,11 @@ struct lsp_docs {
 	struct doc **docs;
 	size_t n, cap;
 	struct lsp_cfgs *cfgs;          /* the project configs the documents read */
+	unsigned long sends;            /* texts given to workers so far */
 };
+
+/* Idle workers kept at once: each holds a parsed unit (about 100 MB against the CUDA headers). */
+enum { MAX_KEPT = 4 };
 
 struct lsp_docs *lsp_doc_new(struct session *s, const struct lsp_client *c, lsp_publish_fn *publish, void *ctx)
 {
@@ -416,6 +421,25 @@ static void lint_work(void *ctx, const char *text, size_t len, struct sbuf *out)
 	session_result_release(&res);
 }
 
+/* Retire the idle workers given a text longest ago, down to 'keep'. */
+static void trim(struct lsp_docs *ds, size_t keep)
+{
+	for (;;) {
+		struct doc *oldest = NULL;
+		size_t idle = 0;
+		for (size_t k = 0; k < ds->n; k++) {
+			struct doc *e = ds->docs[k];
+			if (e->job && !linting(e)) {
+				idle++;
+				oldest = !oldest || e->job_sent < oldest->job_sent ? e : oldest;
+			}
+		}
+		if (idle <= keep)
+			return;
+		retire(oldest);
+	}
+}
+
 /* A source is linted in its worker (libclang takes from tens of milliseconds to the deadline),
  * so the server keeps answering; false when no worker could be started. */
 static bool lint_later(struct lsp_docs *ds, struct doc *d)
@@ -424,6 +448,7 @@ static bool lint_later(struct lsp_docs *ds, struct doc *d)
 	if (d->job && !job_send(d->job, d->text, d->len))
 		retire(d);      /* it retired after its last lint */
 	if (!d->job) {
+		trim(ds, MAX_KEPT - 1);
 		const char *why;
 		const struct src_opts *o = session_sources(ds->s);
 		fe_clang_preload();     /* once, here: not again in every worker */
@@ -434,6 +459,7 @@ static bool lint_later(struct lsp_docs *ds, struct doc *d)
 		job_send(d->job, d->text, d->len);
 	}
 	d->job_version = d->version;
+	d->job_sent = ++ds->sends;
 	return true;
 }
 
@@ -495,8 +521,9 @@ size_t lsp_doc_fds(const struct lsp_docs *ds, int *fds, size_t max, int *ms)
 	return n;
 }
 
-void lsp_doc_step(struct lsp_docs *ds)
+bool lsp_doc_step(struct lsp_docs *ds)
 {
+	bool ended = false;
 	for (size_t k = 0; k < ds->n; k++) {
 		struct doc *d = ds->docs[k];
 		struct jobs_result r;
@@ -509,7 +536,10 @@ void lsp_doc_step(struct lsp_docs *ds)
 		if (r.end != JOBS_DONE)
 			retire(d);
 		publish_result(ds, d, d->job_version);
+		trim(ds, MAX_KEPT);
+		ended = true;
 	}
+	return ended;
 }
 
 bool lsp_doc_pending(const struct lsp_docs *ds)

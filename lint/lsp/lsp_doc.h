@@ -51,12 +51,13 @@ void lsp_doc_flush(struct lsp_docs *ds);
  * parsed unit, which it reparses (fe_clang_tu.h); an edit during a lint cancels it, ending the
  * worker, and a change to the configs replaces every worker. Whether such a lint runs;
  * the descriptors to poll for them (two each), with *ms the time to the first deadline (-1:
- * none); and, after the poll, publish what has finished.
+ * none); and, after the poll, publish what has finished (a document waiting for a worker can
+ * then be linted: lsp_doc_flush).
  */
 enum { LSP_DOC_MAX_JOBS = 16 };
 bool lsp_doc_busy(const struct lsp_docs *ds);
 size_t lsp_doc_fds(const struct lsp_docs *ds, int *fds, size_t max, int *ms);
-void lsp_doc_step(struct lsp_docs *ds);
+bool lsp_doc_step(struct lsp_docs *ds);       /* whether a lint ended */
 
 /* The requests: 0 with *result set (JSON null included), or -32602 with a reason in *why. */
 int lsp_doc_hover(struct lsp_docs *ds, const struct json_t *params, struct json_t **result, const char **why);
