@@ -209,6 +209,16 @@ bool job_send(struct job *j, const char *in, size_t len)
 	return true;
 }
 
+bool job_give(struct job **j, const struct jobs_limits *lim, jobs_serve_fn *fn, void *ctx, const char *in,
+	      size_t len, const char **why)
+{
+	if (*j && job_send(*j, in, len))
+		return true;
+	job_free(*j);           /* it retired, or died between tasks */
+	*j = job_start(lim, fn, ctx, why);
+	return *j && job_send(*j, in, len);
+}
+
 bool job_busy(const struct job *j)
 {
 	return j->busy;
@@ -412,17 +422,9 @@ void jobs_run(size_t n, const struct jobs_limits *lim, jobs_work_fn *work, jobs_
 			if (w[s] && job_busy(w[s]))
 				continue;
 			uint64_t k = next;
-			if (w[s] && !job_send(w[s], (const char *)&k, sizeof(k))) {
-				job_free(w[s]);         /* it retired */
-				w[s] = NULL;
-			}
-			if (!w[s]) {
-				w[s] = job_start(lim, pool_serve, &pool, &why);
-				if (!w[s]) {
-					done(ctx, next++, &(struct jobs_result){.end = JOBS_NO_FORK, .err = why});
-					continue;
-				}
-				job_send(w[s], (const char *)&k, sizeof(k));
+			if (!job_give(&w[s], lim, pool_serve, &pool, (const char *)&k, sizeof(k), &why)) {
+				done(ctx, next++, &(struct jobs_result){.end = JOBS_NO_FORK, .err = why});
+				continue;
 			}
 			on[s] = next++;
 			active++;

@@ -74,6 +74,10 @@ typedef void jobs_serve_fn(void *ctx, const char *in, size_t len, struct sbuf *o
 struct job;
 struct job *job_start(const struct jobs_limits *lim, jobs_serve_fn *serve, void *ctx, const char **why);
 bool job_send(struct job *j, const char *in, size_t len);
+/* Send to *j, or, when it is NULL or has gone, to a fresh worker put in its place (*j must not be
+ * busy); false, with *j NULL and *why set, when none could be made. */
+bool job_give(struct job **j, const struct jobs_limits *lim, jobs_serve_fn *serve, void *ctx, const char *in,
+	      size_t len, const char **why);
 bool job_busy(const struct job *j);
 size_t job_fds(const struct job *j, int fds[2]);
 int job_ms_left(const struct job *j);   /* -1: no task or no deadline */

@@ -445,19 +445,15 @@ static void trim(struct lsp_docs *ds, size_t keep)
 static bool lint_later(struct lsp_docs *ds, struct doc *d)
 {
 	cancel(d);
-	if (d->job && !job_send(d->job, d->text, d->len))
-		retire(d);      /* it retired after its last lint */
-	if (!d->job) {
+	if (!d->job) {          /* a worker will be forked */
 		trim(ds, MAX_KEPT - 1);
-		const char *why;
-		const struct src_opts *o = session_sources(ds->s);
 		fe_clang_preload();     /* once, here: not again in every worker */
-		d->job = job_start(&(struct jobs_limits){.parallel = 1, .seconds = src_timeout(o), .mem_mib = src_memory(o)},
-				   lint_work, d, &why);
-		if (!d->job)
-			return false;
-		job_send(d->job, d->text, d->len);
 	}
+	const char *why;
+	const struct src_opts *o = session_sources(ds->s);
+	if (!job_give(&d->job, &(struct jobs_limits){.parallel = 1, .seconds = src_timeout(o), .mem_mib = src_memory(o)},
+		      lint_work, d, d->text, d->len, &why))
+		return false;
 	d->job_version = d->version;
 	d->job_sent = ++ds->sends;
 	return true;

@@ -42,7 +42,8 @@ struct fe_clang_opts {
 	bool file_preambles;            /* a preamble of each file's own #includes (language server) */
 	bool share_preamble;            /* this file's #includes, made once for the run's files that
 					   share them (same block, flags and folder: fe_clang_preamble_key) */
-	bool keep_unit;                 /* keep the unit for the next parse of the file (fe_clang_tu.h) */
+	bool keep_unit;                 /* keep the unit for the next parse of the file (fe_clang_tu.h);
+					   one per process: a single-threaded worker's only */
 };
 
 /* Read the compile database that applies to 'path' now, so that workers forked after share it. */

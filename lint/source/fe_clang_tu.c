@@ -58,21 +58,35 @@ void fe_clang_tu_index(void)
 	pthread_once(&index_once, make_index);
 }
 
-/* The unit a parse with o->keep_unit made, and the hash of its file, flags and options. */
+static uint64_t fnv(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* FNV-1a over a parse's flags, each with its NUL. */
+static uint64_t flags_hash(const struct cflags *f)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < f->n; i++)
+		h = fnv(h, f->v[i], strlen(f->v[i]) + 1);
+	return h;
+}
+
+/* The unit a parse with o->keep_unit made, and the hash of its file, flags and options: one
+ * per process, so keep_unit is for a single-threaded worker (the language server's). */
 static struct {
 	CXTranslationUnit tu;
 	uint64_t key;
 } kept;
-
-static uint64_t fnv(uint64_t h, const char *s, size_t n);
-static uint64_t flags_hash(const struct cflags *f);
 
 static CXTranslationUnit parse_with(struct arena *a, const char *abspath, const char *buf, size_t len,
 				    const struct cflags *f, unsigned flags, bool keep, int *rc)
 {
 	unsigned nu;
 	struct CXUnsavedFile *u = unsaved_files(a, abspath, buf, len, &nu);
-	uint64_t key = fnv(fnv(flags_hash(f), abspath, strlen(abspath) + 1), (const char *)&flags, sizeof(flags));
+	uint64_t key = keep ? fnv(fnv(flags_hash(f), abspath, strlen(abspath) + 1), (const char *)&flags, sizeof(flags)) : 0;
 	if (keep && kept.tu && kept.key == key) {
 		*rc = fe_clang_lib.reparseTranslationUnit(kept.tu, nu, u, fe_clang_lib.defaultReparseOptions(kept.tu));
 		if (*rc == CXError_Success)
@@ -117,22 +131,6 @@ static bool has_errors(CXTranslationUnit tu, size_t *main_at)
 		fe_clang_lib.disposeDiagnostic(dg);
 	}
 	return bad;
-}
-
-static uint64_t fnv(uint64_t h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
-/* FNV-1a over a parse's flags, each with its NUL. */
-static uint64_t flags_hash(const struct cflags *f)
-{
-	uint64_t h = 14695981039346656037ull;
-	for (size_t i = 0; i < f->n; i++)
-		h = fnv(h, f->v[i], strlen(f->v[i]) + 1);
-	return h;
 }
 
 /* Delete a file's older preambles: the .pch and .pch.inc files in 'dir' whose names start with
