@@ -567,3 +567,25 @@ Test(python, a_section_counts_the_children_its_keys_name)
 	expect_lint("--mcore 0.17 --bridge 0.4 --rules team.yaml r.py", 1,
 		    "r.py:4:22: error: two entries (in overlap_config) [TEAM002 two-overlap-entries]\n");
 }
+
+/* An alias re-bound in a chain makes its keys longer at each step; past 16 parts a key names no
+ * config field, is not read, and the chain stops there. */
+Test(python, keys_past_sixteen_parts_are_not_read)
+{
+	char *text = strdup("def deep_config():\n"
+			    "    cfg = llama3_8b_pretrain_config()\n"
+			    "    cfg.model.cuda_graph_impl = \"local\"\n");
+	for (int k = 0; k < 12; k++) {
+		char *more;
+		cr_assert(asprintf(&more, "%s    x = cfg.model\n    x.a = cfg\n", text) > 0);
+		free(text);
+		text = more;
+	}
+	put("r.py", text);
+	free(text);
+	char *out = NULL;
+	/* model.cuda_graph_impl, then model.a.model.cuda_graph_impl (4 parts) up to 16 parts */
+	harness_run(dir, "--mcore 0.17 --bridge 0.4 -v r.py 2>&1 | grep 'keys read'", &out);
+	expect_str(out, "r.py:1:5: note: deep_config: 7 keys read, 0 unknown\n");
+	free(out);
+}

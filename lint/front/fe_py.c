@@ -490,7 +490,7 @@ static const struct sum *summarize(struct py_cache *c, struct mod *m, size_t d, 
 	walk(&f, m->defs[d].node);
 	*s = (struct sum){.state = 2, .n = f.log.n, .params = f.params, .param_ns = f.param_ns,
 			  .n_params = f.n_params, .n_positional = f.n_positional, .returned = f.returned,
-			  .next_ns = f.log.next_ns};
+			  .next_ns = f.log.next_ns, .over = f.log.over};
 	s->recs = arena_alloc(c->a, (f.log.n ? f.log.n : 1) * sizeof(*s->recs));
 	if (f.log.n)
 		memcpy(s->recs, f.log.recs, f.log.n * sizeof(*s->recs));
@@ -564,6 +564,7 @@ static bool follow(struct fn *f, TSNode call, const char **ret)
 		}
 	}
 	py_unit_replay(&f->log, s->recs, s->n, from, to, n_map);
+	f->log.over |= s->over; /* what the callee wrote past its bound is missing here too */
 	*ret = result;
 	return true;
 }
@@ -592,7 +593,8 @@ static void function(struct file *fl, TSNode def, const char *owner, size_t top)
 	bool cut = false;
 	const struct sum *s = top != (size_t)-1 ? summarize(fl->cache, fl->mod, top, 0, &cut) : NULL;
 	if (s) {                /* a module-level function: walked once, for its callers too */
-		view = (struct py_log){.a = a, .recs = s->recs, .n = s->n, .cap = s->n, .next_ns = s->next_ns};
+		view = (struct py_log){.a = a, .recs = s->recs, .n = s->n, .cap = s->n, .next_ns = s->next_ns,
+				       .over = s->over};
 		ns = s->returned ? s->returned : py_unit_busiest(&view, a);
 	} else {
 		walk(&f, def);
@@ -602,7 +604,7 @@ static void function(struct file *fl, TSNode def, const char *owner, size_t top)
 	struct py_unit u = {.loc = loc_of(fl->path, name)};
 	u.name = owner ? arena_printf(fl->a, "%s.%s", owner, text(&f, name)) : text(&f, name);
 	py_unit_result(&view, ns, fl->a, &u);
-	if (u.n_keys) {
+	if (u.n_keys || u.over) {
 		if (fl->n == fl->cap) {
 			fl->cap = fl->cap ? 2 * fl->cap : 16;
 			fl->units = mem_realloc(fl->units, fl->cap * sizeof(*fl->units));

@@ -49,6 +49,7 @@ struct py_unit {
 	bool env_spread;        /* env_vars built with a ** entry: other names may be set */
 	const char **closed;    /* sections built by a config class the packs know ("rng"): */
 	size_t n_closed;        /* their fields that nothing sets keep the class's defaults */
+	bool over;              /* it writes more than cglint reads: not read (CG903) */
 };
 
 struct py_file {

@@ -25,6 +25,7 @@ struct sum {
 	size_t n_params, n_positional;
 	const char *returned;   /* the namespace it returns, or NULL */
 	unsigned next_ns;       /* the namespaces it made */
+	bool over;              /* its log was cut at PY_UNIT_MAX_RECS */
 };
 
 struct def {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "base/strmap.h"
 
 void py_unit_init(struct py_log *l, struct arena *a)
 {
@@ -28,8 +29,19 @@ const char *py_unit_var(const struct py_log *l, const char *name)
 	return NULL;
 }
 
+static bool too_deep(const char *key)
+{
+	unsigned parts = 1;
+	for (const char *p = key; (p = strchr(p, '.')); p++)
+		if (++parts > PY_UNIT_MAX_PARTS)
+			return true;
+	return false;
+}
+
 void py_unit_bind(struct py_log *l, const char *name, const char *prefix)
 {
+	if (prefix && too_deep(prefix))
+		prefix = NULL;
 	for (size_t k = 0; k < l->n_vars; k++)
 		if (!strcmp(l->vars[k].name, name)) {
 			l->vars[k].prefix = prefix;
@@ -57,6 +69,12 @@ bool py_unit_under(const char *key, const char *prefix)
 
 static void rec(struct py_log *l, struct py_rec r)
 {
+	if (too_deep(r.key))
+		return;
+	if (l->n >= PY_UNIT_MAX_RECS) {
+		l->over = true;
+		return;
+	}
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 32;
 		l->recs = mem_realloc(l->recs, l->cap * sizeof(*l->recs));
@@ -76,20 +94,28 @@ void py_unit_mark(struct py_log *l, enum py_op op, const char *key, struct loc l
 
 void py_unit_forget(struct py_log *l, const char *prefix, bool touch)
 {
-	size_t n = l->n;
-	for (size_t k = 0; k < n; k++) {
+	/* each key's latest write under 'prefix', found from the end; the known ones become
+	 * unknown, in the order they were written */
+	struct strmap seen = {0};
+	size_t *known = NULL, n_known = 0, at;
+	for (size_t k = l->n; k-- > 0;) {
 		const struct py_rec *r = &l->recs[k];
-		if (r->op != PY_SET || !py_unit_under(r->key, prefix) || r->val.kind == V_UNKNOWN)
+		if (r->op != PY_SET || !py_unit_under(r->key, prefix) || strmap_get(&seen, r->key, strlen(r->key), &at))
 			continue;
-		bool later = false;     /* only the latest write of a key matters */
-		for (size_t j = k + 1; j < n && !later; j++)
-			later = l->recs[j].op == PY_SET && !strcmp(l->recs[j].key, r->key);
-		if (!later) {
-			struct value u = value_unknown;
-			u.loc = r->loc;
-			rec(l, (struct py_rec){PY_SET, r->key, u, r->loc});
+		strmap_put(&seen, r->key, strlen(r->key), k);
+		if (r->val.kind != V_UNKNOWN) {
+			known = mem_realloc(known, (n_known + 1) * sizeof(*known));
+			known[n_known++] = k;
 		}
 	}
+	while (n_known-- > 0) {
+		struct py_rec r = l->recs[known[n_known]];
+		r.val = value_unknown;
+		r.val.loc = r.loc;
+		rec(l, r);
+	}
+	free(known);
+	strmap_release(&seen);
 	rec(l, (struct py_rec){touch ? PY_TOUCH : PY_FORGET, prefix, value_unknown, {0}});
 }
 
@@ -152,6 +178,7 @@ void py_unit_result(const struct py_log *l, const char *ns, struct arena *a, str
 	out->env_spread = false;
 	out->closed = NULL;
 	out->n_closed = 0;
+	out->over = l->over;
 	if (!ns)
 		return;
 	size_t m = strlen(ns), cnt = 0, n_closed = 0;

@@ -49,12 +49,27 @@ struct py_log {
 	struct py_var *vars;
 	size_t n_vars, cap_vars;
 	unsigned next_ns;
+	bool over;              /* a record past PY_UNIT_MAX_RECS was refused */
 };
 
 void py_unit_init(struct py_log *l, struct arena *a);
 void py_unit_release(struct py_log *l);
 
-/* Variables: the prefix a name stands for, or NULL; bind (prefix NULL: no longer an object). */
+/* A key of more parts names no config field (the packs' deepest have three parts): it is not
+ * recorded, and a variable bound to one no longer names an object. Without the bound, aliases
+ * re-bound in a chain make keys ever longer, and their prefixes cost the square of that. */
+#define PY_UNIT_MAX_PARTS 16
+/* Records a function's log holds, its helpers' replayed ones included; past them it is 'over'
+ * and its unit is not read (CG903). Real recipes write a few hundred; an alias copied into
+ * itself doubles them at each statement. A fuzzing build shrinks the bound, as sh.h does. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define PY_UNIT_MAX_RECS (1u << 10)
+#else
+#define PY_UNIT_MAX_RECS (1u << 16)
+#endif
+
+/* Variables: the prefix a name stands for, or NULL; bind (prefix NULL, or one too deep: no
+ * longer an object). */
 const char *py_unit_var(const struct py_log *l, const char *name);
 void py_unit_bind(struct py_log *l, const char *name, const char *prefix);
 const char *py_unit_new_ns(struct py_log *l);

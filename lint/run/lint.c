@@ -25,6 +25,7 @@
 #include "front/fe_sh.h"
 #include "front/mlm.h"
 #include "front/py_text.h"
+#include "front/py_unit.h"
 #include "input/fe_yaml.h"
 #include "input/node.h"
 #include "input/read.h"
@@ -271,13 +272,22 @@ static const char *recipe_gpu(const char *path, const char *fn, int *major, cons
 
 /* A YAML mapping is a fact of its own ("given(env_vars)", "comm_overlap != null" ask of it): a
  * recipe that sets keys under a section sets the section too, at its first key, with as many
- * entries as it names: the distinct "section.child" heads among its keys, counted in one pass. */
+ * entries as it names: the distinct "section.child" heads among its keys, counted in one pass.
+ * A key set again adds nothing: 'first' marks each key's first write, so the prefixes are read
+ * once a key, not once a write. */
 static void python_sections(struct facts *t, const struct py_key *keys, size_t n)
 {
-	struct strmap heads = {0}, sections = {0};      /* borrowed ranges of the keys */
+	struct strmap heads = {0}, sections = {0}, seen = {0};  /* borrowed ranges of the keys */
 	size_t *entries = NULL, n_sections = 0, at;
+	bool *first = mem_alloc((n ? n : 1) * sizeof(*first));
+	for (size_t k = 0; k < n; k++) {
+		first[k] = !strmap_get(&seen, keys[k].key, strlen(keys[k].key), &at);
+		if (first[k])
+			strmap_put(&seen, keys[k].key, strlen(keys[k].key), k);
+	}
 	for (size_t k = 0; k < n; k++)
-		for (const char *key = keys[k].key, *dot = strchr(key, '.'); dot; dot = strchr(dot + 1, '.')) {
+		for (const char *key = keys[k].key, *dot = first[k] ? strchr(key, '.') : NULL; dot;
+		     dot = strchr(dot + 1, '.')) {
 			size_t m = (size_t)(dot - key), head = m + 1 + strcspn(dot + 1, ".");
 			if (strmap_get(&heads, key, head, &at))
 				continue;
@@ -290,7 +300,8 @@ static void python_sections(struct facts *t, const struct py_key *keys, size_t n
 			entries[at]++;
 		}
 	for (size_t k = 0; k < n; k++)
-		for (const char *key = keys[k].key, *dot = strchr(key, '.'); dot; dot = strchr(dot + 1, '.')) {
+		for (const char *key = keys[k].key, *dot = first[k] ? strchr(key, '.') : NULL; dot;
+		     dot = strchr(dot + 1, '.')) {
 			const char *prefix = arena_strndup(t->arena, key, (size_t)(dot - key));
 			if (facts_get(t, prefix) || !strmap_get(&sections, key, (size_t)(dot - key), &at))
 				continue;
@@ -299,7 +310,9 @@ static void python_sections(struct facts *t, const struct py_key *keys, size_t n
 		}
 	strmap_release(&heads);
 	strmap_release(&sections);
+	strmap_release(&seen);
 	free(entries);
+	free(first);
 }
 
 /* -v lines: to stderr, or to the run's log in a worker (batch.h), which sends them back. */
@@ -349,6 +362,12 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 	bool reported = false;
 	for (size_t u = 0; u < py.n_units; u++) {
 		const struct py_unit *pu = &py.units[u];
+		if (pu->over) {         /* whatever it sets, it is not read: never a silent pass */
+			diag_input(&r->diags, "CG903", pu->loc,
+				   "'%s' writes more than %u config records (an object copied into itself, or "
+				   "helpers that repeat one another); refusing to read it", pu->name, PY_UNIT_MAX_RECS);
+			continue;
+		}
 		bool graph = false;
 		size_t unknown = 0;
 		for (size_t k = 0; k < pu->n_keys; k++) {
