@@ -94,28 +94,23 @@ void py_unit_mark(struct py_log *l, enum py_op op, const char *key, struct loc l
 
 void py_unit_forget(struct py_log *l, const char *prefix, bool touch)
 {
-	/* each key's latest write under 'prefix', found from the end; the known ones become
+	/* each key's latest write under 'prefix' (its index in 'latest'): the known ones become
 	 * unknown, in the order they were written */
-	struct strmap seen = {0};
-	size_t *known = NULL, n_known = 0, at;
-	for (size_t k = l->n; k-- > 0;) {
-		const struct py_rec *r = &l->recs[k];
-		if (r->op != PY_SET || !py_unit_under(r->key, prefix) || strmap_get(&seen, r->key, strlen(r->key), &at))
+	struct strmap latest = {0};
+	size_t n = l->n, at;
+	for (size_t k = 0; k < n; k++)
+		if (l->recs[k].op == PY_SET && py_unit_under(l->recs[k].key, prefix))
+			strmap_put(&latest, l->recs[k].key, strlen(l->recs[k].key), k);
+	for (size_t k = 0; latest.n && k < n; k++) {
+		struct py_rec r = l->recs[k];  /* a copy: rec() may move the records */
+		if (r.op != PY_SET || r.val.kind == V_UNKNOWN || !py_unit_under(r.key, prefix) ||
+		    !strmap_get(&latest, r.key, strlen(r.key), &at) || at != k)
 			continue;
-		strmap_put(&seen, r->key, strlen(r->key), k);
-		if (r->val.kind != V_UNKNOWN) {
-			known = mem_realloc(known, (n_known + 1) * sizeof(*known));
-			known[n_known++] = k;
-		}
-	}
-	while (n_known-- > 0) {
-		struct py_rec r = l->recs[known[n_known]];
 		r.val = value_unknown;
 		r.val.loc = r.loc;
 		rec(l, r);
 	}
-	free(known);
-	strmap_release(&seen);
+	strmap_release(&latest);
 	rec(l, (struct py_rec){touch ? PY_TOUCH : PY_FORGET, prefix, value_unknown, {0}});
 }
 

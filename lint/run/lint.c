@@ -273,21 +273,17 @@ static const char *recipe_gpu(const char *path, const char *fn, int *major, cons
 /* A YAML mapping is a fact of its own ("given(env_vars)", "comm_overlap != null" ask of it): a
  * recipe that sets keys under a section sets the section too, at its first key, with as many
  * entries as it names: the distinct "section.child" heads among its keys, counted in one pass.
- * A key set again adds nothing: 'first' marks each key's first write, so the prefixes are read
- * once a key, not once a write. */
+ * A key set again adds nothing: each key is read at its first write ('first' holds its index). */
 static void python_sections(struct facts *t, const struct py_key *keys, size_t n)
 {
-	struct strmap heads = {0}, sections = {0}, seen = {0};  /* borrowed ranges of the keys */
+	struct strmap first = {0}, heads = {0}, sections = {0};  /* borrowed ranges of the keys */
 	size_t *entries = NULL, n_sections = 0, at;
-	bool *first = mem_alloc((n ? n : 1) * sizeof(*first));
 	for (size_t k = 0; k < n; k++) {
-		first[k] = !strmap_get(&seen, keys[k].key, strlen(keys[k].key), &at);
-		if (first[k])
-			strmap_put(&seen, keys[k].key, strlen(keys[k].key), k);
-	}
-	for (size_t k = 0; k < n; k++)
-		for (const char *key = keys[k].key, *dot = first[k] ? strchr(key, '.') : NULL; dot;
-		     dot = strchr(dot + 1, '.')) {
+		const char *key = keys[k].key;
+		if (strmap_get(&first, key, strlen(key), &at))
+			continue;
+		strmap_put(&first, key, strlen(key), k);
+		for (const char *dot = strchr(key, '.'); dot; dot = strchr(dot + 1, '.')) {
 			size_t m = (size_t)(dot - key), head = m + 1 + strcspn(dot + 1, ".");
 			if (strmap_get(&heads, key, head, &at))
 				continue;
@@ -299,20 +295,23 @@ static void python_sections(struct facts *t, const struct py_key *keys, size_t n
 			}
 			entries[at]++;
 		}
-	for (size_t k = 0; k < n; k++)
-		for (const char *key = keys[k].key, *dot = first[k] ? strchr(key, '.') : NULL; dot;
-		     dot = strchr(dot + 1, '.')) {
+	}
+	for (size_t k = 0; k < n; k++) {
+		const char *key = keys[k].key;
+		if (strmap_get(&first, key, strlen(key), &at) && at != k)
+			continue;
+		for (const char *dot = strchr(key, '.'); dot; dot = strchr(dot + 1, '.')) {
 			const char *prefix = arena_strndup(t->arena, key, (size_t)(dot - key));
 			if (facts_get(t, prefix) || !strmap_get(&sections, key, (size_t)(dot - key), &at))
 				continue;
 			facts_set(t, prefix, (struct value){.kind = V_MAP, .n = entries[at], .loc = keys[k].loc}, keys[k].loc,
 				  "config");
 		}
+	}
+	strmap_release(&first);
 	strmap_release(&heads);
 	strmap_release(&sections);
-	strmap_release(&seen);
 	free(entries);
-	free(first);
 }
 
 /* -v lines: to stderr, or to the run's log in a worker (batch.h), which sends them back. */
