@@ -4,10 +4,11 @@
 It is in the tree and uses the standard library only (pyproject.toml: requires = [],
 backend-path = ["cmake"]), so `pip install .` needs nothing from a package index. It does what
 scikit-build-core, the intended backend (README, "Install"), does with this CMakeLists.txt:
-configure (Release, no tests, plus $CMAKE_ARGS), build, `cmake --install --strip` into a staging
-prefix, then bin/ becomes the wheel's scripts and the rest of the prefix (man page, completions,
-docs) its data, installed under the environment's prefix. The wheel holds no Python code, so its
-tag is py3-none-PLATFORM. The version is CMakeLists.txt's project(VERSION).
+configure (Release, no tests, Ninja where it is installed, plus $CMAKE_ARGS), build,
+`cmake --install --strip` into a staging prefix, then bin/ becomes the wheel's scripts and the
+rest of the prefix (man page, completions, docs) its data, installed under the environment's
+prefix. The wheel holds no Python code, so its tag is py3-none-PLATFORM. The version is
+CMakeLists.txt's project(VERSION).
 """
 import base64
 import hashlib
@@ -15,6 +16,7 @@ import io
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -82,16 +84,35 @@ def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
     return info
 
 
+def _generator(cmake_args):
+    """Ninja where it is installed and no generator was asked for, as scikit-build-core does: a
+    build of few changed files then takes a second or two where Make takes several."""
+    if os.environ.get("CMAKE_GENERATOR") or any(a.startswith("-G") for a in cmake_args):
+        return []
+    return ["-G", "Ninja"] if shutil.which("ninja") else []
+
+
+def _build_dir():
+    """A temporary folder inside the sources where they are writable, else in the system's temp
+    folder. Inside, the path from the build to every source is the same for any copy of the
+    sources, so a compiler cache (CMAKE_ARGS=-DCMAKE_C_COMPILER_LAUNCHER=ccache, with CCACHE_BASEDIR
+    above the copies) sees the same command lines and reuses what another copy compiled."""
+    try:
+        return tempfile.TemporaryDirectory(prefix=".cglint-wheel-", dir=ROOT)
+    except OSError:
+        return tempfile.TemporaryDirectory(prefix="cglint-wheel-")
+
+
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     cmake_args = shlex.split(os.environ.get("CMAKE_ARGS", ""))
     if not any(a.startswith("-DCGLINT_TS_PYTHON_DIR") for a in cmake_args):
         _fetch_grammar()
     jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
-    with tempfile.TemporaryDirectory(prefix="cglint-wheel-") as tmp:
+    with _build_dir() as tmp:
         build, stage = os.path.join(tmp, "build"), os.path.join(tmp, "stage")
         # -Werror is for the project's own builds: a user's compiler may warn where ours does not.
         _run(["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release", "-DCGLINT_TESTS=OFF",
-              "-DCGLINT_WERROR=OFF"] + cmake_args)
+              "-DCGLINT_WERROR=OFF"] + _generator(cmake_args) + cmake_args)
         _run(["cmake", "--build", build, "--parallel", jobs])
         _run(["cmake", "--install", build, "--prefix", stage, "--strip"])
         return _pack(wheel_directory, stage)

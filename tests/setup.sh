@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-pkgs="build-essential cmake pkg-config git help2man zsh fish libyaml-dev libjansson-dev libgit2-dev libxxhash-dev libcriterion-dev libclang-19-dev clang-19 libclang-rt-19-dev libtree-sitter-dev yamllint shellcheck python3 python3-venv python3-jsonschema python3-yaml libxml2-utils pre-commit neovim emacs-nox elpa-eglot"
+pkgs="build-essential cmake ninja-build ccache pkg-config git help2man zsh fish libyaml-dev libjansson-dev libgit2-dev libxxhash-dev libcriterion-dev libclang-19-dev clang-19 libclang-rt-19-dev libtree-sitter-dev yamllint shellcheck python3 python3-venv python3-jsonschema python3-yaml libxml2-utils pre-commit neovim emacs-nox elpa-eglot"
 # npm installs the SARIF validator and the formats test's published definitions; NodeSource's nodejs
 # brings its own npm, Debian's npm would pull Debian's nodejs
 command -v npm >/dev/null || pkgs="$pkgs npm"
@@ -34,4 +34,6 @@ sh tests/action/install.sh
 bash cmake/fetch-tree-sitter-python.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$(nproc)" >/dev/null
+# the compiler cache of the tests that build cglint as pip does (tests/pip, tests/precommit)
+bash tests/ccache-warm.sh build >/dev/null 2>&1 || echo "setup.sh: warning: tests/ccache-warm.sh failed; tests/pip and tests/precommit will compile cold" >&2
 echo "cglint built: ./build/cglint"

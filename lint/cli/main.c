@@ -317,7 +317,7 @@ static int print_outputs(const struct cli *c, struct out_ctx *o, const struct di
 			fprintf(stderr, "cglint: --output %s: %s\n", c->outputs[k].path, strerror(errno));
 			return 2;
 		}
-		struct out_ctx fo = {.f = f, .target = o->target, .pack = o->pack, .texts = o->texts,
+		struct out_ctx fo = {.f = f, .target = o->target, .texts = o->texts,
 				     .suppressed = o->suppressed};
 		out_print(c->outputs[k].format, &fo, l);
 		if (fclose(f)) {
@@ -566,7 +566,6 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 		.f = stdout,
 		.color = c->color == 1 || (c->color == -1 && tty && !(nc && *nc) && !(term && !strcmp(term, "dumb"))),
 		.target = session_target(s),
-		.pack = session_pack(s),
 	};
 	c->s.lint.target = *session_target(s);
 	const struct pack *p = session_pack(s);

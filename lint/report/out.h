@@ -13,7 +13,6 @@
 struct diag;
 struct diag_list;
 struct arena;
-struct pack;
 struct rule;
 struct target;
 struct text_store;
@@ -22,7 +21,6 @@ struct out_ctx {
 	FILE *f;
 	bool color;
 	const struct target *target;
-	const struct pack *pack;        /* every rule, for formats that list them (SARIF); may be NULL */
 	const struct text_store *texts; /* the inputs' texts, for formats that look again; may be NULL */
 	const struct diag_list *suppressed; /* what suppressions hid (diag.supp), for SARIF; may be NULL */
 	void *state;            /* the format's own */

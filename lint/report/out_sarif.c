@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * out_sarif: one SARIF 2.1.0 log for GitHub code scanning (linter-ecosystem.md §2.1): every rule
- * of the pack as a descriptor, every diagnostic as a result. Paths are relative to the project
+ * that fired as a descriptor, every diagnostic as a result. Paths are relative to the project
  * root (uriBaseId %SRCROOT%); columns count Unicode code points. Where the file's text is at hand
  * (the run's text store, else the file read again), a region ends where the word at its start ends.
  */
@@ -320,16 +320,13 @@ static void add_rule(const struct rule **u, size_t *n, const struct rule *r)
 	u[(*n)++] = r;
 }
 
-/* One rule per id, the pack's first variant, and any rule a diagnostic (reported or suppressed) names
- * that the pack lacks; sorted by id. */
-static const struct rule **unique_rules(const struct pack *p, const struct diag_list *l, const struct diag_list *hid,
-				       size_t *n)
+/* One descriptor per rule a diagnostic (reported or suppressed) names, sorted by id: a report
+ * carries the rules that fired, not the whole pack (a few KB for a few findings, not 365 KB). */
+static const struct rule **unique_rules(const struct diag_list *l, const struct diag_list *hid, size_t *n)
 {
-	size_t in_pack = p ? p->n_rules : 0, n_hid = hid ? hid->n : 0;
-	const struct rule **u = malloc((in_pack + l->n + n_hid + 1) * sizeof(*u));
+	size_t n_hid = hid ? hid->n : 0;
+	const struct rule **u = malloc((l->n + n_hid + 1) * sizeof(*u));
 	*n = 0;
-	for (size_t k = 0; k < in_pack; k++)
-		add_rule(u, n, p->rules[k]);
 	for (size_t k = 0; k < l->n; k++)
 		add_rule(u, n, l->items[k].rule);
 	for (size_t k = 0; k < n_hid; k++)
@@ -415,7 +412,7 @@ static void sarif_end(struct out_ctx *o, const struct diag_list *l)
 	for (size_t k = 0; o->suppressed && k < o->suppressed->n; k++)
 		sarif_diag(o, &o->suppressed->items[k]);
 	size_t n;
-	const struct rule **u = unique_rules(o->pack, l, o->suppressed, &n);
+	const struct rule **u = unique_rules(l, o->suppressed, &n);
 	json_t *rules = json_array();
 	for (size_t k = 0; k < n; k++)
 		json_array_append_new(rules, descriptor(u[k]));

@@ -5,8 +5,10 @@
 format, tests/formats/gitlab-codequality.schema.json, and the Code Climate types its consumers
 publish: published.py) and junit (xmllint --schema tests/formats/junit.xsd, and Jenkins' published
 JUnit schema: published.py); and the rule pages: every rule SARIF describes has a helpUri naming a
-page that exists in docs/rules/, as has every JSON finding's url. It fails when the published
-definitions are missing (tests/formats/install-published.sh, which tests/setup.sh runs).
+page that exists in docs/rules/, as has every JSON finding's url and every rule of the packs. One
+cglint a run writes all four formats (JSON on stdout, the rest through --output), and on the examples
+--format prints what --output wrote. It fails when the published definitions are missing
+(tests/formats/install-published.sh, which tests/setup.sh runs).
 
 usage: check.py CGLINT ROOT"""
 import json
@@ -26,6 +28,8 @@ import published
 cglint, root = os.path.abspath(sys.argv[1]), pathlib.Path(sys.argv[2]).resolve()
 PAGES = "https://github.com/cglint/cglint/blob/main/docs/rules/"
 failures = []
+OTHERS = ("gitlab", "junit", "sarif")
+LIMITS = ["--source-timeout", "3", "--source-memory", "512"]
 
 
 def fail(msg):
@@ -49,22 +53,29 @@ try:
     shutil.copytree(root / "fixtures", proj)
     (proj / ".git").mkdir()
     # every fixture folder, plus input with no file, an odd name and a clean run
-    runs = [[d.name] for d in sorted(proj.iterdir()) if d.is_dir() and d.name != ".git"]
+    # (the source limits are the macro-bomb fixture's own: without them it runs to the 60 s default)
+    runs = [LIMITS + [d.name] for d in sorted(proj.iterdir()) if d.is_dir() and d.name != ".git"]
     runs += [["examples/llama3_8b_te_scoped.yaml", "model.cuda_graph_impl=locl"],
              ["--mcore", "0.19", "examples/llama3_8b_te_scoped.yaml", "model.cuda_graph_scope=[]"]]
     (proj / "clean.yaml").write_text("model:\n  cuda_graph_impl: none\n")
     runs.append(["clean.yaml"])
     seen = {"edits": 0, "notes": 0, "url": 0, "gitlab": 0, "junit": 0, "clean": 0}
     pages = {p.stem for p in (root / "docs/rules").glob("CG*.md")}
-    for args in runs:
-        outs = {}
-        for fmt in ("json", "gitlab", "junit", "sarif"):
-            p = subprocess.run([cglint, "--format", fmt] + args, cwd=proj, capture_output=True, text=True)
-            if p.returncode > 2 or not p.stdout:
-                fail(f"cglint --format {fmt} {' '.join(args)} exited {p.returncode}: {p.stderr}")
-            outs[fmt] = p.stdout
-        if len(outs) < 4:
+    for k, args in enumerate(runs):
+        # one cglint a run: JSON on stdout, the others through --output
+        files = {fmt: work / f"{k}.{fmt}" for fmt in OTHERS}
+        p = subprocess.run([cglint, "--format", "json"] + [f"-o{f}={p}" for f, p in files.items()] + args,
+                           cwd=proj, capture_output=True, text=True)
+        if p.returncode > 2 or not p.stdout or not all(f.exists() for f in files.values()):
+            fail(f"cglint --format json {' '.join(args)} exited {p.returncode}: {p.stderr}")
             continue
+        outs = {"json": p.stdout, **{fmt: f.read_text() for fmt, f in files.items()}}
+        # --output writes what --format prints: checked on the examples, whose sources take longest
+        if args[-1] == "examples":
+            for fmt in OTHERS:
+                q = subprocess.run([cglint, "--format", fmt] + args, cwd=proj, capture_output=True, text=True)
+                if q.stdout != outs[fmt]:
+                    fail(f"cglint --format {fmt} {' '.join(args)} differs from its --output {fmt}=FILE")
         doc = json.loads(outs["json"])
         for e in out_schema.iter_errors(doc):
             fail(f"json {' '.join(args)}: {e.json_path}: {e.message}")
@@ -109,6 +120,10 @@ try:
                 fail(f"sarif rule {r['id']}: helpUri '{url}', expected {PAGES}{r['id']}.md")
             if r["id"] not in pages:
                 fail(f"rule {r['id']} has no page docs/rules/{r['id']}.md")
+    # SARIF describes the rules that fired; every rule of the packs has its page all the same
+    for r in json.loads(subprocess.run([cglint, "rules", "--format", "json"], capture_output=True, text=True).stdout):
+        if r["rule"] not in pages:
+            fail(f"rule {r['rule']} has no page docs/rules/{r['rule']}.md")
     for what, n in seen.items():
         if not n:
             fail(f"no run produced any {what}: the fixtures no longer exercise it")

@@ -25,7 +25,7 @@ cp "$tmp/recipe.yaml" "$tmp/cfg/recipe.yaml"
 printf 'select: [CG1O1]\n' >"$tmp/cfg/.cglint.yaml"
 # Emacs's own files stay in the temporary folder.
 out=$(cd "$tmp" && HOME="$tmp" CGLINT_E2E_BIN="$bin" CGLINT_E2E_FILE="$tmp/recipe.yaml" \
-	timeout 180 emacs --batch -Q -l "$here/eglot-e2e.el" 2>&1 </dev/null)
+	timeout 45 emacs --batch -Q -l "$here/eglot-e2e.el" 2>&1 </dev/null)
 rc=$?
 printf '%s\n' "$out"
 if [ "$rc" -ne 0 ]; then

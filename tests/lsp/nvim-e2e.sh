@@ -25,7 +25,7 @@ printf 'select: [CG1O1]\n' >"$tmp/cfg/.cglint.yaml"
 # Neovim's own files (the LSP log among them) stay in the temporary folder.
 out=$(cd "$tmp" && HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state" \
 	XDG_CACHE_HOME="$tmp/cache" CGLINT_E2E_BIN="$bin" CGLINT_E2E_FILE="$tmp/recipe.yaml" \
-	timeout 180 nvim --headless --clean -u NONE -c "luafile $here/nvim-e2e.lua" 2>&1 </dev/null)
+	timeout 45 nvim --headless --clean -u NONE -c "luafile $here/nvim-e2e.lua" 2>&1 </dev/null)
 rc=$?
 printf '%s\n' "$out"
 if [ "$rc" -ne 0 ]; then

@@ -36,6 +36,9 @@ export PIP_CONFIG_FILE=/dev/null PIP_NO_INDEX=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_P
 unset PIP_FIND_LINKS PIP_INDEX_URL PIP_EXTRA_INDEX_URL CMAKE_ARGS
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} CGLINT_CUDA_PATH=none
 unset CGLINT_LIBCLANG
+# pip unpacks the sdist below $tmp, where the compiler cache's base folder is
+export TMPDIR=$tmp
+. "$root/tests/ccache.sh"
 want=$(sed -n 's/^project(cglint VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
 [ -n "$want" ] || fail "no project(cglint VERSION ...) in CMakeLists.txt"
 cfg=$root/fixtures/examples/nemotron_full_recompute.yaml
@@ -46,6 +49,11 @@ venv()
 {
 	{ out=$(python3 -m venv "$1" 2>&1) && [ -x "$1/bin/pip" ]; } ||
 		fail "python3 -m venv cannot make a venv with pip (Debian: python3-venv; tests/setup.sh installs it)"
+}
+# A venv without pip of its own (ensurepip takes seconds), for venv1's pip to install into (--python).
+venv_bare()
+{
+	{ out=$(python3 -m venv --without-pip "$1" 2>&1) && [ -x "$1/bin/python" ]; } || fail "python3 -m venv --without-pip"
 }
 # check_cglint BIN: the installed program on a config with an error, a clean one and a CUDA source.
 check_cglint()
@@ -69,7 +77,7 @@ out=$(bash "$root/tests/tree-copy.sh" "$root" "$tmp/src" 2>&1) || fail "copying 
 ! compgen -G "$tmp/src/third_party/tree-sitter-python/*/src/parser.c" >/dev/null ||
 	fail "the copy already holds the unpacked grammar"
 venv "$tmp/venv1"
-out=$("$tmp/venv1/bin/pip" install "$tmp/src" 2>&1) || fail "pip install of the sources"
+out=$(CMAKE_ARGS=$ccache_args "$tmp/venv1/bin/pip" install "$tmp/src" 2>&1) || fail "pip install of the sources"
 compgen -G "$tmp/src/third_party/tree-sitter-python/*/src/parser.c" >/dev/null ||
 	fail "the build did not unpack the grammar into the sources"
 check_cglint "$tmp/venv1/bin/cglint"
@@ -99,7 +107,7 @@ grep -q "^cglint-$want/third_party/tree-sitter-python/[^/]*/src/parser\.c\$" <<<
 # 3. built against a copy of the system's libclang, to be removed below
 cp -L "$llvm/lib/libclang.so" "$tmp/llvm/lib/libclang.so" || fail "no libclang.so in $llvm/lib"
 { ln -s "$llvm/include" "$tmp/llvm/include" && ln -s "$llvm/lib/clang" "$tmp/llvm/lib/clang"; } || fail "ln -s"
-out=$(cd "$tmp" && CMAKE_ARGS="-DCGLINT_LLVM_DIR=$tmp/llvm -DCGLINT_PROBE=OFF" "$tmp/venv1/bin/pip" wheel --no-deps -w "$tmp/dist" "$sdist" 2>&1) ||
+out=$(cd "$tmp" && CMAKE_ARGS="-DCGLINT_LLVM_DIR=$tmp/llvm -DCGLINT_PROBE=OFF $ccache_args" "$tmp/venv1/bin/pip" wheel --no-deps -w "$tmp/dist" "$sdist" 2>&1) ||
 	fail "pip wheel of the sdist"
 plat=$(python3 -c 'import re, sysconfig; print(re.sub(r"[-.]", "_", sysconfig.get_platform()))')
 whl=$tmp/dist/cglint-$want-py3-none-$plat.whl
@@ -124,8 +132,9 @@ assert f"\nVersion: {dist.split('-')[1]}\n" in meta and "\nName: cglint\n" in me
 assert "Root-Is-Purelib: false" in z.read(f"{dist}.dist-info/WHEEL").decode()
 EOF
 ) || fail "the wheel is not well formed"
-venv "$tmp/venv2"
-out=$("$tmp/venv2/bin/pip" install "$whl" 2>&1) || fail "pip install of the wheel"
+venv_bare "$tmp/venv2"
+out=$("$tmp/venv1/bin/pip" --python "$tmp/venv2/bin/python" install "$whl" 2>&1) || fail "pip install of the wheel"
+[ ! -e "$tmp/venv2/bin/pip" ] || fail "venv2 was to have no pip of its own"
 check_cglint "$tmp/venv2/bin/cglint"
 
 # ---- 3. libclang from the venv's libclang package --------------------------------------------
@@ -136,4 +145,4 @@ grep -q "^$src:1:1: error: .*libclang not found.*\[CG918 libclang-not-found\]\$"
 site=$("$tmp/venv2/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 { mkdir -p "$site/clang/native" && cp -L "$llvm/lib/libclang.so" "$site/clang/native/libclang.so"; } || fail "cp"
 check_cglint "$tmp/venv2/bin/cglint"
-echo "pip: ok (pip install DIR, sdist, pip wheel, install of the wheel, libclang from the venv; $("$tmp/venv2/bin/pip" --version | cut -d' ' -f1-2))"
+echo "pip: ok (pip install DIR, sdist, pip wheel, install of the wheel, libclang from the venv; $("$tmp/venv1/bin/pip" --version | cut -d' ' -f1-2))"
