@@ -293,7 +293,14 @@ Test(target, suggest)
 	cr_expect_str_eq(suggest_closest("moe_routr", c, 3), "moe_router");
 	cr_expect_str_eq(suggest_closest("atn", c, 3), "attn");
 	cr_expect_null(suggest_closest("banana", c, 3));
-	cr_expect_eq(suggest_distance("ab", "ba", 3), 1, "a transposition is one edit");
+	cr_expect_eq(suggest_distance("ab", "ba", 3 * SUGGEST_EDIT), SUGGEST_EDIT, "a transposition is one edit");
+	/* look-alikes cost less than another edit: CG1O4 is CG104, not CG124 */
+	const char *ids[] = {"CG124", "CG104", "CG121", "CG101"};
+	cr_expect_str_eq(suggest_closest("CG1O4", ids, 4), "CG104");
+	cr_expect_str_eq(suggest_closest("CG1O1", ids, 4), "CG101");
+	cr_expect_str_eq(suggest_closest("CGl2I", ids, 4), "CG121");
+	cr_expect_str_eq(suggest_closest("cg1o4", ids, 4), "CG104");
+	cr_expect_lt(suggest_distance("CG1O4", "CG104", 9), suggest_distance("CG1O4", "CG124", 9));
 }
 
 Test(expr, pylist_evaluates_layer_freq_expressions)

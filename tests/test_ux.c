@@ -4,7 +4,8 @@
  * errors; every run ends with one summary line on stderr (-q drops it) that never splices
  * into stdout's lines; a folder with no input says so; YAML streams are read document by
  * document; folder walks honour git's ignore rules (--no-ignore walks everything);
- * --write-baseline says which option and file it needs.
+ * --write-baseline says which option and file it needs. Misspelt ids and options get a
+ * did-you-mean (issue 30).
  */
 #define _GNU_SOURCE /* asprintf */
 #include <criterion/criterion.h>
@@ -69,6 +70,16 @@ static void put(const char *name, const char *text)
 
 #define expect_str(got, want) cr_expect_str_eq(got, want, "\n--- got:\n%s\n--- wanted:\n%s", got, want)
 
+/* Run 'script' (as sh() does); expect exit status 'rc' and exactly 'want' on stdout. */
+static void expect_run(const char *script, int rc, const char *want)
+{
+	char *out;
+	int got = sh(script, &out);
+	cr_expect_eq(got, rc, "%s: exit %d", script, got);
+	expect_str(out, want);
+	free(out);
+}
+
 static const char bad_impl[] = "model:\n  cuda_graph_impl: bogus\n";
 #define M121 "error: Invalid cuda graph implementation: bogus [CG121 invalid-cuda-graph-impl]\n"
 
@@ -80,7 +91,7 @@ Test(ux, unknown_select_and_ignore_are_usage_errors)
 	char *out;
 	int rc = sh("cglint --select CG1O1 a.yaml 2>&1", &out);
 	cr_expect_eq(rc, 2);
-	expect_str(out, "cglint: --select: no rule matches 'CG1O1'; did you mean 'CG121'?\n"
+	expect_str(out, "cglint: --select: no rule matches 'CG1O1'; did you mean 'CG101'?\n"
 			"(cglint rules lists the rule ids and names)\n");
 	free(out);
 	rc = sh("cglint --ignore CG101,te-rng-tracker-requird,CG9 a.yaml 2>&1", &out);
@@ -98,6 +109,30 @@ Test(ux, unknown_select_and_ignore_are_usage_errors)
 	cr_expect_eq(rc, 2);
 	cr_expect(strstr(out, "--select: no rule matches 'XX9'") != NULL, "%s", out);
 	free(out);
+}
+
+/* Issue 30 item 8: ids in any case wherever they are typed; look-alikes (O/0, l/1, I/1) nearest;
+ * unknown options get a suggestion too. */
+Test(ux, did_you_mean_ids_in_any_case_and_options)
+{
+	put("a.yaml", bad_impl);
+	expect_run("cglint --select CG1O4 a.yaml 2>&1", 2,
+		   "cglint: --select: no rule matches 'CG1O4'; did you mean 'CG104'?\n"
+		   "(cglint rules lists the rule ids and names)\n");
+	expect_run("cglint --format concise --select cg121 a.yaml 2>/dev/null", 1, "a.yaml:2:3: " M121);
+	expect_run("cglint -q --ignore cg1 a.yaml 2>&1", 0, "");
+	expect_run("cglint explain cg104 2>&1 | head -1", 0, "CG104 moe-and-moe-router-scopes (error)\n");
+	expect_run("cglint explain cg1o4 2>&1", 2,
+		   "cglint: no rule 'cg1o4'; did you mean 'CG104'? (cglint rules lists them)\n(try 'cglint --help')\n");
+	expect_run("cglint --fixx a.yaml 2>&1", 2,
+		   "cglint: unknown or incomplete option '--fixx'; did you mean '--fix'?\n(try 'cglint --help')\n");
+	/* a known option without its argument is not misspelt */
+	expect_run("cglint a.yaml --mcore 2>&1", 2, "cglint: unknown or incomplete option '--mcore'\n(try 'cglint --help')\n");
+	put(".cglint.yaml", "select: [cg121]\n");
+	put("b.yaml", "model:\n  cuda_graph_impl: bogus  # cglint: disable=cg12l\n");
+	expect_run("cglint --format concise b.yaml 2>/dev/null", 2,
+		   "b.yaml:2:3: " M121 "b.yaml:2:29: error: no rule 'cg12l' to disable; did you mean 'CG121'? "
+		   "[CG914 bad-suppression]\n");
 }
 
 Test(ux, summary_line_counts_files)

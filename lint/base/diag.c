@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
+#include <strings.h>
 
 /* A rule starts with its diag_rule (C11 6.7.2.1p15: a pointer to a struct, suitably converted,
  * points to its first member). */
@@ -26,13 +26,14 @@ void diag_release(struct diag_list *l)
 	l->n = l->cap = 0;
 }
 
+/* Ids and ALL in any case, as inline suppressions take them; names as written. */
 bool diag_matches(const char *pat, const struct rule *r)
 {
-	if (!strcmp(pat, "ALL"))
+	if (!strcasecmp(pat, "ALL"))
 		return true;
 	if (!strcmp(pat, head(r)->name))
 		return true;
-	return !strncmp(head(r)->id, pat, strlen(pat));
+	return !strncasecmp(head(r)->id, pat, strlen(pat));
 }
 
 static bool any_match(const char **pats, size_t n, const struct rule *r)
@@ -49,7 +50,7 @@ static size_t best_match(const char **pats, size_t n, const struct rule *r)
 	size_t best = 0;
 	for (size_t i = 0; i < n; i++)
 		if (diag_matches(pats[i], r)) {
-			size_t len = !strcmp(pats[i], "ALL") ? 0 : strcmp(pats[i], head(r)->name) ? strlen(pats[i]) : 99;
+			size_t len = !strcasecmp(pats[i], "ALL") ? 0 : strcmp(pats[i], head(r)->name) ? strlen(pats[i]) : 99;
 			if (len + 1 > best)
 				best = len + 1;
 		}

@@ -89,7 +89,7 @@ void diag_init(struct diag_list *l, struct arena *a, const struct diag_rules *ru
 void diag_release(struct diag_list *l);
 
 bool diag_selected(const struct diag_filter *f, const struct rule *r);
-/* Whether one pattern (id, id prefix, name or ALL) names the rule. */
+/* Whether one pattern (id, id prefix, name or ALL; ids and ALL in any case) names the rule. */
 bool diag_matches(const char *pattern, const struct rule *r);
 /* Drop the diagnostics for which keep() is false, keeping order; returns how many went. */
 size_t diag_filter_out(struct diag_list *l, size_t from, bool (*keep)(struct diag *d, void *ctx), void *ctx);

@@ -5,7 +5,13 @@
 
 #include <stddef.h>
 
-/* Optimal-string-alignment distance, or 'cap'+1 once it exceeds 'cap' (strings over 255 bytes: cap+1). */
+/* What an edit costs, and what a look-alike substitution costs (a case change, O/0, l/1, I/1):
+ * less, so that CG1O4 is nearer CG104 than CG124. */
+#define SUGGEST_EDIT 2u
+#define SUGGEST_LOOKALIKE 1u
+
+/* Optimal-string-alignment distance in the costs above, or 'cap'+1 once it exceeds 'cap'
+ * (strings over 255 bytes: cap+1). A cap of n whole edits is n * SUGGEST_EDIT. */
 unsigned suggest_distance(const char *a, const char *b, unsigned cap);
 /* The closest of 'cands' to 'word' within a distance that scales with length, or NULL. */
 const char *suggest_closest(const char *word, const char *const *cands, size_t n);

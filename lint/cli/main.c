@@ -216,8 +216,11 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		case O_CONFIG: push(&c->configs, &c->n_configs, optarg); break;
 		case O_HELP: opts_usage(stdout); return -1;
 		case O_VERSION: opts_version(stdout); return -1;
-		default:
-			return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+		default: {
+			const char *near = opts_closest(argv[optind - 1]);
+			return usage_error("unknown or incomplete option '%s'%s%s%s", argv[optind - 1],
+					   near ? "; did you mean '--" : "", near ? near : "", near ? "'?" : "");
+		}
 		}
 		for (size_t k = 0; k < opts_n && !c->probe_only_opt; k++)
 			if ((int)opts[k].id == id && !strncmp(opts[k].help, "probe: ", 7))
@@ -236,8 +239,11 @@ static int cmp_rule_id(const void *a, const void *b)
 /* One rule id may have per-version variants; explain prints each. */
 static int cmd_explain(const struct pack *p, const char *id)
 {
-	if (!pack_find(p, id))
-		return usage_error("no rule '%s' (cglint rules lists them)", id);
+	if (!pack_find(p, id)) {
+		const char *near = pack_closest_rule(p, id);
+		return usage_error("no rule '%s'%s%s%s (cglint rules lists them)", id, near ? "; did you mean '" : "",
+				   near ? near : "", near ? "'?" : "");
+	}
 	explain_id(stdout, p, id, false);
 	return 0;
 }

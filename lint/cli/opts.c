@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "base/suggest.h"
 #include "config/target.h"
 
 #ifndef CGLINT_VERSION
@@ -82,6 +83,21 @@ void opts_usage(FILE *f)
 	      "cglint probe: 0 every rule doc holds on this GPU, 1 one does not, 4 no CUDA device (or no probe\n"
 	      "in this build). cglint lsp: 0 after a shutdown request, 1 otherwise.\n",
 	      f);
+}
+
+const char *opts_closest(const char *arg)
+{
+	if (strncmp(arg, "--", 2))
+		return NULL;    /* a short option is one letter: nothing is near it */
+	char name[64];
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+	const char *names[OPTS_MAX];
+	for (size_t k = 0; k < opts_n; k++) {
+		if (!strcmp(name, opts[k].name))
+			return NULL;    /* known, its argument is missing */
+		names[k] = opts[k].name;
+	}
+	return suggest_closest(name, names, opts_n);
 }
 
 void opts_version(FILE *f)

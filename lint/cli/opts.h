@@ -34,6 +34,8 @@ extern const char *const opts_commands[];
 extern const size_t opts_n_commands;
 
 void opts_usage(FILE *f);
+/* For an unknown '--name' or '--name=value', the closest option's name, or NULL. */
+const char *opts_closest(const char *arg);
 /* The release, and the Megatron Core and Megatron-Bridge releases this build knows. */
 void opts_version(FILE *f);
 /* A completion script for 'shell' (bash, zsh or fish); -1 for another shell. */

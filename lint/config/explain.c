@@ -3,6 +3,7 @@
 #include "config/explain.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "base/diag.h"
 #include "config/pack.h"
@@ -67,7 +68,7 @@ bool explain_id(FILE *f, const struct pack *p, const char *id, bool md)
 	bool first = true;
 	for (size_t k = 0; k < p->n_rules; k++) {
 		const struct rule *r = p->rules[k];
-		if (strcmp(r->head.id, id) && strcmp(r->head.name, id))
+		if (strcasecmp(r->head.id, id) && strcmp(r->head.name, id))
 			continue;
 		if (!first)
 			fprintf(f, md ? "\n---\n\n" : "\n----\n\n");

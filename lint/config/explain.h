@@ -15,7 +15,7 @@ struct rule;
 
 /* One variant of a rule. */
 void explain_rule(FILE *f, const struct pack *p, const struct rule *r, bool markdown);
-/* Every variant of the rule named 'id' (an id or a name), separated; false when there is none. */
+/* Every variant of the rule named 'id' (an id in any case, or a name), separated; false when there is none. */
 bool explain_id(FILE *f, const struct pack *p, const char *id, bool markdown);
 
 #endif

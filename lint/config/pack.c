@@ -795,9 +795,21 @@ void pack_load_builtin(struct pack *p)
 	arena_free(a);
 }
 
+/* Ids are typed in any case (cg104); packs spell them in capitals (valid_id). */
+static struct rule *rule_by_id(const struct pack *p, const char *id)
+{
+	char up[32];
+	size_t n = id ? strlen(id) : sizeof(up);
+	if (n >= sizeof(up))
+		return NULL;
+	for (size_t k = 0; k <= n; k++)
+		up[k] = (char)toupper((unsigned char)id[k]);
+	return rule_by(&p->by_id, p, up);
+}
+
 const struct rule *pack_find(const struct pack *p, const char *id_or_name)
 {
-	const struct rule *by_id = rule_by(&p->by_id, p, id_or_name), *by_name = rule_by(&p->by_name, p, id_or_name);
+	const struct rule *by_id = rule_by_id(p, id_or_name), *by_name = rule_by(&p->by_name, p, id_or_name);
 	if (by_id && by_name)
 		return by_id->index < by_name->index ? by_id : by_name;
 	return by_id ? by_id : by_name;

@@ -204,8 +204,9 @@ int pack_load(struct pack *p, struct diag_list *d, const char *path, const char 
 /* Load the packs compiled into the binary; exits with status 3 if they are broken. */
 void pack_load_builtin(struct pack *p);
 
+/* The rule with this id (in any case) or name, or NULL. */
 const struct rule *pack_find(const struct pack *p, const char *id_or_name);
-/* The rule id or name closest to a misspelt one, or NULL (did-you-mean). */
+/* The rule id or name closest to a misspelt one (case and look-alikes cost least), or NULL. */
 const char *pack_closest_rule(const struct pack *p, const char *word);
 /* Whether rules were loaded from the pack file 'path' already. */
 bool pack_has_rules_from(const struct pack *p, const char *path);

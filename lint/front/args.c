@@ -107,11 +107,11 @@ static const struct pack_flag *find_flag(const struct parse *ps, const char *nam
 	return NULL;
 }
 
-/* The closest CUDA-graph flag this target's parser has, or NULL. */
-static const char *closest_graph_flag(const struct parse *ps, const char *name, unsigned cap)
+/* The closest CUDA-graph flag this target's parser has within 'edits', or NULL. */
+static const char *closest_graph_flag(const struct parse *ps, const char *name, unsigned edits)
 {
 	const char *prog = program_name(ps->prog), *best = NULL;
-	unsigned best_d = cap + 1;
+	unsigned cap = edits * SUGGEST_EDIT, best_d = cap + 1;
 	for (size_t k = 0; k < ps->p->n_flags; k++) {
 		const struct pack_flag *f = &ps->p->flags[k];
 		if (strcmp(f->program, prog) || !pack_applies(&f->mcore, &f->bridge, ps->tg))

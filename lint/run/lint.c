@@ -124,7 +124,7 @@ static void check_key_spelling(struct lint_run *r, const struct facts *t)
 				size_t len = strlen(sleaf), llen = strlen(leaf);
 				if (!llen || (leaf[0] != sleaf[0] && leaf[llen - 1] != sleaf[len - 1]))
 					continue;
-				unsigned cap = len < 9 ? 1 : len < 16 ? 2 : 3;
+				unsigned cap = (len < 9 ? 1 : len < 16 ? 2 : 3) * SUGGEST_EDIT;
 				unsigned d = suggest_distance(leaf, sleaf, cap);
 				if (d <= cap && d <= best_d) {
 					best = sleaf;
