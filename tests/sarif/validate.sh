@@ -85,14 +85,34 @@ lint "$proj" --stdin-filename "examples/new file.yaml" - <"$proj/examples/deepse
 lint "$proj" examples/llama3_8b_te_scoped.yaml.missing
 
 # What was linted: every log must be JSON with results, and together they must cover many rules.
-python3 - "$work/sarif" <<'EOF'
-import glob, json, sys
-ids, results = set(), 0
-for path in glob.glob(sys.argv[1] + "/*.sarif"):
-    run = json.load(open(path))["runs"][0]
+# Every log must also hold to the SARIF 2.1.0 schema the validator ships (python3-jsonschema): the
+# validator checks types and required properties, but a log it cannot read into its object model
+# (a level of "fatal", a startLine of 0) it passes in silence, with no rule run on it.
+python3 - "$work/sarif" "$(dirname "$tool")/sarif-2.1.0.json" <<'EOF'
+import copy, glob, json, sys
+import jsonschema
+schema = json.load(open(sys.argv[2]))
+Validator = jsonschema.validators.validator_for(schema)
+Validator.check_schema(schema)
+v = Validator(schema)
+ids, results, bad = set(), 0, []
+logs = sorted(glob.glob(sys.argv[1] + "/*.sarif"))
+for path in logs:
+    log = json.load(open(path))
+    bad += [f"{path}: {e.json_path}: {e.message}" for e in v.iter_errors(log)]
+    run = log["runs"][0]
     results += len(run["results"])
     ids.update(r["ruleId"] for r in run["results"])
-print(f"sarif-validate: {len(glob.glob(sys.argv[1] + '/*.sarif'))} logs, {results} results of {len(ids)} rules")
+# the check itself, on a log made to break it: a checker that accepts everything fails here
+broken = copy.deepcopy(log)
+broken["runs"][0]["results"].append({"ruleId": "CG101", "level": "fatal", "message": {"text": "m"}})
+if not list(v.iter_errors(broken)):
+    bad.append("the SARIF schema accepted a log it must reject (level 'fatal')")
+print(f"sarif-validate: {len(logs)} logs, {results} results of {len(ids)} rules")
+for b in bad[:20]:
+    print("sarif-validate: FAIL: schema:", b)
+if bad:
+    sys.exit(f"sarif-validate: FAIL: {len(bad)} schema error(s)")
 if len(ids) < 100:
     sys.exit(f"sarif-validate: FAIL: only {len(ids)} rules fired; the fixtures should fire 100 or more")
 EOF
