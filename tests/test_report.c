@@ -3,8 +3,8 @@
  * report: what issue 17 added to the outputs, end to end through the cglint binary: the text
  * format's code frame (carets under the span, notes with their roles, fix, the rule's page,
  * colour), --format concise, SARIF fixes and suppressed findings kept with 'suppressions', JSON
- * edits and urls, and the GitLab and JUnit formats. Their schemas are checked over every fixture
- * by tests/formats/check.py.
+ * edits and urls, and the GitLab and JUnit formats (a JUnit case fails only at or above
+ * --fail-on). Their schemas are checked over every fixture by tests/formats/check.py.
  */
 #define _GNU_SOURCE /* asprintf */
 #include <criterion/criterion.h>
@@ -202,5 +202,23 @@ Test(report, gitlab_and_junit)
 	put("ok.yaml", "model:\n  cuda_graph_impl: none\n");
 	cr_expect_eq(harness_run(dir, "--format junit ok.yaml", &out), 0);
 	cr_expect(strstr(out, "<testcase name=\"no findings\" classname=\"cglint\"/>"), "%s", out);
+	free(out);
+}
+
+/* Issue 30 item 9: a note (below the default --fail-on error) is a passing test case with its text
+ * as system-out; at --fail-on note it fails. */
+Test(report, junit_fails_only_at_or_above_fail_on)
+{
+	put("n.yaml", "model:\n  cuda_graph_impl: none\n  cuda_graph_scope: [full_iteration]\n");
+	char *out = NULL;
+	cr_expect_eq(harness_run(dir, "--bridge 0.6 --format junit n.yaml", &out), 0);
+	cr_expect(strstr(out, "<testsuites name=\"cglint\" tests=\"1\" failures=\"0\" errors=\"0\">") &&
+		  strstr(out, "<testsuite name=\"n.yaml\" tests=\"1\" failures=\"0\"") && !strstr(out, "<failure"), "%s", out);
+	cr_expect(strstr(out, "<testcase name=\"CG123 scope-without-graphs at 3:3\" classname=\"n.yaml\" file=\"n.yaml\" "
+			      "line=\"3\">\n      <system-out>n.yaml:3:3: note: "), "%s", out);
+	free(out);
+	cr_expect_eq(harness_run(dir, "--bridge 0.6 --fail-on note --format junit n.yaml", &out), 1);
+	cr_expect(strstr(out, "failures=\"1\"") && strstr(out, "<failure type=\"note\"") && !strstr(out, "system-out"),
+		  "%s", out);
 	free(out);
 }

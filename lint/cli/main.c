@@ -324,7 +324,7 @@ static int print_outputs(const struct cli *c, struct out_ctx *o, const struct di
 			return 2;
 		}
 		struct out_ctx fo = {.f = f, .target = o->target, .texts = o->texts,
-				     .suppressed = o->suppressed};
+				     .suppressed = o->suppressed, .fail_on = o->fail_on};
 		out_print(c->outputs[k].format, &fo, l);
 		if (fclose(f)) {
 			fprintf(stderr, "cglint: --output %s: %s\n", c->outputs[k].path, strerror(errno));
@@ -572,6 +572,7 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 		.f = stdout,
 		.color = c->color == 1 || (c->color == -1 && tty && !(nc && *nc) && !(term && !strcmp(term, "dumb"))),
 		.target = session_target(s),
+		.fail_on = (int)c->fail_on,
 	};
 	c->s.lint.target = *session_target(s);
 	const struct pack *p = session_pack(s);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * out_junit: a JUnit XML report (Jenkins' junit step, GitLab's artifacts:reports:junit, Azure's
- * PublishTestResults): one <testsuite> per file, one failed <testcase> per finding in it; a clean
- * run is one passing test case, so a test report shows that cglint ran. Paths are relative to the
+ * PublishTestResults): one <testsuite> per file, one <testcase> per finding in it, failed when the
+ * finding is at or above --fail-on; one below it passes and carries its text as <system-out> (Jenkins
+ * shows it, GitLab lists the case as passed), so a note does not fail a CI test report. A clean run
+ * is one passing test case, so a test report shows that cglint ran. Paths are relative to the
  * project root; text that XML 1.0 cannot hold (control bytes, bytes that are not UTF-8) is replaced.
  */
 #include "report/out.h"
@@ -43,7 +45,12 @@ static const char *path_of(const struct diag *d, char *buf, size_t size)
 	return out_relpath(buf, size, d->loc.path ? d->loc.path : "<command line>");
 }
 
-static void put_case(FILE *f, const struct diag *d, const char *path)
+static bool fails(const struct out_ctx *o, const struct diag *d)
+{
+	return (int)d->sev >= o->fail_on;
+}
+
+static void put_case(FILE *f, const struct diag *d, const char *path, bool failed)
 {
 	unsigned line = d->loc.line ? d->loc.line : 1, col = d->loc.line && d->loc.col ? d->loc.col : 1;
 	fputs("    <testcase name=\"", f);
@@ -54,9 +61,14 @@ static void put_case(FILE *f, const struct diag *d, const char *path)
 	put_xml(f, path);
 	fputs("\" file=\"", f);
 	put_xml(f, path);
-	fprintf(f, "\" line=\"%u\">\n      <failure type=\"%s\" message=\"", line, diag_sev_name(d->sev));
-	put_xml(f, d->message);
-	fputs("\">", f);
+	fprintf(f, "\" line=\"%u\">\n      ", line);
+	if (failed) {
+		fprintf(f, "<failure type=\"%s\" message=\"", diag_sev_name(d->sev));
+		put_xml(f, d->message);
+		fputs("\">", f);
+	} else {
+		fputs("<system-out>", f);
+	}
 	/* the body: what the text format's first line says, the fix and the rule's page */
 	put_xml(f, path);
 	fprintf(f, ":%u:%u: %s: ", line, col, diag_sev_name(d->sev));
@@ -74,15 +86,18 @@ static void put_case(FILE *f, const struct diag *d, const char *path)
 		put_xml(f, url);
 	}
 	free(url);
-	fputs("</failure>\n    </testcase>\n", f);
+	fputs(failed ? "</failure>\n    </testcase>\n" : "</system-out>\n    </testcase>\n", f);
 }
 
 static void junit_end(struct out_ctx *o, const struct diag_list *l)
 {
 	FILE *f = o->f;
+	size_t failed = 0;
+	for (size_t k = 0; k < l->n; k++)
+		failed += fails(o, &l->items[k]);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<testsuites name=\"cglint\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
-		l->n ? l->n : 1, l->n);
+		l->n ? l->n : 1, failed);
 	if (!l->n)
 		fputs("  <testsuite name=\"cglint\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"0\">\n"
 		      "    <testcase name=\"no findings\" classname=\"cglint\"/>\n  </testsuite>\n", f);
@@ -90,13 +105,16 @@ static void junit_end(struct out_ctx *o, const struct diag_list *l)
 		char buf[PATH_MAX], other[PATH_MAX];
 		const char *path = path_of(&l->items[k], buf, sizeof(buf));
 		size_t end = k + 1;     /* the findings are sorted by path: one suite per run of a path */
+		failed = 0;
 		while (end < l->n && !strcmp(path_of(&l->items[end], other, sizeof(other)), path))
 			end++;
+		for (size_t i = k; i < end; i++)
+			failed += fails(o, &l->items[i]);
 		fputs("  <testsuite name=\"", f);
 		put_xml(f, path);
-		fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", end - k, end - k);
+		fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", end - k, failed);
 		for (; k < end; k++)
-			put_case(f, &l->items[k], path);
+			put_case(f, &l->items[k], path, fails(o, &l->items[k]));
 		fputs("  </testsuite>\n", f);
 	}
 	fputs("</testsuites>\n", f);

@@ -4,8 +4,8 @@
 --format json (docs/cglint-output.schema.json, python3-jsonschema), gitlab (GitLab's Code Quality
 format, tests/formats/gitlab-codequality.schema.json, and the Code Climate types its consumers
 publish: published.py) and junit (xmllint --schema tests/formats/junit.xsd, and Jenkins' published
-JUnit schema: published.py); and the rule pages: every rule SARIF describes has a helpUri naming a
-page that exists in docs/rules/, as has every JSON finding's url and every rule of the packs. One
+JUnit schema: published.py; exactly the findings at or above --fail-on are failed test cases); and
+the rule pages: every rule SARIF describes has a helpUri naming a page that exists in docs/rules/, as has every JSON finding's url and every rule of the packs. One
 cglint a run writes all four formats (JSON on stdout, the rest through --output), and on the examples
 --format prints what --output wrote. It fails when the published definitions are missing
 (tests/formats/install-published.sh, which tests/setup.sh runs).
@@ -46,6 +46,33 @@ out_schema = validator(root / "docs/cglint-output.schema.json")
 gitlab_schema = validator(root / "tests/formats/gitlab-codequality.schema.json")
 if published.missing():
     fail(f"missing {', '.join(published.missing())}: run tests/formats/install-published.sh")
+SEVS = ("note", "warning", "error")
+
+
+def fail_on(args):
+    return args[args.index("--fail-on") + 1] if "--fail-on" in args else "error"
+
+
+def check_junit(label, suites, diags, level):
+    """Exactly the findings at or above --fail-on are failed test cases (of their severity); the
+    others pass, with their text as system-out. Cases come in the order of the JSON findings."""
+    cases = suites.findall("./testsuite/testcase") if diags else []
+    if len(cases) != len(diags):
+        fail(f"junit {label}: {len(cases)} test cases for {len(diags)} findings")
+    for c, d in zip(cases, diags):
+        f, out = c.find("failure"), c.find("system-out")
+        want = SEVS.index(d["severity"]) >= SEVS.index(level)
+        if not c.get("name").startswith(d["rule"] + " ") or (f is not None) != want or (out is None) != want:
+            fail(f"junit {label}: the case '{c.get('name')}' for a {d['severity']} {d['rule']} "
+                 f"{'fails' if f is not None else 'passes'} under --fail-on {level}")
+        elif want and f.get("type") != d["severity"]:
+            fail(f"junit {label}: the case '{c.get('name')}' fails as {f.get('type')}, not {d['severity']}")
+    for n in [suites] + suites.findall("./testsuite"):
+        if int(n.get("failures")) != len(n.findall(".//failure")):
+            fail(f"junit {label}: {n.get('name')} says failures=\"{n.get('failures')}\" "
+                 f"for {len(n.findall('.//failure'))}")
+
+
 gitlab_reports, junit_reports = [], []
 work = pathlib.Path(tempfile.mkdtemp())
 try:
@@ -57,6 +84,7 @@ try:
     runs = [LIMITS + [d.name] for d in sorted(proj.iterdir()) if d.is_dir() and d.name != ".git"]
     runs += [["examples/llama3_8b_te_scoped.yaml", "model.cuda_graph_impl=locl"],
              ["--mcore", "0.19", "examples/llama3_8b_te_scoped.yaml", "model.cuda_graph_scope=[]"]]
+    runs.append(["--fail-on", "warning", "mlm"])       # notes pass a JUnit test case, warnings fail it
     (proj / "clean.yaml").write_text("model:\n  cuda_graph_impl: none\n")
     runs.append(["clean.yaml"])
     seen = {"edits": 0, "notes": 0, "url": 0, "gitlab": 0, "junit": 0, "clean": 0}
@@ -108,10 +136,8 @@ try:
         if p.returncode:
             fail(f"junit {' '.join(args)}: {p.stderr.strip()}")
         suites = ET.parse(xml).getroot()
-        failed = suites.findall("./testsuite/testcase/failure")
-        if len(failed) != len(diags) or int(suites.get("failures")) != len(diags):
-            fail(f"junit {' '.join(args)}: {len(failed)} failures for {len(diags)} findings")
-        seen["junit"] += len(failed)
+        check_junit(" ".join(args), suites, diags, fail_on(args))
+        seen["junit"] += len(suites.findall("./testsuite/testcase/failure"))
         seen["clean"] += not diags and len(suites.findall("./testsuite/testcase")) == 1
         # the rule pages: every rule SARIF describes links its page, which exists
         for r in json.loads(outs["sarif"])["runs"][0]["tool"]["driver"]["rules"]:
