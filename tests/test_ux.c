@@ -5,7 +5,8 @@
  * into stdout's lines; a folder with no input says so; YAML streams are read document by
  * document; folder walks honour git's ignore rules (--no-ignore walks everything);
  * --write-baseline says which option and file it needs. Misspelt ids and options get a
- * did-you-mean (issue 30).
+ * did-you-mean; text output escapes bytes that are not text; too old a release names the oldest
+ * (issue 30).
  */
 #define _GNU_SOURCE /* asprintf */
 #include <criterion/criterion.h>
@@ -288,4 +289,26 @@ Test(ux, write_baseline_names_option_and_file)
 	cr_expect_eq(rc, 2);
 	expect_str(out, "cglint: --write-baseline: an input could not be read or parsed; b.json not written\n");
 	free(out);
+}
+
+/* Issue 30 item 11: text output escapes what is not UTF-8 text (the excerpt of CG906 too), and a
+ * release older than the oldest supported is told the oldest. */
+Test(ux, terminal_hygiene_and_old_releases)
+{
+	put("bad.sh", "#!/bin/bash\necho caf\xe9 \x1b[2J\n");
+	char *out;
+	sh("cglint bad.sh 2>/dev/null", &out);
+	cr_expect(strstr(out, "    2 | echo caf\\xe9 \\x1b[2J\n"), "%s", out);
+	cr_expect(!strchr(out, '\xe9') && !strchr(out, '\x1b'), "%s", out);
+	free(out);
+	put("a.yaml", bad_impl);
+	expect_run("cglint --mcore 0.12 a.yaml 2>&1", 2,
+		   "cglint: Megatron Core 0.12 is older than the oldest supported release, 0.15 (supported: 0.15, "
+		   "0.15-dev, 0.16, 0.17, 0.18, 0.19)\n(try 'cglint --help')\n");
+	expect_run("cglint --bridge 0.1 a.yaml 2>&1", 2,
+		   "cglint: Megatron-Bridge 0.1 is older than the oldest supported release, 0.2 (supported: 0.2, 0.3, "
+		   "0.4, 0.5, 0.6, none)\n(try 'cglint --help')\n");
+	expect_run("cglint --mcore 0.42 a.yaml 2>&1", 2,
+		   "cglint: Megatron Core 0.42 is not supported yet (supported: 0.15, 0.15-dev, 0.16, 0.17, 0.18, "
+		   "0.19)\n(try 'cglint --help')\n");
 }

@@ -210,14 +210,29 @@ static bool supported(const int *vs, int v)
 	return false;
 }
 
+/* Why release 'v' of 'what' is not in 'vs' (ascending): "not supported yet" only when it is newer
+ * than every supported one; an older one is told the oldest. Returns -1. */
+static int unsupported(char *why, unsigned size, const char *what, const int *vs, int v, const char *more)
+{
+	char list[128], a[16], b[16];
+	size_t last = 0;
+	while (vs[last + 1])
+		last++;
+	target_supported_list(vs, list, sizeof(list));
+	target_version_str(v, a);
+	if (v < vs[0])
+		snprintf(why, size, "%s %s is older than the oldest supported release, %s (supported: %s%s)", what, a,
+			 target_version_str(vs[0], b), list, more);
+	else
+		snprintf(why, size, "%s %s is not supported%s (supported: %s%s)", what, a, v > vs[last] ? " yet" : "",
+			 list, more);
+	return -1;
+}
+
 int target_resolve(struct target *t, char *why, unsigned size)
 {
-	char list[128], v[16];
-	if (t->bridge && t->bridge != TARGET_NO_BRIDGE && !supported(target_bridge_supported, t->bridge)) {
-		snprintf(why, size, "Megatron-Bridge %s is not supported yet (supported: %s, none)",
-			 target_version_str(t->bridge, v), target_supported_list(target_bridge_supported, list, sizeof(list)));
-		return -1;
-	}
+	if (t->bridge && t->bridge != TARGET_NO_BRIDGE && !supported(target_bridge_supported, t->bridge))
+		return unsupported(why, size, "Megatron-Bridge", target_bridge_supported, t->bridge, ", none");
 	if (!t->mcore) {
 		if (t->bridge && t->bridge != TARGET_NO_BRIDGE) {
 			t->mcore = target_bridge_mcore(t->bridge);
@@ -230,10 +245,7 @@ int target_resolve(struct target *t, char *why, unsigned size)
 	}
 	if (!t->bridge)
 		t->bridge = target_default_bridge(t->mcore);
-	if (!supported(target_mcore_supported, t->mcore)) {
-		snprintf(why, size, "Megatron Core %s is not supported yet (supported: %s)", target_version_str(t->mcore, v),
-			 target_supported_list(target_mcore_supported, list, sizeof(list)));
-		return -1;
-	}
+	if (!supported(target_mcore_supported, t->mcore))
+		return unsupported(why, size, "Megatron Core", target_mcore_supported, t->mcore, "");
 	return 0;
 }

@@ -23,21 +23,35 @@ static const char *paint(const struct out_ctx *o, const char *code)
 }
 
 /*
- * One finding's first line is one line: a config value holding a line end must not start a line
- * of its own, which a problem matcher or a CI runner ('::error::...') would read as another finding.
+ * The character at s[0..n) as printed, into 'out': itself, or an escape, so that no byte of an
+ * input reaches a terminal raw: a line end must not start a line of its own (a problem matcher or
+ * a CI runner would read another finding), and a control character or a byte that is not UTF-8
+ * must not drive the terminal. Returns the bytes it took; *cols is the columns it prints.
  */
+static size_t clean_char(const char *s, size_t n, char out[8], size_t *cols)
+{
+	unsigned char c = (unsigned char)s[0];
+	size_t len = text_utf8_len((const unsigned char *)s, n);
+	int w;
+	if (c == '\n' || c == '\r')
+		w = snprintf(out, 8, "\\%c", c == '\n' ? 'n' : 'r');
+	else if (!len || (c < 0x20 && c != '\t') || c == 0x7f)
+		w = snprintf(out, 8, "\\x%02x", c);
+	else if (c == 0xC2 && (unsigned char)s[1] < 0xA0)       /* a C1 control, U+0080..U+009F */
+		w = snprintf(out, 8, "\\u%04x", (unsigned char)s[1]);
+	else
+		w = snprintf(out, 8, "%.*s", (int)len, s) > 0;  /* one code point, one column */
+	*cols = (size_t)w;
+	return len ? len : 1;
+}
+
 static void put_clean(FILE *f, const char *s, size_t n)
 {
-	for (size_t k = 0; s && k < n && s[k]; k++) {
-		unsigned char c = (unsigned char)s[k];
-		if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\r')
-			fputs("\\r", f);
-		else if (c < 0x20 && c != '\t')
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
+	char out[8];
+	size_t cols;
+	for (size_t k = 0; s && k < n;) {
+		k += clean_char(s + k, n - k, out, &cols);
+		fputs(out, f);
 	}
 }
 
@@ -76,14 +90,17 @@ static void put_frame(struct out_ctx *o, struct loc loc, enum sev sev)
 	if (!span)
 		return;
 	fprintf(o->f, "%s      |%s ", g, reset);
-	for (size_t k = 0; k < start; k++)   /* tabs stay tabs, so the carets line up under them */
-		if (((unsigned char)line[k] & 0xC0) != 0x80)
-			fputc(line[k] == '\t' ? '\t' : ' ', o->f);
+	char out[8];
+	size_t cols, carets = 0;
+	for (size_t k = 0; k < start;) {     /* tabs stay tabs, so the carets line up under them */
+		k += clean_char(line + k, n - k, out, &cols);
+		fprintf(o->f, "%*s", (int)cols, out[0] == '\t' ? "\t" : "");
+	}
+	for (size_t k = start; k < end; carets += cols)
+		k += clean_char(line + k, n - k, out, &cols);
 	fputs(paint(o, sev_color[sev]), o->f);
-	fputc('^', o->f);
-	for (size_t k = start + 1; k < end; k++)
-		if (((unsigned char)line[k] & 0xC0) != 0x80)
-			fputc('^', o->f);
+	for (size_t k = 0; k < (carets ? carets : 1); k++)
+		fputc('^', o->f);
 	fprintf(o->f, "%s\n", reset);
 }
 
