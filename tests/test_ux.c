@@ -204,6 +204,20 @@ Test(ux, folder_without_input_says_so)
 	free(out);
 }
 
+/* A launch script named on the command line in which no launch command was found says so, as a
+ * recipe without settings does: its exports were read but nothing judged them. Walked: quiet. */
+Test(ux, script_without_launch_command_says_so)
+{
+	put("jobs/env.sh", "#!/bin/bash\nexport PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\necho ready\n");
+	put("jobs/train.sh", "#!/bin/bash\ntorchrun --nproc-per-node 8 pretrain_gpt.py --cuda-graph-impl none\n");
+	expect_run("cglint jobs/env.sh 2>&1", 0,
+		   "cglint: jobs/env.sh: no launch command found (pretrain_*.py, run_recipe.py, run_script.py): "
+		   "nothing checked\ncglint: all checks passed (1 file checked)\n");
+	/* a script with a launch command, and a folder walk, stay quiet */
+	expect_run("cglint jobs/train.sh 2>&1", 0, "cglint: all checks passed (1 file checked)\n");
+	expect_run("cglint jobs 2>&1", 0, "cglint: all checks passed (2 files checked)\n");
+}
+
 /* ---- 5. inputs ---- */
 
 /* Each document is its own unit: the second's use_te_rng_tracker does not reach the first. */

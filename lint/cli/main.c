@@ -449,8 +449,8 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 		}
 	}
 	const struct diag_list *l = &res.run.diags;
-	for (size_t k = 0; k < res.run.n_py_none; k++)
-		fprintf(stderr, "cglint: %s: no CUDA-graph settings found\n", res.run.py_none[k]);
+	for (size_t k = 0; k < res.run.n_silent; k++)
+		fprintf(stderr, "cglint: %s: %s\n", res.run.silent[k].path, res.run.silent[k].why);
 	o->texts = res.texts;
 	o->suppressed = &res.run.suppressed;   /* SARIF shows them, marked */
 	int rc = print_outputs(c, o, l);

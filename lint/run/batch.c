@@ -226,10 +226,10 @@ static size_t chunks_for(const struct batch *b, unsigned parallel, bool in_proce
 	return in_process || par < 2 || most < 2 ? 1 : most < par ? most : par;
 }
 
-static void note_empty(struct lint_run *r, const char *path)
+static void note_silent(struct lint_run *r, const char *path, const char *why)
 {
-	r->py_none = mem_realloc(r->py_none, (r->n_py_none + 1) * sizeof(*r->py_none));
-	r->py_none[r->n_py_none++] = path;
+	r->silent = mem_realloc(r->silent, (r->n_silent + 1) * sizeof(*r->silent));
+	r->silent[r->n_silent++] = (struct lint_silent){path, why};
 }
 
 /* Check the chunks in workers: where each item's record lies (none for the items of a worker
@@ -277,9 +277,10 @@ void batch_run(struct batch *b, struct lint_run *r, unsigned parallel, bool in_p
 		text_put(r->texts, it->path, it->buf, it->len);
 		if (!at || !at[k].p || (it->kind == BATCH_PYTHON && python_here) || item_record(&at[k], r, it, NULL))
 			check(r, it);
-		/* a recipe named on the command line is worth a word; walked ones stay quiet */
-		if (it->named && it->kind == BATCH_PYTHON && r->units == units && r->diags.n == diags)
-			note_empty(r, it->path);
+		/* a recipe or script named on the command line is worth a word; walked ones stay quiet */
+		if (it->named && it->kind != BATCH_YAML && r->units == units && r->diags.n == diags)
+			note_silent(r, it->path, it->kind == BATCH_PYTHON ? "no CUDA-graph settings found" :
+					"no launch command found (pretrain_*.py, run_recipe.py, run_script.py): nothing checked");
 	}
 	for (; from < before.n; from++)
 		diag_push(&r->diags, &before.items[from]);

@@ -50,7 +50,7 @@ size_t batch_count(const struct batch *b);
 /*
  * Check every item in queue order, in at most 'parallel' workers (0: one per CPU; 1 or
  * 'in_process': none), and empty the queue. Each item's text goes to the run's text store; a
- * named recipe that gave nothing is noted (r->py_none). Call before starting any thread.
+ * named recipe or script that gave nothing is noted (r->silent). Call before starting any thread.
  */
 void batch_run(struct batch *b, struct lint_run *r, unsigned parallel, bool in_process, batch_check_fn *check);
 

@@ -81,7 +81,7 @@ void lint_run_release(struct lint_run *r)
 	engine_notes_release(&r->notes);
 	fe_env_release(&r->env);
 	free(r->overlays);
-	free(r->py_none);
+	free(r->silent);
 	free(r->empty);
 	src_queue_free(r->sources);
 	batch_free(r->batch);

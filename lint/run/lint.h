@@ -43,6 +43,13 @@ struct lint_opts {
 	struct src_opts sources;        /* C/C++/CUDA: --cuda-path, -p; -j for every input */
 };
 
+/* A recipe or launch script named on the command line that gave no unit and no finding, and why:
+ * said on stderr, so that a file cglint read but could not judge never passes in silence. */
+struct lint_silent {
+	const char *path;
+	const char *why;
+};
+
 struct lint_run {
 	const struct pack *pack;
 	const struct lint_opts *opts;
@@ -65,8 +72,8 @@ struct lint_run {
 	unsigned unit_line;             /* where the YAML document being judged starts (0: line 1) */
 	const char **empty;             /* folders named that held no input */
 	size_t n_empty;
-	const char **py_none;           /* .py files named (not walked) that set no CUDA-graph key */
-	size_t n_py_none;
+	struct lint_silent *silent;     /* files named (not walked) that gave nothing to judge */
+	size_t n_silent;
 };
 
 /* Reads overlays and environment files once; their problems are reported like any input's.
