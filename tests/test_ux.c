@@ -218,6 +218,21 @@ Test(ux, script_without_launch_command_says_so)
 	expect_run("cglint jobs 2>&1", 0, "cglint: all checks passed (2 files checked)\n");
 }
 
+/* What cglint says on stderr of an input (a -v note's value, a named file's path) is escaped as
+ * the text format escapes findings: a BEL in a scope value, an ESC in a file name. */
+Test(ux, stderr_escapes_what_inputs_hold)
+{
+	put("n.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  cuda_graph_scope: [\"at\\u0007tn\"]\n");
+	expect_run("cglint -v --mcore 0.19 n.yaml 2>&1 >/dev/null | grep 'normalized: model.cuda_graph_scope:'", 0,
+		   "n.yaml:3:3: normalized: model.cuda_graph_scope: ['at\\x07tn'] -> None (MC-04: the deprecated "
+		   "cuda_graph_scope is copied into cuda_graph_modules and becomes None; "
+		   "megatron/core/transformer/transformer_config.py:2383-2406)\n");
+	put("e\033.sh", "#!/bin/bash\necho ready\n");
+	expect_run("cglint e?.sh 2>&1 | head -1", 0,
+		   "cglint: e\\x1b.sh: no launch command found (pretrain_*.py, run_recipe.py, run_script.py): "
+		   "nothing checked\n");
+}
+
 /* ---- 5. inputs ---- */
 
 /* Each document is its own unit: the second's use_te_rng_tracker does not reach the first. */

@@ -411,6 +411,12 @@ static int apply_fixes(const struct cli *c, struct session_result *res, size_t *
 	return rc;
 }
 
+/* An input's words on stderr (a path, a value in a note), escaped as the text format escapes them. */
+static void put_err(const char *s)
+{
+	out_put_clean(stderr, s, strlen(s));
+}
+
 static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 {
 	if (!c->n_paths)
@@ -449,15 +455,22 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 		}
 	}
 	const struct diag_list *l = &res.run.diags;
-	for (size_t k = 0; k < res.run.n_silent; k++)
-		fprintf(stderr, "cglint: %s: %s\n", res.run.silent[k].path, res.run.silent[k].why);
+	for (size_t k = 0; k < res.run.n_silent; k++) {
+		fputs("cglint: ", stderr);
+		put_err(res.run.silent[k].path);
+		fprintf(stderr, ": %s\n", res.run.silent[k].why);
+	}
 	o->texts = res.texts;
 	o->suppressed = &res.run.suppressed;   /* SARIF shows them, marked */
 	int rc = print_outputs(c, o, l);
 	fflush(stdout);         /* before anything on stderr: 2>&1 logs never splice a line */
-	for (size_t k = 0; k < res.run.notes.n; k++)
-		fprintf(stderr, "%s:%u:%u: normalized: %s\n", res.run.notes.items[k].loc.path, res.run.notes.items[k].loc.line,
-			res.run.notes.items[k].loc.col, res.run.notes.items[k].text);
+	for (size_t k = 0; k < res.run.notes.n; k++) {
+		const struct engine_note *n = &res.run.notes.items[k];
+		put_err(n->loc.path);
+		fprintf(stderr, ":%u:%u: normalized: ", n->loc.line, n->loc.col);
+		put_err(n->text);
+		fputc('\n', stderr);
+	}
 	if (!c->quiet)
 		summary_print(stderr, &res);
 	if (!rc)

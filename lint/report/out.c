@@ -209,3 +209,31 @@ bool out_span(const char *path, const char *line, size_t n, unsigned col, size_t
 	*end = word_end(line, n, *start);
 	return true;
 }
+
+/* The character as printed: out.h says why. */
+size_t out_clean_char(const char *s, size_t n, char out[8], size_t *cols)
+{
+	unsigned char c = (unsigned char)s[0];
+	size_t len = text_utf8_len((const unsigned char *)s, n);
+	int w;
+	if (c == '\n' || c == '\r')
+		w = snprintf(out, 8, "\\%c", c == '\n' ? 'n' : 'r');
+	else if (!len || (c < 0x20 && c != '\t') || c == 0x7f)
+		w = snprintf(out, 8, "\\x%02x", c);
+	else if (c == 0xC2 && (unsigned char)s[1] < 0xA0)       /* a C1 control, U+0080..U+009F */
+		w = snprintf(out, 8, "\\u%04x", (unsigned char)s[1]);
+	else
+		w = snprintf(out, 8, "%.*s", (int)len, s) > 0;  /* one code point, one column */
+	*cols = (size_t)w;
+	return len ? len : 1;
+}
+
+void out_put_clean(FILE *f, const char *s, size_t n)
+{
+	char out[8];
+	size_t cols;
+	for (size_t k = 0; s && k < n;) {
+		k += out_clean_char(s + k, n - k, out, &cols);
+		fputs(out, f);
+	}
+}

@@ -82,6 +82,16 @@ bool out_fix(const struct out_ctx *o, struct arena *a, const struct diag *d, str
  */
 bool out_span(const char *path, const char *line, size_t n, unsigned col, size_t *start, size_t *end);
 
+/*
+ * The character at s[0..n) as printed, into 'out': itself, or an escape, so that no byte of an
+ * input reaches a terminal raw: a line end must not start a line of its own (a problem matcher or
+ * a CI runner would read another finding), and a control character or a byte that is not UTF-8
+ * must not drive the terminal. Returns the bytes it took; *cols is the columns it prints.
+ */
+size_t out_clean_char(const char *s, size_t n, char out[8], size_t *cols);
+/* s[0..n) to 'f', each character as out_clean_char prints it. */
+void out_put_clean(FILE *f, const char *s, size_t n);
+
 /* A malloc'd copy of 's' in which bytes that are not UTF-8 became U+FFFD (JSON needs UTF-8). */
 char *out_utf8(const char *s);
 

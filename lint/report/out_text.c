@@ -22,42 +22,9 @@ static const char *paint(const struct out_ctx *o, const char *code)
 	return o->color ? code : "";
 }
 
-/*
- * The character at s[0..n) as printed, into 'out': itself, or an escape, so that no byte of an
- * input reaches a terminal raw: a line end must not start a line of its own (a problem matcher or
- * a CI runner would read another finding), and a control character or a byte that is not UTF-8
- * must not drive the terminal. Returns the bytes it took; *cols is the columns it prints.
- */
-static size_t clean_char(const char *s, size_t n, char out[8], size_t *cols)
-{
-	unsigned char c = (unsigned char)s[0];
-	size_t len = text_utf8_len((const unsigned char *)s, n);
-	int w;
-	if (c == '\n' || c == '\r')
-		w = snprintf(out, 8, "\\%c", c == '\n' ? 'n' : 'r');
-	else if (!len || (c < 0x20 && c != '\t') || c == 0x7f)
-		w = snprintf(out, 8, "\\x%02x", c);
-	else if (c == 0xC2 && (unsigned char)s[1] < 0xA0)       /* a C1 control, U+0080..U+009F */
-		w = snprintf(out, 8, "\\u%04x", (unsigned char)s[1]);
-	else
-		w = snprintf(out, 8, "%.*s", (int)len, s) > 0;  /* one code point, one column */
-	*cols = (size_t)w;
-	return len ? len : 1;
-}
-
-static void put_clean(FILE *f, const char *s, size_t n)
-{
-	char out[8];
-	size_t cols;
-	for (size_t k = 0; s && k < n;) {
-		k += clean_char(s + k, n - k, out, &cols);
-		fputs(out, f);
-	}
-}
-
 static void put_str(FILE *f, const char *s)
 {
-	put_clean(f, s, s ? strlen(s) : 0);
+	out_put_clean(f, s, s ? strlen(s) : 0);
 }
 
 static void put_head(struct out_ctx *o, struct loc loc, enum sev sev, const char *what)
@@ -85,7 +52,7 @@ static void put_frame(struct out_ctx *o, struct loc loc, enum sev sev)
 	bool span = out_span(loc.path, line, n, loc.col, &start, &end);
 	const char *g = paint(o, GUTTER_COLOR), *reset = paint(o, "\033[0m");
 	fprintf(o->f, "%s%5u |%s ", g, loc.line, reset);
-	put_clean(o->f, line, n);
+	out_put_clean(o->f, line, n);
 	fputc('\n', o->f);
 	if (!span)
 		return;
@@ -93,11 +60,11 @@ static void put_frame(struct out_ctx *o, struct loc loc, enum sev sev)
 	char out[8];
 	size_t cols, carets = 0;
 	for (size_t k = 0; k < start;) {     /* tabs stay tabs, so the carets line up under them */
-		k += clean_char(line + k, n - k, out, &cols);
+		k += out_clean_char(line + k, n - k, out, &cols);
 		fprintf(o->f, "%*s", (int)cols, out[0] == '\t' ? "\t" : "");
 	}
 	for (size_t k = start; k < end; carets += cols)
-		k += clean_char(line + k, n - k, out, &cols);
+		k += out_clean_char(line + k, n - k, out, &cols);
 	fputs(paint(o, sev_color[sev]), o->f);
 	for (size_t k = 0; k < (carets ? carets : 1); k++)
 		fputc('^', o->f);
