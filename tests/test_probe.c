@@ -114,7 +114,10 @@ Test(claims, every_builtin_claim_names_a_capture_rule)
 	cr_assert_gt(p->n_claims, 40);
 	for (size_t k = 0; k < p->n_claims; k++) {
 		const char *id = p->claims[k].rule->head.id;
-		cr_assert(!strncmp(id, "CG3", 3) || !strncmp(id, "CG4", 3), "%s claims for %s", p->claims[k].row, id);
+		if (!strncmp(p->claims[k].row, "RANKS-", 6)) /* the multi-GPU rows: NCCL_GRAPH_REGISTER's rule */
+			cr_assert(!strcmp(id, "CG201"), "%s claims for %s", p->claims[k].row, id);
+		else
+			cr_assert(!strncmp(id, "CG3", 3) || !strncmp(id, "CG4", 3), "%s claims for %s", p->claims[k].row, id);
 	}
 	pack_free(p);
 }
@@ -212,8 +215,12 @@ Test(verify, each_claimed_field_is_compared)
 	cr_assert_eq(r.cells[3].verdict, VERDICT_UNCLAIMED);
 	cr_assert_eq(r.cells[4].verdict, VERDICT_MISMATCH);
 	cr_assert_str_eq(r.cells[4].miss[0].field, "exit");
-	/* R-NEVER was claimed and not probed: a failure of a complete run */
-	cr_assert_eq(r.n_not_probed, p->n_claims - 1);
+	/* R-NEVER was claimed and not probed: a failure of a complete run (a one-GPU run does not
+	 * owe the multi-GPU rows) */
+	size_t one_gpu = 0;
+	for (size_t k = 0; k < p->n_claims; k++)
+		one_gpu += strncmp(p->claims[k].row, "RANKS-", 6) != 0;
+	cr_assert_eq(r.n_not_probed, one_gpu - 1);
 	cr_assert_eq(bad, 2 + r.n_not_probed);
 	verify_release(&r);
 	run.partial = true;     /* --only: rows left out on purpose */
@@ -437,6 +444,22 @@ Test(real, the_probe_refuses_bad_arguments)
 	}
 }
 
+/* --ranks N: its ids are checked before any GPU work; without a device it says so like the rest. */
+Test(real, the_multi_gpu_section_without_a_device)
+{
+	static const char *const bad[] = {"--ranks 1", "--ranks 2 --only SYNC-DEV", "--ranks 2 --rows", "--ranks x",
+					  "--rank-cell RANKS-ALLREDUCE --mem vmm --register 0 --rank 0 --uid /tmp/u"};
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		char cmd[256];
+		snprintf(cmd, sizeof(cmd), CGLINT_PROBE_BIN " %s >/dev/null 2>&1", bad[k]);
+		int st = system(cmd);
+		cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2, "cglint-probe %s: status %d", bad[k], st);
+	}
+	int st = system(CGLINT_PROBE_BIN " --ranks 2 --only RANKS-ALLREDUCE >/dev/null 2>&1");
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != PROBE_NO_DEVICE)
+		cr_skip_test("this machine has a CUDA device (status %d)", st);
+}
+
 Test(real, without_a_device_the_probe_says_so)
 {
 	char *out;
@@ -464,6 +487,69 @@ Test(recording, the_h100_table_agrees_with_the_rule_docs_and_the_doc_is_current)
 	doc[n] = '\0';
 	cr_assert_str_eq(out, doc, "docs/probe-h100.txt is stale: regenerate it (docs/probe.md)");
 	free(doc);
+	free(out);
+}
+
+/* The two-GPU recording: every multi-GPU cell matches its claim in rules/env.yaml, and
+ * docs/probe-h200x2.txt is what cglint makes of it. */
+Test(recording, the_two_gpu_table_agrees_with_the_rule_docs_and_the_doc_is_current)
+{
+	char *out;
+	cr_assert_eq(harness_run(CGLINT_FIXTURES "/..", "probe --from docs/probe-h200x2.jsonl", &out), 0,
+		     "a rule doc disagrees with the two-GPU recording");
+	cr_assert(strstr(out, "72 cells: 72 match, 0 mismatch"), "%s", out);
+	cr_assert(strstr(out, "NCCL_NVLS_ENABLE=0 in every rank: NVLink SHARP/multicast paths are not probed"), "%s", out);
+	FILE *f = fopen(CGLINT_FIXTURES "/../docs/probe-h200x2.txt", "rb");
+	cr_assert_not_null(f);
+	char *doc = mem_alloc(1 << 20);
+	size_t n = fread(doc, 1, (1 << 20) - 1, f);
+	fclose(f);
+	doc[n] = '\0';
+	cr_assert_str_eq(out, doc, "docs/probe-h200x2.txt is stale: regenerate it (docs/probe.md)");
+	free(doc);
+	free(out);
+}
+
+/* A cell that disagrees names the memory, NCCL_GRAPH_REGISTER and registration, and the claim's
+ * line; a hang is an observation like a result code, and a crash contradicts any claim. */
+Test(recording, a_two_gpu_disagreement_names_the_cell)
+{
+	/* the cudaMalloc all-reduce with NCCL_GRAPH_REGISTER unset, registration off: replay wrong;
+	 * the first send/recv hang becomes a crash */
+	char cmd[1024], *out;
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && sed -e '3s/\"replay\":\"ok\"/\"replay\":\"wrong\"/' "
+		 "-e '0,/\"exit\":\"timeout\"/s//\"exit\":\"signal 11\"/' ../../docs/probe-h200x2.jsonl > two-gpu-bad.jsonl",
+		 PROBE_DIR);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(harness_run(PROBE_DIR, "probe --from two-gpu-bad.jsonl", &out), 1);
+	cr_assert(strstr(out, ": RANKS-ALLREDUCE CG201 malloc unset off: replay wrong (CG201 claims replay ok)"), "%s", out);
+	cr_assert(strstr(out, "env.yaml:"), "the claim's file:line: %s", out);
+	cr_assert(strstr(out, ": RANKS-SENDRECV CG201 vmm unset on: exit signal 11 (CG201 claims exit ok)"), "%s", out);
+	cr_assert(strstr(out, "72 cells: 70 match, 2 mismatch"), "%s", out);
+	free(out);
+	/* --format json carries the multi-GPU cells, and follows the schema */
+	cr_assert_eq(harness_run(PROBE_DIR, "probe --from two-gpu-bad.jsonl --format json > two-gpu-bad.json", &out), 1);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "cd %s && python3 validate.py ../../docs/probe.schema.json two-gpu-bad.json", PROBE_DIR);
+	cr_assert_eq(system(cmd), 0, "the two-GPU JSON does not follow the schema");
+	remove(PROBE_DIR "/two-gpu-bad.jsonl");
+	remove(PROBE_DIR "/two-gpu-bad.json");
+}
+
+/* Fewer GPUs than --ranks asks for: the section's own status, 5, from a recording or the program. */
+Test(recording, not_enough_devices_is_status_5)
+{
+	char *out;
+	cr_assert_eq(harness_run(PROBE_DIR, "probe --from fewdevices.jsonl 2>&1", &out), PROBE_FEW_DEVICES);
+	cr_assert_str_eq(out, "cglint probe: not enough devices: 2 ranks asked for, 1 GPU here (fewdevices.jsonl)\n");
+	free(out);
+	cr_assert_eq(probe_cli("fewdevices.jsonl", "5", "probe " FAKE " 2>&1", &out), PROBE_FEW_DEVICES);
+	cr_assert(strstr(out, "cglint probe: not enough devices: 2 ranks asked for, 1 GPU here"), "%s", out);
+	free(out);
+	/* the program's status must agree with what it printed */
+	cr_assert_eq(probe_cli("fewdevices.jsonl", "0", "probe " FAKE " 2>&1", &out), 3);
+	cr_assert(strstr(out, "exited with status 0 but printed too few devices"), "%s", out);
 	free(out);
 }
 

@@ -598,8 +598,10 @@ static void load_api(struct loader *ld, const struct node *n)
 const char *const pack_probe_modes[] = {"global", "thread_local", "relaxed", NULL};
 const char *const pack_probe_streams[] = {"blocking", "nonblocking", NULL};
 const char *const pack_probe_status[] = {"none", "active", "invalidated", "error", NULL};
-const char *const pack_probe_replay[] = {"none", "ok", "missing", "failed", NULL};
+const char *const pack_probe_replay[] = {"none", "ok", "missing", "failed", "wrong", NULL};
 const char *const pack_probe_bools[] = {"false", "true", NULL};
+const char *const pack_probe_mems[] = {"malloc", "vmm", "vmm_remap", NULL};
+const char *const pack_probe_graph_register[] = {"unset", "0", "1", NULL};
 
 int pack_word(const char *const *words, const char *s)
 {
@@ -664,7 +666,8 @@ static int expect_word(struct loader *ld, const struct node *map, const char *ke
 static void load_claim(struct loader *ld, const struct node *n)
 {
 	static const char *const keys[] = {"row", "rule", "expect", NULL};
-	static const char *const expect_keys[] = {"mode", "stream", "call", "status", "end", "replay", "at_capture", NULL};
+	static const char *const expect_keys[] = {"mode", "stream", "call", "status", "end", "replay", "at_capture",
+						   "mem", "graph_register", "register", "hang", NULL};
 	if (n->kind != NODE_MAP) {
 		bad(ld, n, "a probe claim is a mapping ({row: ..., rule: ..., expect: [...]})");
 		return;
@@ -695,6 +698,11 @@ static void load_claim(struct loader *ld, const struct node *n)
 				.status = expect_word(ld, e, "status", pack_probe_status),
 				.replay = expect_word(ld, e, "replay", pack_probe_replay),
 				.at_capture = expect_word(ld, e, "at_capture", pack_probe_bools),
+				.mems = word_set(ld, node_get(e, "mem"), pack_probe_mems, "mem"),
+				.graph_regs = word_set(ld, node_get(e, "graph_register"), pack_probe_graph_register,
+						       "graph_register"),
+				.regs = word_set(ld, node_get(e, "register"), pack_probe_bools, "register"),
+				.hang = expect_word(ld, e, "hang", pack_probe_bools),
 				.loc = e->loc,
 			};
 		}
@@ -719,6 +727,15 @@ const struct pack_expect *pack_expect_for(const struct pack_claim *c, int mode, 
 {
 	for (size_t k = 0; k < c->n_expect; k++)
 		if ((c->expect[k].modes >> mode & 1) && (c->expect[k].streams >> stream & 1))
+			return &c->expect[k];
+	return NULL;
+}
+
+const struct pack_expect *pack_expect_for_ranks(const struct pack_claim *c, int mem, int graph_register, int reg)
+{
+	for (size_t k = 0; k < c->n_expect; k++)
+		if ((c->expect[k].mems >> mem & 1) && (c->expect[k].graph_regs >> graph_register & 1) &&
+		    (c->expect[k].regs >> reg & 1))
 			return &c->expect[k];
 	return NULL;
 }

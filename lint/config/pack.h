@@ -145,6 +145,9 @@ struct pack_expect {
 	int status;                     /* index in pack_probe_status, or _ANY */
 	int replay;                     /* index in pack_probe_replay, or _ANY */
 	int at_capture;                 /* 0, 1 or _ANY */
+	/* multi-GPU rows (RANKS-*): bit sets over pack_probe_mems / _graph_register / _bools */
+	unsigned mems, graph_regs, regs;
+	int hang;                       /* 0, 1 or _ANY */
 	struct loc loc;
 };
 
@@ -161,6 +164,8 @@ extern const char *const pack_probe_streams[];  /* "blocking", "nonblocking" */
 extern const char *const pack_probe_status[];   /* "none", "active", "invalidated", "error" */
 extern const char *const pack_probe_replay[];   /* "none", "ok", "missing", "failed" */
 extern const char *const pack_probe_bools[];    /* "false", "true" */
+extern const char *const pack_probe_mems[];     /* "malloc", "vmm", "vmm_remap" */
+extern const char *const pack_probe_graph_register[]; /* "unset", "0", "1" */
 
 struct pack {
 	struct arena *arena;
@@ -219,6 +224,8 @@ const struct pack_api *pack_api_find(const struct pack *p, const char *name, siz
 const struct pack_claim *pack_claim_find(const struct pack *p, const char *row);
 /* The expectation covering a cell, or NULL when the doc claims nothing there. */
 const struct pack_expect *pack_expect_for(const struct pack_claim *c, int mode, int stream);
+/* The same for a multi-GPU cell: memory kind, NCCL_GRAPH_REGISTER, ncclCommRegister (0/1). */
+const struct pack_expect *pack_expect_for_ranks(const struct pack_claim *c, int mem, int graph_register, int reg);
 /* A word of a NULL-terminated list: its index, or -1. */
 int pack_word(const char *const *words, const char *s);
 

@@ -73,7 +73,11 @@ int gpu_verify(const struct pack *p, const struct gpu_opts *o, bool json)
 		}
 	}
 	run.partial = o->only != NULL;
-	if (rc == 0 || (rc == PROBE_NO_DEVICE && !*err)) {
+	if (rc == PROBE_FEW_DEVICES) {
+		/* the section's own status: not a failure of the probe, and no table to judge */
+		fprintf(stderr, "cglint probe: not enough devices: %d ranks asked for, %d GPU%s here (%s)\n", run.ranks.want,
+			run.ranks.devices, run.ranks.devices == 1 ? "" : "s", run.source);
+	} else if (rc == 0 || (rc == PROBE_NO_DEVICE && !*err)) {
 		struct verify_report r;
 		size_t bad = verify_run(&r, p, &run);
 		out_probe_print(run.id.device || json ? stdout : stderr, json, &run, &r);

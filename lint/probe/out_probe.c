@@ -97,10 +97,104 @@ static void text_cell(FILE *f, const struct verify_cell *v)
 	fputc('\n', f);
 }
 
+static void print_rows(FILE *f, const struct probe_run *run, const struct verify_report *r);
+
+static void text_nccl_cell(FILE *f, const struct verify_cell *v)
+{
+	const struct probe_cell *c = v->cell;
+	char call[16], end[16];
+	fprintf(f, "%-20s %-6s %-10s %-9s %-4s ", c->id, v->claim ? v->claim->rule->head.id : "-", pack_probe_mems[c->mem],
+		pack_probe_graph_register[c->graph_register], c->reg ? "on" : "off");
+	if (c->skipped) {
+		fprintf(f, "skipped: %s\n", c->skipped);
+		return;
+	}
+	fprintf(f, "%-5s %-5s %-7s %-4s %s", verify_code_str(c->call_rc, call, sizeof(call)),
+		verify_code_str(c->end_rc, end, sizeof(end)), c->replay >= 0 ? pack_probe_replay[c->replay] : "-",
+		c->hang ? "yes" : "no", verify_verdict_names[v->verdict]);
+	if (c->hang && c->hung_at)
+		fprintf(f, " (hung in %s)", c->hung_at);
+	if (strcmp(c->exit, "ok"))
+		fprintf(f, " (%s)", c->exit);
+	fputc('\n', f);
+}
+
+/* The multi-GPU section: one line per cell, then NCCL's warnings. */
+static void text_ranks(FILE *f, const struct probe_run *run, const struct verify_report *r)
+{
+	const struct probe_ranks *k = &run->ranks;
+	fprintf(f, "\nmulti-GPU (%s): %d ranks, one process each, on %d devices, peer access %s;\n"
+		   "NCCL_NVLS_ENABLE=0 in every rank: NVLink SHARP/multicast paths are not probed\n",
+		run->source, k->want, k->devices, k->peer_access < 0 ? "?" : k->peer_access ? "yes" : "no");
+	fprintf(f, "%-20s %-6s %-10s %-9s %-4s %-5s %-5s %-7s %-4s %s\n", "row", "rule", "memory", "GRAPH_REG", "reg", "call",
+		"end", "replay", "hang", "verdict");
+	const char *prev = NULL;
+	size_t warned = 0;
+	for (size_t i = 0; i < r->n_nccl; i++) {
+		const struct probe_cell *c = r->nccl[i].cell;
+		if (c->does && (!prev || strcmp(prev, c->id)))
+			fprintf(f, "  %s: %s\n", c->id, c->does);
+		prev = c->id;
+		text_nccl_cell(f, &r->nccl[i]);
+		warned += c->n_warnings;
+	}
+	fprintf(f, "\nNCCL warnings: %s\n", warned ? "" : "none");
+	for (size_t i = 0; i < r->n_nccl; i++) {
+		const struct probe_cell *c = r->nccl[i].cell;
+		for (size_t w = 0; w < c->n_warnings; w++)
+			fprintf(f, "  %s %s %s %s: %s\n", c->id, pack_probe_mems[c->mem], pack_probe_graph_register[c->graph_register],
+				c->reg ? "on" : "off", c->warnings[w]);
+	}
+}
+
+static void text_misses(FILE *f, const struct verify_cell *cells, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		const struct verify_cell *v = &cells[k];
+		if (!v->n_miss)
+			continue;
+		const struct probe_cell *c = v->cell;
+		if (c->mem >= 0 && !strncmp(c->id, "RANKS-", 6))
+			fprintf(f, "  %s:%u: %s %s %s %s %s: ", v->expect->loc.path, v->expect->loc.line, c->id,
+				v->claim->rule->head.id, pack_probe_mems[c->mem], pack_probe_graph_register[c->graph_register],
+				c->reg ? "on" : "off");
+		else
+			fprintf(f, "  %s:%u: %s %s %s %s: ", v->expect->loc.path, v->expect->loc.line, c->id,
+				v->claim->rule->head.id, pack_probe_modes[c->mode], pack_probe_streams[c->stream]);
+		for (size_t i = 0; i < v->n_miss; i++)
+			fprintf(f, "%s%s %s", i ? ", " : "", v->miss[i].field, v->miss[i].observed);
+		fprintf(f, " (%s claims ", v->claim->rule->head.id);
+		for (size_t i = 0; i < v->n_miss; i++)
+			fprintf(f, "%s%s %s", i ? ", " : "", v->miss[i].field, v->miss[i].expected);
+		fprintf(f, ")\n");
+	}
+}
+
 static void print_text(FILE *f, const struct probe_run *run, const struct verify_report *r)
 {
 	text_identity(f, &run->id);
 	text_machine(f, run);
+	if (run->ranks.present && !r->n_cells)
+		text_ranks(f, run, r);
+	else
+		print_rows(f, run, r);
+	size_t bad = r->count[VERDICT_MISMATCH] + r->n_not_probed;
+	if (bad)
+		fprintf(f, "\nthe rule docs disagree with this machine:\n");
+	text_misses(f, r->cells, r->n_cells);
+	text_misses(f, r->nccl, r->n_nccl);
+	for (size_t k = 0; k < r->n_not_probed; k++)
+		fprintf(f, "  %s:%u: %s (%s) is claimed but the probe has no such row\n", r->not_probed[k]->loc.path,
+			r->not_probed[k]->loc.line, r->not_probed[k]->row, r->not_probed[k]->rule->head.id);
+	fprintf(f, "\n%zu cells: %zu match, %zu mismatch, %zu unclaimed, %zu skipped", r->n_cells + r->n_nccl,
+		r->count[VERDICT_MATCH], r->count[VERDICT_MISMATCH], r->count[VERDICT_UNCLAIMED], r->count[VERDICT_SKIPPED]);
+	if (r->n_not_probed)
+		fprintf(f, "; %zu claimed rows not probed", r->n_not_probed);
+	fputc('\n', f);
+}
+
+static void print_rows(FILE *f, const struct probe_run *run, const struct verify_report *r)
+{
 	fprintf(f, "\nrule verification (%s)\n", run->source);
 	fprintf(f, "%-20s %-6s %-12s %-11s %-5s %-11s %-5s %-7s %-5s %s\n", "row", "rule", "mode", "stream", "call", "status",
 		"end", "replay", "ran", "verdict");
@@ -112,30 +206,6 @@ static void print_text(FILE *f, const struct probe_run *run, const struct verify
 		prev = c->id;
 		text_cell(f, &r->cells[k]);
 	}
-	size_t bad = r->count[VERDICT_MISMATCH] + r->n_not_probed;
-	if (bad)
-		fprintf(f, "\nthe rule docs disagree with this machine:\n");
-	for (size_t k = 0; k < r->n_cells; k++) {
-		const struct verify_cell *v = &r->cells[k];
-		if (!v->n_miss)
-			continue;
-		fprintf(f, "  %s:%u: %s %s %s %s: ", v->expect->loc.path, v->expect->loc.line, v->cell->id, v->claim->rule->head.id,
-			pack_probe_modes[v->cell->mode], pack_probe_streams[v->cell->stream]);
-		for (size_t i = 0; i < v->n_miss; i++)
-			fprintf(f, "%s%s %s", i ? ", " : "", v->miss[i].field, v->miss[i].observed);
-		fprintf(f, " (%s claims ", v->claim->rule->head.id);
-		for (size_t i = 0; i < v->n_miss; i++)
-			fprintf(f, "%s%s %s", i ? ", " : "", v->miss[i].field, v->miss[i].expected);
-		fprintf(f, ")\n");
-	}
-	for (size_t k = 0; k < r->n_not_probed; k++)
-		fprintf(f, "  %s:%u: %s (%s) is claimed but the probe has no such row\n", r->not_probed[k]->loc.path,
-			r->not_probed[k]->loc.line, r->not_probed[k]->row, r->not_probed[k]->rule->head.id);
-	fprintf(f, "\n%zu cells: %zu match, %zu mismatch, %zu unclaimed, %zu skipped", r->n_cells, r->count[VERDICT_MATCH],
-		r->count[VERDICT_MISMATCH], r->count[VERDICT_UNCLAIMED], r->count[VERDICT_SKIPPED]);
-	if (r->n_not_probed)
-		fprintf(f, "; %zu claimed rows not probed", r->n_not_probed);
-	fputc('\n', f);
 }
 
 /* ---- JSON ---- */
@@ -215,6 +285,27 @@ static json_t *json_cell(const struct verify_cell *v)
 	return o;
 }
 
+static json_t *json_nccl_cell(const struct verify_cell *v)
+{
+	const struct probe_cell *c = v->cell;
+	json_t *o = json_cell(v);
+	json_t *w = json_array();
+	for (size_t k = 0; k < c->n_warnings; k++)
+		json_array_append_new(w, json_string(c->warnings[k]));
+	json_object_set_new(o, "mem", json_string(pack_probe_mems[c->mem]));
+	json_object_set_new(o, "graph_register", json_string(pack_probe_graph_register[c->graph_register]));
+	json_object_set_new(o, "register", json_boolean(c->reg));
+	json_object_set_new(o, "hang", json_boolean(c->hang));
+	json_object_set_new(o, "hung_at", str_or_null(c->hung_at));
+	json_object_set_new(o, "eager", word_or_null(pack_probe_replay, c->eager));
+	json_object_set_new(o, "bad", json_integer(c->bad));
+	json_object_set_new(o, "warnings", w);
+	json_t *claim = json_object_get(o, "claim");
+	if (json_is_object(claim) && v->expect->hang != PACK_EXPECT_ANY)
+		json_object_set_new(claim, "hang", json_boolean(v->expect->hang));
+	return o;
+}
+
 static void print_json(FILE *f, const struct probe_run *run, const struct verify_report *r)
 {
 	const struct probe_capture *c = &run->capture;
@@ -249,6 +340,16 @@ static void print_json(FILE *f, const struct probe_run *run, const struct verify
 	json_t *doc = json_pack("{s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "version", 1, "tool", "cglint", "kind",
 				"probe", "source", run->source, "identity", json_identity(&run->id), "capture", capture, "bench",
 				bench, "memory", memory, "rows", rows, "not_probed", missing, "summary", summary);
+	if (run->ranks.present) {
+		json_t *nccl = json_array();
+		for (size_t k = 0; k < r->n_nccl; k++)
+			json_array_append_new(nccl, json_nccl_cell(&r->nccl[k]));
+		json_object_set_new(doc, "ranks", json_pack("{s:o, s:o, s:o, s:o}", "ranks", int_or_null(run->ranks.want), "devices",
+							  int_or_null(run->ranks.devices), "peer_access",
+							  tri_json(run->ranks.peer_access), "error", str_or_null(run->ranks.error)));
+		json_object_set_new(doc, "nccl", nccl);
+		json_object_set_new(summary, "cells", json_integer((json_int_t)(r->n_cells + r->n_nccl)));
+	}
 	json_dumpf(doc, f, JSON_INDENT(2));
 	fputc('\n', f);
 	json_decref(doc);

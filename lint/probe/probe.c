@@ -29,6 +29,7 @@ void probe_run_free(struct probe_run *run)
 	free(run->bench);
 	free(run->memory);
 	free(run->cells);
+	free(run->nccl);
 	arena_free(run->arena);
 	*run = (struct probe_run){0};
 }
@@ -129,6 +130,71 @@ static int read_cell(struct probe_run *run, json_t *o, unsigned line, char *err,
 	return 0;
 }
 
+/* Worse first: a rank that failed outweighs one that was wrong, ... one that was fine. */
+static int worse(int a, int b)
+{
+	static const int rank[] = {2, 0, 3, 5, 4}; /* none, ok, missing, failed, wrong */
+	return a < 0 ? b : b < 0 ? a : rank[b] > rank[a] ? b : a;
+}
+
+/* Over the ranks: the first failure, else 0 when every rank reported, else null (a rank hung). */
+static int first_nonzero(int acc, int v)
+{
+	if (acc != 0 && acc != PROBE_NULL)
+		return acc;
+	if (v != 0 && v != PROBE_NULL)
+		return v;
+	return acc == PROBE_NULL || v == PROBE_NULL ? PROBE_NULL : 0;
+}
+
+/* One multi-GPU cell: its ranks' observations summed into one probe_cell. */
+static int read_nccl(struct probe_run *run, json_t *o, unsigned line, char *err, size_t n_err)
+{
+	const char *gr = json_string_value(json_object_get(o, "graph_register"));
+	struct probe_cell c = {
+		.id = str(run, o, "id"), .does = str(run, o, "does"), .mode = PROBE_MODE_GLOBAL,
+		.stream = PROBE_STREAM_NONBLOCKING, .call_rc = 0, .status = -1, .end_rc = 0, .graph = -1,
+		.at_capture = -1, .replay = -1, .replay_rc = PROBE_NULL, .last_error = PROBE_NULL,
+		.health_rc = PROBE_NULL, .exit = "ok", .line = line, .mem = word(o, "mem", pack_probe_mems),
+		.graph_register = gr ? pack_word(pack_probe_graph_register, gr) : 0,
+		.reg = json_is_true(json_object_get(o, "register")), .eager = -1,
+	};
+	json_t *ranks = json_object_get(o, "rank");
+	if (!c.id || c.mem < 0 || c.graph_register < 0 || !json_is_array(ranks) || !json_array_size(ranks)) {
+		snprintf(err, n_err, "a multi-GPU cell needs an id, a mem, a graph_register and its ranks");
+		return -1;
+	}
+	size_t k;
+	json_t *r;
+	json_array_foreach(ranks, k, r) {
+		const char *ex = json_string_value(json_object_get(r, "exit"));
+		if (!c.skipped && json_is_string(json_object_get(r, "skipped")))
+			c.skipped = str(run, r, "skipped");
+		if (ex && !strcmp(ex, "timeout")) {
+			c.hang = 1;
+			c.hung_at = str(run, r, "at");
+		} else if (ex && strcmp(ex, "ok") && strcmp(ex, "peer exited") && !strcmp(c.exit, "ok")) {
+			c.exit = arena_strdup(run->arena, ex); /* a crash, not a hang */
+		}
+		c.call_rc = first_nonzero(c.call_rc, num(r, "call_rc"));
+		c.end_rc = first_nonzero(c.end_rc, num(r, "end_rc"));
+		c.replay = worse(c.replay, word(r, "replay", pack_probe_replay));
+		c.eager = worse(c.eager, word(r, "eager", pack_probe_replay));
+		json_t *bad = json_object_get(r, "bad");
+		if (json_is_integer(bad) && json_integer_value(bad) > c.bad)
+			c.bad = json_integer_value(bad);
+	}
+	json_t *w = json_object_get(o, "warnings");
+	c.n_warnings = json_is_array(w) ? json_array_size(w) : 0;
+	c.warnings = arena_alloc(run->arena, (c.n_warnings + 1) * sizeof(*c.warnings));
+	for (k = 0; k < c.n_warnings; k++) {
+		const char *s = json_string_value(json_array_get(w, k));
+		c.warnings[k] = arena_strdup(run->arena, s ? s : "");
+	}
+	*GROW_ONE(run->nccl, run->n_nccl) = c;
+	return 0;
+}
+
 static int read_line(struct probe_run *run, const char *text, size_t len, unsigned line, char *err, size_t n_err)
 {
 	json_error_t je;
@@ -171,6 +237,13 @@ static int read_line(struct probe_run *run, const char *text, size_t len, unsign
 		};
 	} else if (!strcmp(kind, "row")) {
 		rc = read_cell(run, o, line, err, n_err);
+	} else if (!strcmp(kind, "ranks")) {
+		run->ranks = (struct probe_ranks){
+			.present = true, .want = num(o, "ranks"), .devices = num(o, "devices"),
+			.peer_access = tri(o, "peer_access"), .error = str(run, o, "error"),
+		};
+	} else if (!strcmp(kind, "nccl")) {
+		rc = read_nccl(run, o, line, err, n_err);
 	}
 	/* other kinds (rowdef, later additions) are not ours to judge */
 	json_decref(o);
@@ -198,7 +271,9 @@ int probe_parse(struct probe_run *run, const char *name, const char *text, size_
 		snprintf(err, n_err, "%s: no identity line: not the output of cglint-probe", name);
 		return 2;
 	}
-	return run->id.device ? 0 : PROBE_NO_DEVICE;
+	if (!run->id.device)
+		return PROBE_NO_DEVICE;
+	return run->ranks.present && run->ranks.error ? PROBE_FEW_DEVICES : 0;
 }
 
 int probe_exec(struct probe_run *run, const char *prog, const char *const *args, char *err, size_t n_err)
@@ -258,13 +333,14 @@ int probe_exec(struct probe_run *run, const char *prog, const char *const *args,
 		rc = (snprintf(err, n_err, "%s died on signal %d (%s)", prog, WTERMSIG(status), strsignal(WTERMSIG(status))), 3);
 	else if (WEXITSTATUS(status) == 2)     /* it said why on stderr: a usage error, like ours */
 		rc = (snprintf(err, n_err, "%s refused its arguments", prog), 2);
-	else if (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != PROBE_NO_DEVICE)
+	else if (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != PROBE_NO_DEVICE &&
+		 WEXITSTATUS(status) != PROBE_FEW_DEVICES)
 		rc = (snprintf(err, n_err, "%s exited with status %d", prog, WEXITSTATUS(status)), 3);
 	else if ((rc = probe_parse(run, prog, out.buf ? out.buf : "", out.len, err, n_err)) == 2)
 		rc = 3;         /* the program's own output is broken: an internal error, not bad input */
-	else if ((rc == 0) != (WEXITSTATUS(status) == 0))
-		rc = (snprintf(err, n_err, "%s exited with status %d but printed %s device", prog, WEXITSTATUS(status),
-			       rc ? "no" : "a"), 3);
+	else if (rc != (int)WEXITSTATUS(status))
+		rc = (snprintf(err, n_err, "%s exited with status %d but printed %s", prog, WEXITSTATUS(status),
+			       rc == PROBE_NO_DEVICE ? "no device" : rc == PROBE_FEW_DEVICES ? "too few devices" : "a device"), 3);
 	sbuf_release(&out);
 	return rc;
 }

@@ -16,6 +16,7 @@
 struct arena;
 
 #define PROBE_NO_DEVICE 4       /* exit status of cglint-probe and of `cglint probe` without a GPU */
+#define PROBE_FEW_DEVICES 5     /* --ranks N on a machine with fewer than N GPUs */
 #define PROBE_MAX_OUTPUT (16u << 20)
 
 struct probe_identity {
@@ -67,6 +68,21 @@ struct probe_cell {
 	const char *skipped;            /* why the row could not run here */
 	const char *exit;               /* "ok", "signal 11", "timeout", "status 3" */
 	unsigned line;                  /* in the probe's output */
+	/* multi-GPU cells (RANKS-*), summed over their ranks; mode global, stream nonblocking */
+	int mem, graph_register, reg;   /* pack_probe_mems / _graph_register index, 0/1 */
+	int hang;                       /* a rank timed out */
+	const char *hung_at;            /* where it stopped: "replay", ... */
+	int eager;                      /* the eager run, a pack_probe_replay index, or -1 */
+	long long bad;                  /* most wrong elements on one rank */
+	const char **warnings;          /* NCCL WARN lines, once each */
+	size_t n_warnings;
+};
+
+struct probe_ranks {
+	bool present;
+	int want, devices;              /* --ranks N; GPUs seen (PROBE_NULL: unknown) */
+	int peer_access;                /* 0, 1, -1 */
+	const char *error;              /* "not enough devices", ... */
 };
 
 struct probe_run {
@@ -80,6 +96,9 @@ struct probe_run {
 	size_t n_memory;
 	struct probe_cell *cells;
 	size_t n_cells;
+	struct probe_ranks ranks;       /* the multi-GPU section (--ranks N) */
+	struct probe_cell *nccl;
+	size_t n_nccl;
 	bool partial;                   /* only some rows were asked for (--only) */
 };
 
@@ -95,8 +114,8 @@ const char *probe_program(const char *given);
  * refused its arguments; 3 when it failed or printed something unparsable (message in 'err').
  */
 int probe_exec(struct probe_run *run, const char *prog, const char *const *args, char *err, size_t n_err);
-/* Parse a recording of the program's output (JSON lines): 0, PROBE_NO_DEVICE, or 2 with
- * "name:line: why" in 'err'. */
+/* Parse a recording of the program's output (JSON lines): 0, PROBE_NO_DEVICE, PROBE_FEW_DEVICES,
+ * or 2 with "name:line: why" in 'err'. */
 int probe_parse(struct probe_run *run, const char *name, const char *text, size_t len, char *err, size_t n_err);
 void probe_run_init(struct probe_run *run);
 void probe_run_free(struct probe_run *run);

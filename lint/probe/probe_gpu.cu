@@ -16,8 +16,9 @@
  *
  * Build (no -lcuda: the few driver entry points are fetched at run time so that the binary loads,
  * and reports "no device", on machines without libcuda.so.1):
- *   nvcc -O2 -std=c++17 -arch=sm_90 lint/probe/probe_gpu.cu lint/probe/probe_rows.cu \
- *        lint/probe/probe_bench.cu -o cglint-probe -ldl -lpthread
+ *   nvcc -O2 -std=c++17 -arch=sm_90 -Ilint lint/probe/probe_gpu.cu lint/probe/probe_rows.cu \
+ *        lint/probe/probe_bench.cu lint/probe/probe_ranks.cu lint/probe/probe_nccl.cu \
+ *        -o cglint-probe -ldl -lpthread
  */
 #include "probe/probe_gpu.h"
 
@@ -120,6 +121,27 @@ void js_num(Js *j, const char *k, double v, bool ok)
 		js_fmt(j, "%.4f", v);
 	else
 		js_raw(j, "null");
+}
+
+/* "k":[items], each item raw JSON (raw) or a string to escape. */
+void js_array(Js *j, const char *k, const char *const *items, int n, bool raw)
+{
+	js_key(j, k);
+	js_raw(j, "[");
+	for (int i = 0; i < n; i++) {
+		if (i)
+			js_raw(j, ",");
+		if (raw) {
+			js_raw(j, items[i]);
+		} else {
+			static Js t; /* js_str writes a key: escape into t, keep the value */
+			js_open(&t);
+			js_str(&t, "v", items[i]);
+			js_raw(j, t.b + 5); /* past {"v": */
+		}
+	}
+	js_raw(j, "]");
+	j->first = false;
 }
 
 void js_obj(Js *j, const char *k)
@@ -247,20 +269,10 @@ static int child_identity(void)
 
 /* ---------------------------------------------------------------- parent: children */
 
-static char g_exe[4096] = "/proc/self/exe";
-static int g_timeout = 30;
+char g_exe[4096] = "/proc/self/exe";
+int g_timeout = 30;
 
-struct Kid {
-	pid_t pid;
-	int fd;
-	char *out;
-	size_t len, cap;
-	double deadline;
-	bool eof, killed, done;
-	int status;
-};
-
-static double now_s(void)
+double now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -269,7 +281,7 @@ static double now_s(void)
 
 /* posix_spawn /proc/self/exe with stdout on a pipe; the child's alarm() bounds it, the parent's
  * deadline (timeout + grace) bounds a child that ignores it. */
-static int kid_start(Kid *k, char *const argv[])
+int kid_start(Kid *k, char *const argv[], char *const envp[])
 {
 	int p[2];
 	memset(k, 0, sizeof(*k));
@@ -278,7 +290,7 @@ static int kid_start(Kid *k, char *const argv[])
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-	int r = posix_spawn(&k->pid, g_exe, &fa, NULL, argv, environ);
+	int r = posix_spawn(&k->pid, g_exe, &fa, NULL, argv, envp ? envp : environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(p[1]);
 	if (r != 0) {
@@ -291,7 +303,7 @@ static int kid_start(Kid *k, char *const argv[])
 	return 0;
 }
 
-static void kid_read(Kid *k)
+void kid_read(Kid *k)
 {
 	char buf[4096];
 	ssize_t n = read(k->fd, buf, sizeof(buf));
@@ -317,7 +329,7 @@ static void kid_read(Kid *k)
 }
 
 /* Advance one child: kill it past its deadline, reap it once its stdout is closed. */
-static void kid_poll(Kid *k)
+void kid_poll(Kid *k)
 {
 	if (k->done)
 		return;
@@ -332,7 +344,7 @@ static void kid_poll(Kid *k)
 		k->done = true;
 }
 
-static void exit_string(const Kid *k, char *buf, size_t n)
+void exit_string(const Kid *k, char *buf, size_t n)
 {
 	if (k->killed || (WIFSIGNALED(k->status) && WTERMSIG(k->status) == SIGALRM))
 		snprintf(buf, n, "timeout");
@@ -362,7 +374,7 @@ static int run_jobs(int njobs, int par, argv_fn mkargv, done_fn done)
 			char *argv[16];
 			char store[16][64];
 			mkargv(next, argv, store);
-			if (kid_start(&kids[next], argv) != 0) {
+			if (kid_start(&kids[next], argv, NULL) != 0) {
 				fprintf(stderr, "cglint-probe: cannot spawn %s: %s\n", g_exe, strerror(errno));
 				return EXIT_INTERNAL;
 			}
@@ -414,9 +426,10 @@ static int run_jobs(int njobs, int par, argv_fn mkargv, done_fn done)
 	return EXIT_OK;
 }
 
-/* Calls fn for each complete line of out that is one of our JSON objects; others go to stderr
- * (NCCL_DEBUG, for one, logs to stdout). */
-static void each_json_line(const char *out, void (*fn)(const char *line, void *ctx), void *ctx)
+/* Calls fn for each complete line of out that is one of our JSON objects; others go to other, or
+ * to stderr (NCCL_DEBUG, for one, logs to stdout). */
+void each_json_line(const char *out, void (*fn)(const char *line, void *ctx), void *ctx,
+		    void (*other)(const char *line, void *ctx))
 {
 	while (*out) {
 		const char *nl = strchr(out, '\n');
@@ -428,6 +441,8 @@ static void each_json_line(const char *out, void (*fn)(const char *line, void *c
 		line[l] = 0;
 		if (nl && !strncmp(line, "{\"kind\":\"", 9) && l > 1 && line[l - 1] == '}')
 			fn(line, ctx);
+		else if (l && other)
+			other(line, ctx);
 		else if (l)
 			fprintf(stderr, "%s\n", line);
 		free(line);
@@ -491,7 +506,7 @@ static void emit_line(const char *line, void *ctx)
 static void done_identity(int, const char *out, const char *exit_s)
 {
 	int n = 0;
-	each_json_line(out, emit_line, &n);
+	each_json_line(out, emit_line, &n, NULL);
 	if (n == 0) { /* the child died before it could say anything */
 		char why[128];
 		snprintf(why, sizeof(why), "identity child: %s", exit_s);
@@ -503,7 +518,7 @@ static void done_identity(int, const char *out, const char *exit_s)
 static void done_bench(int, const char *out, const char *exit_s)
 {
 	int n = 0;
-	each_json_line(out, emit_line, &n);
+	each_json_line(out, emit_line, &n, NULL);
 	if (strcmp(exit_s, "ok") != 0) { /* say so; the lines above (if any) are what it finished */
 		Js j;
 		js_open(&j);
@@ -531,7 +546,7 @@ static void done_row(int job, const char *out, const char *exit_s)
 {
 	static const char suffix[] = ",\"exit\":\"ok\"}";
 	RowFound f = {NULL};
-	each_json_line(out, find_row, &f);
+	each_json_line(out, find_row, &f, NULL);
 	size_t l = f.line ? strlen(f.line) : 0, sl = sizeof(suffix) - 1;
 	if (f.line && l > sl && !strcmp(f.line + l - sl, suffix)) {
 		/* Observations kept even if the process died after printing (e.g. at exit). */
@@ -563,7 +578,9 @@ static void usage(FILE *f)
 		"  --row ...    run one cell in this process (internal)\n"
 		"  --timeout S  per child process, default 30\n"
 		"  --jobs N     row cells run N at a time, default 1 (output order unchanged)\n"
-		"exit: 0 done, 2 usage, 3 internal error, 4 no CUDA device\n");
+		"  --ranks N    instead of the one-GPU sections: identity, then NCCL collectives captured\n"
+		"               and replayed on N GPUs, one process each (--only RANKS-... restricts them)\n"
+		"exit: 0 done, 2 usage, 3 internal error, 4 no CUDA device, 5 fewer GPUs than --ranks\n");
 }
 
 static int parse_int(const char *s, int lo, int hi, int *out)
@@ -586,9 +603,10 @@ static int index_of(const char *const *names, int n, const char *s)
 
 int main(int argc, char **argv)
 {
-	enum { DO_ALL, DO_IDENTITY, DO_BENCH, DO_ROWS, DO_LIST, DO_ROW, DO_CHILD } what = DO_ALL;
+	enum { DO_ALL, DO_IDENTITY, DO_BENCH, DO_ROWS, DO_LIST, DO_ROW, DO_CHILD, DO_RANKS, DO_RANK } what = DO_ALL;
 	const char *only = NULL, *row_id = NULL, *mode_s = NULL, *stream_s = NULL, *child = NULL;
-	int jobs = 1, nwhat = 0;
+	int jobs = 1, nwhat = 0, nranks = 0;
+	RankArgs ra = {-1, -1, -1, -1, 0, NULL};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -617,14 +635,32 @@ int main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--jobs") && v && parse_int(v, 1, 64, &jobs) == 0) {
 			i++;
+		} else if (!strcmp(a, "--ranks") && v && parse_int(v, 2, 64, &nranks) == 0) {
+			i++;
+		} else if (!strcmp(a, "--rank-cell") && v) { /* internal: one rank of one cell */
+			what = DO_RANK, nwhat++, ra.coll = ranks_coll_find(v), i++;
+		} else if (!strcmp(a, "--mem") && v) {
+			ra.mem = index_of(RANKS_MEMS, RANKS_N_MEMS, v), i++;
+		} else if (!strcmp(a, "--register") && v && parse_int(v, 0, 1, &ra.reg) == 0) {
+			i++;
+		} else if (!strcmp(a, "--rank") && v && parse_int(v, 0, 63, &ra.rank) == 0) {
+			i++;
+		} else if (!strcmp(a, "--uid") && v) {
+			ra.uid_path = v, i++;
 		} else {
 			fprintf(stderr, "cglint-probe: bad argument '%s'\n", a);
 			usage(stderr);
 			return EXIT_USAGE;
 		}
 	}
-	if (nwhat > 1 || (only && what != DO_ALL && what != DO_ROWS) ||
-	    ((mode_s || stream_s) && what != DO_ROW)) {
+	if (nranks && what == DO_ALL)
+		what = DO_RANKS;
+	if (nwhat > 1 || (nranks && what != DO_RANKS && what != DO_RANK && what != DO_CHILD) ||
+	    ((what == DO_RANK || (what == DO_CHILD && !strcmp(child, "ranks"))) && !nranks) ||
+	    (only && what != DO_ALL && what != DO_ROWS && what != DO_RANKS) ||
+	    ((mode_s || stream_s) && what != DO_ROW) ||
+	    (what == DO_RANK && (ra.coll < 0 || ra.mem < 0 || ra.reg < 0 || ra.rank < 0 || !ra.uid_path ||
+				 ra.rank >= nranks))) {
 		fprintf(stderr, "cglint-probe: conflicting options\n");
 		usage(stderr);
 		return EXIT_USAGE;
@@ -640,7 +676,23 @@ int main(int argc, char **argv)
 			js_str(&j, "does", ROWS[r].does);
 			js_print(&j);
 		}
+		for (int c = 0; c < RANKS_N_COLLS; c++) { /* the multi-GPU section's rows (--ranks N) */
+			Js j;
+			js_open(&j);
+			js_str(&j, "kind", "rowdef");
+			js_str(&j, "id", RANKS_COLLS[c]);
+			js_str(&j, "does", RANKS_DOES[c]);
+			js_bool(&j, "ranks", 1);
+			js_print(&j);
+		}
 		return EXIT_OK;
+	}
+	if (what == DO_RANK) {
+		alarm((unsigned)g_timeout); /* a hung collective ends here: the parent calls it a hang */
+		ra.nranks = nranks;
+		int rc = child_rank(&ra);
+		fflush(stdout);
+		_exit(rc); /* no NCCL or runtime teardown: a peer may be gone */
 	}
 	if (what == DO_ROW || what == DO_CHILD) {
 		/* In-process work (normally a child of ours): SIGALRM's default action ends a hang. */
@@ -651,6 +703,8 @@ int main(int argc, char **argv)
 				rc = child_identity();
 			else if (!strcmp(child, "bench"))
 				rc = child_bench();
+			else if (!strcmp(child, "ranks") && nranks)
+				rc = child_ranks_info(nranks);
 			else {
 				fprintf(stderr, "cglint-probe: unknown child '%s'\n", child);
 				return EXIT_USAGE;
@@ -673,7 +727,7 @@ int main(int argc, char **argv)
 	bool want[R_COUNT];
 	for (int r = 0; r < R_COUNT; r++)
 		want[r] = only == NULL;
-	if (only) {
+	if (only && what != DO_RANKS) {
 		char *ids = strdup(only), *save = NULL;
 		for (char *t = strtok_r(ids, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 			int r = row_find(t);
@@ -684,6 +738,16 @@ int main(int argc, char **argv)
 			}
 			want[r] = true;
 		}
+		free(ids);
+	} else if (only) { /* --ranks: collectives' ids */
+		char *ids = strdup(only), *save = NULL;
+		for (char *t = strtok_r(ids, ",", &save); t; t = strtok_r(NULL, ",", &save))
+			if (ranks_coll_find(t) < 0) {
+				fprintf(stderr, "cglint-probe: unknown multi-GPU row id '%s' (RANKS-ALLREDUCE, RANKS-ALLGATHER, "
+						"RANKS-REDUCESCATTER, RANKS-SENDRECV)\n", t);
+				free(ids);
+				return EXIT_USAGE;
+			}
 		free(ids);
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -697,6 +761,8 @@ int main(int argc, char **argv)
 		return EXIT_INTERNAL;
 	if (g_nodev)
 		return EXIT_NODEV;
+	if (what == DO_RANKS)
+		return ranks_run(nranks, only);
 	if (what == DO_ALL || what == DO_BENCH)
 		if (run_jobs(1, 1, argv_bench, done_bench) != EXIT_OK)
 			return EXIT_INTERNAL;

@@ -2,7 +2,8 @@
 /*
  * probe_gpu: what the GPU probe program's files share (internal to cglint-probe). The harness
  * (probe_gpu.cu) holds the JSON line builder and the NCCL loader; the row table and row cells
- * are probe_rows.cu's, the capture/bench/memory child probe_bench.cu's.
+ * are probe_rows.cu's, the capture/bench/memory child probe_bench.cu's; the multi-GPU section
+ * (--ranks N) is probe_ranks.cu's (the parent's side) and probe_nccl.cu's (one rank of a cell).
  */
 #ifndef CGLINT_PROBE_GPU_H
 #define CGLINT_PROBE_GPU_H
@@ -12,14 +13,16 @@
 #include <climits>
 #include <cstddef>
 
+#include <sys/types.h>
+
 static constexpr int NUL = INT_MIN; /* "null" for integer fields */
-enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_INTERNAL = 3, EXIT_NODEV = 4 };
+enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_INTERNAL = 3, EXIT_NODEV = 4, EXIT_FEWDEV = 5 };
 enum { PROBE_VERSION = 1 };
 
 /* ---------------------------------------------------------------- JSON line builder */
 
 struct Js {
-	char b[8192];
+	char b[32768]; /* a multi-GPU cell carries its ranks' lines and NCCL's warnings */
 	size_t n;
 	bool first;
 };
@@ -29,6 +32,7 @@ void js_str(Js *j, const char *k, const char *v);
 void js_int(Js *j, const char *k, long long v);
 void js_bool(Js *j, const char *k, int v); /* -1 = null */
 void js_num(Js *j, const char *k, double v, bool ok);
+void js_array(Js *j, const char *k, const char *const *items, int n, bool raw);
 void js_obj(Js *j, const char *k);
 void js_end(Js *j);
 void js_print(Js *j);
@@ -89,6 +93,50 @@ int child_row(int row, int mode, int stream);	/* probe_rows.cu: one cell, in thi
 
 /* The parent's line for a cell whose child printed none: null observations. */
 void print_row_null(int row, int mode, int stream, const char *exit_s);
+
+/* ---------------------------------------------------------------- child processes (probe_gpu.cu) */
+
+struct Kid {
+	pid_t pid;
+	int fd;
+	char *out;
+	size_t len, cap;
+	double deadline;
+	bool eof, killed, done;
+	int status;
+};
+
+extern char g_exe[4096];	/* this program, for the children */
+extern int g_timeout;		/* seconds a child may run */
+
+double now_s(void);
+/* Spawn g_exe with argv and envp (NULL: this process's), stdout on a pipe. */
+int kid_start(Kid *k, char *const argv[], char *const envp[]);
+void kid_read(Kid *k);
+void kid_poll(Kid *k);
+void exit_string(const Kid *k, char *buf, size_t n);
+/* Calls fn for each of our JSON lines in out; other lines go to other (NULL: stderr). */
+void each_json_line(const char *out, void (*fn)(const char *line, void *ctx), void *ctx,
+		    void (*other)(const char *line, void *ctx));
+
+/* ---------------------------------------------------------------- multi-GPU section */
+
+/* The parent's side of --ranks N: the device line, then every cell (ids in --only among them,
+ * all when NULL). Returns the exit status: 0, EXIT_FEWDEV, EXIT_INTERNAL or EXIT_USAGE. */
+int ranks_run(int nranks, const char *only);
+/* probe_ranks.cu: the "ranks" line (device count, peer access), in a child. */
+int child_ranks_info(int nranks);
+/* probe_nccl.cu: one rank of one cell, in this process. */
+struct RankArgs {
+	int coll, mem, reg, rank, nranks;
+	const char *uid_path;
+};
+int child_rank(const RankArgs *a);
+int ranks_coll_find(const char *id);	/* RANKS-ALLREDUCE ... or -1 */
+extern const char *const RANKS_COLLS[];	/* row ids */
+extern const char *const RANKS_DOES[];	/* what each does */
+extern const char *const RANKS_MEMS[];	/* malloc, vmm, vmm_remap */
+enum { RANKS_N_COLLS = 4, RANKS_N_MEMS = 3 };
 
 /* probe_bench.cu's kernel; a row cell launches it once before its capture (lazy loading). */
 __global__ void k_axpb(float *x, int n, float a, float b);

@@ -72,6 +72,36 @@ static void judge(struct verify_cell *v)
 	v->verdict = v->n_miss ? VERDICT_MISMATCH : VERDICT_MATCH;
 }
 
+/* A multi-GPU cell: a hang is an observation like the others; a crash or an eager run that
+ * went wrong contradicts any claim (the replay has nothing sound to be compared with). */
+static void judge_ranks(struct verify_cell *v)
+{
+	const struct probe_cell *c = v->cell;
+	const struct pack_expect *e = v->expect;
+	if (c->skipped) {
+		v->verdict = VERDICT_SKIPPED;
+		return;
+	}
+	if (!e) {
+		v->verdict = VERDICT_UNCLAIMED;
+		return;
+	}
+	if (strcmp(c->exit, "ok"))
+		miss(v, "exit", "ok", c->exit);
+	if (!c->hang && c->eager != 1)
+		miss(v, "eager", "ok", c->eager >= 0 ? pack_probe_replay[c->eager] : "-");
+	code(v, "call", e->call, c->call_rc);
+	code(v, "end", e->end, c->end_rc);
+	word(v, "replay", pack_probe_replay, e->replay, c->replay);
+	word(v, "hang", pack_probe_bools, e->hang, c->hang);
+	v->verdict = v->n_miss ? VERDICT_MISMATCH : VERDICT_MATCH;
+}
+
+static bool multi_gpu_row(const char *row)
+{
+	return !strncmp(row, "RANKS-", 6);
+}
+
 size_t verify_run(struct verify_report *r, const struct pack *p, const struct probe_run *run)
 {
 	*r = (struct verify_report){0};
@@ -84,12 +114,27 @@ size_t verify_run(struct verify_report *r, const struct pack *p, const struct pr
 		judge(v);
 		r->count[v->verdict]++;
 	}
+	r->nccl = mem_alloc((run->n_nccl + 1) * sizeof(*r->nccl));
+	for (size_t k = 0; k < run->n_nccl; k++) {
+		struct verify_cell *v = &r->nccl[r->n_nccl++];
+		const struct probe_cell *c = &run->nccl[k];
+		v->cell = c;
+		v->claim = pack_claim_find(p, c->id);
+		v->expect = v->claim ? pack_expect_for_ranks(v->claim, c->mem, c->graph_register, c->reg) : NULL;
+		judge_ranks(v);
+		r->count[v->verdict]++;
+	}
 	r->not_probed = mem_alloc((p->n_claims + 1) * sizeof(*r->not_probed));
+	bool multi = run->ranks.present;
 	for (size_t k = 0; k < p->n_claims && !run->partial; k++) {
-		size_t i = 0;
-		while (i < run->n_cells && strcmp(run->cells[i].id, p->claims[k].row))
+		const char *row = p->claims[k].row;
+		const struct probe_cell *cells = multi ? run->nccl : run->cells;
+		size_t n = multi ? run->n_nccl : run->n_cells, i = 0;
+		if (multi_gpu_row(row) != multi)
+			continue;       /* the other section's row */
+		while (i < n && strcmp(cells[i].id, row))
 			i++;
-		if (i == run->n_cells)
+		if (i == n)
 			r->not_probed[r->n_not_probed++] = &p->claims[k];
 	}
 	return r->count[VERDICT_MISMATCH] + r->n_not_probed;
@@ -98,6 +143,7 @@ size_t verify_run(struct verify_report *r, const struct pack *p, const struct pr
 void verify_release(struct verify_report *r)
 {
 	free(r->cells);
+	free(r->nccl);
 	free(r->not_probed);
 	*r = (struct verify_report){0};
 }
