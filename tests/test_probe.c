@@ -547,6 +547,22 @@ Test(recording, not_enough_devices_is_status_5)
 	cr_assert_eq(probe_cli("fewdevices.jsonl", "5", "probe " FAKE " 2>&1", &out), PROBE_FEW_DEVICES);
 	cr_assert(strstr(out, "cglint probe: not enough devices: 2 ranks asked for, 1 GPU here"), "%s", out);
 	free(out);
+	/* cglint probe --ranks N asks the program for the section */
+	char args[64], got[128] = "";
+	snprintf(args, sizeof(args), "/tmp/cglint-fake-args-%d", (int)getpid());
+	setenv("FAKE_PROBE_ARGS", args, 1);
+	cr_assert_eq(probe_cli("fewdevices.jsonl", "5", "probe --ranks 2 " FAKE " 2>&1", &out), PROBE_FEW_DEVICES);
+	unsetenv("FAKE_PROBE_ARGS");
+	free(out);
+	FILE *f = fopen(args, "r");
+	cr_assert_not_null(f, "the stand-in program was not run");
+	cr_assert_not_null(fgets(got, sizeof(got), f));
+	fclose(f);
+	unlink(args);
+	cr_assert_str_eq(got, "--ranks 2\n");
+	cr_assert_eq(harness_run(PROBE_DIR, "probe --ranks 1 2>&1", &out), 2);
+	cr_assert(strstr(out, "--ranks"), "%s", out);
+	free(out);
 	/* the program's status must agree with what it printed */
 	cr_assert_eq(probe_cli("fewdevices.jsonl", "0", "probe " FAKE " 2>&1", &out), 3);
 	cr_assert(strstr(out, "exited with status 0 but printed too few devices"), "%s", out);

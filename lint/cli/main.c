@@ -213,6 +213,10 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			c->gpu.timeout = optarg;
 			break;
 		}
+		case O_RANKS:
+			if (number_opt("--ranks", "GPUs", optarg, 2, 64, &c->gpu.ranks))
+				return 2;
+			break;
 		case O_CONFIG: push(&c->configs, &c->n_configs, optarg); break;
 		case O_HELP: opts_usage(stdout); return -1;
 		case O_VERSION: opts_version(stdout); return -1;

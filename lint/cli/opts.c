@@ -43,6 +43,7 @@ const struct opt opts[] = {
 	{"from", 0, "FILE", O_FROM, "probe: judge a recording of cglint-probe's output instead of running it"},
 	{"only", 0, "ROWS", O_ONLY, "probe: run only these rows (comma-separated ids)"},
 	{"timeout", 0, "SECONDS", O_TIMEOUT, "probe: time limit per row (default 30)"},
+	{"ranks", 0, "N", O_RANKS, "probe: the multi-GPU section instead: NCCL in captured graphs, a process on each of N GPUs"},
 	{"probe-bin", 0, "PATH", O_PROBE_BIN, "the probe program (default: $CGLINT_PROBE, else cglint-probe beside cglint)"},
 	{"stdin-filename", 0, "NAME", O_STDIN_NAME, "the name to report for '-' (stdin)"},
 	{"color", 0, "WHEN", O_COLOR, "auto, always or never (auto honours NO_COLOR)"},
@@ -62,7 +63,7 @@ void opts_usage(FILE *f)
 	fputs("Usage: cglint [lint] [OPTIONS] PATH... [KEY=VALUE...]\n"
 	      "  or:  cglint explain RULE\n"
 	      "  or:  cglint rules [--format json] [--mcore X.Y --bridge X.Y]\n"
-	      "  or:  cglint probe [--format json] [--from FILE] [--only ROWS]\n"
+	      "  or:  cglint probe [--format json] [--from FILE] [--only ROWS] [--ranks N]\n"
 	      "  or:  cglint probe --config FILE...\n"
 	      "  or:  cglint lsp [OPTIONS]   (a language server on stdin/stdout)\n"
 	      "  or:  cglint completion bash|zsh|fish   (a shell completion script)\n"

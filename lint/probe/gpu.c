@@ -47,8 +47,8 @@ int gpu_verify(const struct pack *p, const struct gpu_opts *o, bool json)
 		rc = read_recording(&run, o->from, err, sizeof(err));
 	} else {
 		const char *prog = probe_program(o->program);
-		const char *args[8];
-		char jobs[16];
+		const char *args[10];
+		char jobs[16], ranks[16];
 		size_t n = 0;
 		if (o->only) {
 			args[n++] = "--only";
@@ -62,6 +62,11 @@ int gpu_verify(const struct pack *p, const struct gpu_opts *o, bool json)
 			snprintf(jobs, sizeof(jobs), "%u", o->jobs);
 			args[n++] = "--jobs";
 			args[n++] = jobs;
+		}
+		if (o->ranks) {
+			snprintf(ranks, sizeof(ranks), "%u", o->ranks);
+			args[n++] = "--ranks";
+			args[n++] = ranks;
 		}
 		args[n] = NULL;
 		if (prog) {

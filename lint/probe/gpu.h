@@ -19,6 +19,7 @@ struct gpu_opts {
 	const char *only;               /* --only ROW,ROW */
 	const char *timeout;            /* --timeout S, per row */
 	unsigned jobs;                  /* -j N: cells run at once, each still its own process; 0 default */
+	unsigned ranks;                 /* --ranks N: the multi-GPU section on N GPUs; 0: the one-GPU rows */
 };
 
 /*

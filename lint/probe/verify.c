@@ -48,18 +48,22 @@ static void word(struct verify_cell *v, const char *field, const char *const *wo
 		miss(v, field, words[expected], observed >= 0 ? words[observed] : "-");
 }
 
+/* False, with the verdict set, for a skipped cell or one that no claim covers. */
+static bool claimed(struct verify_cell *v)
+{
+	if (v->cell->skipped)
+		v->verdict = VERDICT_SKIPPED;
+	else if (!v->expect)
+		v->verdict = VERDICT_UNCLAIMED;
+	return !v->cell->skipped && v->expect;
+}
+
 static void judge(struct verify_cell *v)
 {
+	if (!claimed(v))
+		return;
 	const struct probe_cell *c = v->cell;
 	const struct pack_expect *e = v->expect;
-	if (c->skipped) {
-		v->verdict = VERDICT_SKIPPED;
-		return;
-	}
-	if (!e) {
-		v->verdict = VERDICT_UNCLAIMED;
-		return;
-	}
 	if (strcmp(c->exit, "ok")) {
 		miss(v, "exit", "ok", c->exit);     /* a row that crashed or hung contradicts any claim */
 	} else {
@@ -76,16 +80,10 @@ static void judge(struct verify_cell *v)
  * went wrong contradicts any claim (the replay has nothing sound to be compared with). */
 static void judge_ranks(struct verify_cell *v)
 {
+	if (!claimed(v))
+		return;
 	const struct probe_cell *c = v->cell;
 	const struct pack_expect *e = v->expect;
-	if (c->skipped) {
-		v->verdict = VERDICT_SKIPPED;
-		return;
-	}
-	if (!e) {
-		v->verdict = VERDICT_UNCLAIMED;
-		return;
-	}
 	if (strcmp(c->exit, "ok"))
 		miss(v, "exit", "ok", c->exit);
 	if (!c->hang && c->eager != 1)
