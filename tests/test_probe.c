@@ -471,7 +471,22 @@ Test(real, without_a_device_the_probe_says_so)
 }
 #endif
 
-/* ---- the committed H100 recording ---- */
+/* ---- the committed recordings ---- */
+
+/* 'out' is exactly the committed table 'doc' (relative to the repository root). */
+static void expect_doc(const char *out, const char *doc)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/../%s", CGLINT_FIXTURES, doc);
+	FILE *f = fopen(path, "rb");
+	cr_assert_not_null(f, "%s", path);
+	char *text = mem_alloc(1 << 20);
+	size_t n = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	cr_assert_str_eq(out, text, "%s is stale: regenerate it (docs/probe.md)", doc);
+	free(text);
+}
 
 /* The rule docs agree with the real driver, and docs/probe-h100.txt is what cglint makes of it. */
 Test(recording, the_h100_table_agrees_with_the_rule_docs_and_the_doc_is_current)
@@ -479,14 +494,7 @@ Test(recording, the_h100_table_agrees_with_the_rule_docs_and_the_doc_is_current)
 	char *out;
 	cr_assert_eq(harness_run(CGLINT_FIXTURES "/..", "probe --from docs/probe-h100.jsonl", &out), 0,
 		     "a rule doc disagrees with the H100 recording");
-	FILE *f = fopen(CGLINT_FIXTURES "/../docs/probe-h100.txt", "rb");
-	cr_assert_not_null(f);
-	char *doc = mem_alloc(1 << 20);
-	size_t n = fread(doc, 1, (1 << 20) - 1, f);
-	fclose(f);
-	doc[n] = '\0';
-	cr_assert_str_eq(out, doc, "docs/probe-h100.txt is stale: regenerate it (docs/probe.md)");
-	free(doc);
+	expect_doc(out, "docs/probe-h100.txt");
 	free(out);
 }
 
@@ -499,14 +507,7 @@ Test(recording, the_two_gpu_table_agrees_with_the_rule_docs_and_the_doc_is_curre
 		     "a rule doc disagrees with the two-GPU recording");
 	cr_assert(strstr(out, "72 cells: 72 match, 0 mismatch"), "%s", out);
 	cr_assert(strstr(out, "NCCL_NVLS_ENABLE=0 in every rank: NVLink SHARP/multicast paths are not probed"), "%s", out);
-	FILE *f = fopen(CGLINT_FIXTURES "/../docs/probe-h200x2.txt", "rb");
-	cr_assert_not_null(f);
-	char *doc = mem_alloc(1 << 20);
-	size_t n = fread(doc, 1, (1 << 20) - 1, f);
-	fclose(f);
-	doc[n] = '\0';
-	cr_assert_str_eq(out, doc, "docs/probe-h200x2.txt is stale: regenerate it (docs/probe.md)");
-	free(doc);
+	expect_doc(out, "docs/probe-h200x2.txt");
 	free(out);
 }
 

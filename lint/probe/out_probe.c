@@ -78,6 +78,14 @@ static void text_machine(FILE *f, const struct probe_run *run)
 	}
 }
 
+/* A row's heading (what it does) above its first cell; returns the row id now current. */
+static const char *put_row_head(FILE *f, const struct probe_cell *c, const char *prev)
+{
+	if (c->does && (!prev || strcmp(prev, c->id)))
+		fprintf(f, "  %s: %s\n", c->id, c->does);
+	return c->id;
+}
+
 static void text_cell(FILE *f, const struct verify_cell *v)
 {
 	const struct probe_cell *c = v->cell;
@@ -132,9 +140,7 @@ static void text_ranks(FILE *f, const struct probe_run *run, const struct verify
 	size_t warned = 0;
 	for (size_t i = 0; i < r->n_nccl; i++) {
 		const struct probe_cell *c = r->nccl[i].cell;
-		if (c->does && (!prev || strcmp(prev, c->id)))
-			fprintf(f, "  %s: %s\n", c->id, c->does);
-		prev = c->id;
+		prev = put_row_head(f, c, prev);
 		text_nccl_cell(f, &r->nccl[i]);
 		warned += c->n_warnings;
 	}
@@ -200,10 +206,7 @@ static void print_rows(FILE *f, const struct probe_run *run, const struct verify
 		"end", "replay", "ran", "verdict");
 	const char *prev = NULL;
 	for (size_t k = 0; k < r->n_cells; k++) {
-		const struct probe_cell *c = r->cells[k].cell;
-		if (c->does && (!prev || strcmp(prev, c->id)))
-			fprintf(f, "  %s: %s\n", c->id, c->does);
-		prev = c->id;
+		prev = put_row_head(f, r->cells[k].cell, prev);
 		text_cell(f, &r->cells[k]);
 	}
 }

@@ -78,9 +78,9 @@ static void js_key(Js *j, const char *k)
 	js_fmt(j, "\"%s\":", k);
 }
 
-void js_str(Js *j, const char *k, const char *v)
+/* 'v' as a JSON string, or null. */
+static void js_quote(Js *j, const char *v)
 {
-	js_key(j, k);
 	if (!v) {
 		js_raw(j, "null");
 		return;
@@ -97,6 +97,12 @@ void js_str(Js *j, const char *k, const char *v)
 		js_raw(j, t);
 	}
 	js_raw(j, "\"");
+}
+
+void js_str(Js *j, const char *k, const char *v)
+{
+	js_key(j, k);
+	js_quote(j, v);
 }
 
 void js_int(Js *j, const char *k, long long v)
@@ -131,14 +137,10 @@ void js_array(Js *j, const char *k, const char *const *items, int n, bool raw)
 	for (int i = 0; i < n; i++) {
 		if (i)
 			js_raw(j, ",");
-		if (raw) {
+		if (raw)
 			js_raw(j, items[i]);
-		} else {
-			static Js t; /* js_str writes a key: escape into t, keep the value */
-			js_open(&t);
-			js_str(&t, "v", items[i]);
-			js_raw(j, t.b + 5); /* past {"v": */
-		}
+		else
+			js_quote(j, items[i]);
 	}
 	js_raw(j, "]");
 	j->first = false;

@@ -82,16 +82,19 @@ struct NcclR {
 	asyncerr_fn async_error;
 };
 
+/* A function to look up by name, and where its address goes. */
+struct Sym {
+	const char *name;
+	void **slot;
+};
+
 static const char *nccl_load(NcclR *n)
 {
 	Nccl base;
 	const char *why = nccl_open(&base);
 	if (why)
 		return why;
-	struct {
-		const char *name;
-		void **slot;
-	} syms[] = {
+	Sym syms[] = {
 		{"ncclGetUniqueId", (void **)&n->get_uid}, {"ncclCommInitRank", (void **)&n->init_rank},
 		{"ncclAllReduce", (void **)&n->all_reduce}, {"ncclAllGather", (void **)&n->all_gather},
 		{"ncclReduceScatter", (void **)&n->reduce_scatter}, {"ncclSend", (void **)&n->send},
@@ -134,10 +137,7 @@ struct Seg {
 static const char *seg_init(Seg *s, int dev)
 {
 	cudaDriverEntryPointQueryResult q;
-	struct {
-		const char *name;
-		void **slot;
-	} fns[] = {
+	Sym fns[] = {
 		{"cuMemAddressReserve", (void **)&s->reserve}, {"cuMemCreate", (void **)&s->create},
 		{"cuMemMap", (void **)&s->map}, {"cuMemSetAccess", (void **)&s->access},
 		{"cuMemUnmap", (void **)&s->unmap}, {"cuMemRelease", (void **)&s->release},

@@ -92,9 +92,7 @@ static void put_case(FILE *f, const struct diag *d, const char *path, bool faile
 static void junit_end(struct out_ctx *o, const struct diag_list *l)
 {
 	FILE *f = o->f;
-	size_t failed = 0;
-	for (size_t k = 0; k < l->n; k++)
-		failed += fails(o, &l->items[k]);
+	size_t failed = diag_count_at_least(l, (enum sev)o->fail_on);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<testsuites name=\"cglint\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
 		l->n ? l->n : 1, failed);
