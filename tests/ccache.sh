@@ -9,6 +9,8 @@
 ccache_args=""
 if [ -n "${CGLINT_TEST_CCACHE:-}" ] && command -v ccache >/dev/null; then
 	CCACHE_BASEDIR=$(cd "$tmp" && pwd -P)
+	# what pip unpacks (an sdist) and pre-commit clones (try-repo) goes in temporary folders: below it
+	export TMPDIR=$CCACHE_BASEDIR
 	export CCACHE_DIR=$CGLINT_TEST_CCACHE CCACHE_BASEDIR CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=500M
 	unset CCACHE_DISABLE CCACHE_RECACHE CCACHE_PREFIX
 	ccache_args="-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache"

@@ -5,9 +5,10 @@
 format, tests/formats/gitlab-codequality.schema.json, and the Code Climate types its consumers
 publish: published.py) and junit (xmllint --schema tests/formats/junit.xsd, and Jenkins' published
 JUnit schema: published.py; exactly the findings at or above --fail-on are failed test cases); and
-the rule pages: every rule SARIF describes has a helpUri naming a page that exists in docs/rules/, as has every JSON finding's url and every rule of the packs. One
-cglint a run writes all four formats (JSON on stdout, the rest through --output), and on the examples
---format prints what --output wrote. It fails when the published definitions are missing
+the rule pages: every rule SARIF describes has a helpUri naming a page that exists in docs/rules/,
+as has every JSON finding's url and every rule of the packs. One cglint a run writes all four
+formats (JSON on stdout, the rest through --output), and on the examples --format prints what
+--output wrote. It fails when the published definitions are missing
 (tests/formats/install-published.sh, which tests/setup.sh runs).
 
 usage: check.py CGLINT ROOT"""
@@ -98,7 +99,7 @@ try:
             fail(f"cglint --format json {' '.join(args)} exited {p.returncode}: {p.stderr}")
             continue
         outs = {"json": p.stdout, **{fmt: f.read_text() for fmt, f in files.items()}}
-        # --output writes what --format prints: checked on the examples, whose sources take longest
+        # --output writes what --format prints: one folder shows it (the same writers serve both)
         if args[-1] == "examples":
             for fmt in OTHERS:
                 q = subprocess.run([cglint, "--format", fmt] + args, cwd=proj, capture_output=True, text=True)

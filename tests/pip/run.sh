@@ -36,8 +36,6 @@ export PIP_CONFIG_FILE=/dev/null PIP_NO_INDEX=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_P
 unset PIP_FIND_LINKS PIP_INDEX_URL PIP_EXTRA_INDEX_URL CMAKE_ARGS
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} CGLINT_CUDA_PATH=none
 unset CGLINT_LIBCLANG
-# pip unpacks the sdist below $tmp, where the compiler cache's base folder is
-export TMPDIR=$tmp
 . "$root/tests/ccache.sh"
 want=$(sed -n 's/^project(cglint VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
 [ -n "$want" ] || fail "no project(cglint VERSION ...) in CMakeLists.txt"

@@ -46,8 +46,6 @@ mkdir -p "$HOME"
 # GPU probe is not built (tests/pip checks it).
 export PIP_CONFIG_FILE=/dev/null PIP_NO_INDEX=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 unset PIP_FIND_LINKS PIP_INDEX_URL PIP_EXTRA_INDEX_URL
-# try-repo clones into a temporary folder: below $tmp, where the compiler cache's base folder is
-export TMPDIR=$tmp
 . "$root/tests/ccache.sh"
 export CMAKE_ARGS="-DCGLINT_PROBE=OFF $ccache_args" CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2}
 # No cglint on PATH: the folders that hold one are left out.
