@@ -42,6 +42,7 @@ struct fact *facts_set(struct facts *t, const char *key, struct value v, struct 
 	f->val = f->raw = v;
 	f->loc = loc;
 	f->layer = layer;
+	f->why = NULL;
 	f->enum_form = false;
 	return f;
 }

@@ -28,6 +28,7 @@ struct fact {
 	struct value raw;
 	struct loc loc;
 	const char *layer;
+	const char *why;        /* V_UNKNOWN: why the input's value cannot be known, or NULL */
 	bool enum_form;         /* written as {_target_: ...Enum, _name_: x} dicts (catalogue §B.1) */
 };
 

@@ -39,6 +39,16 @@ struct py_key {
 	const char *key;        /* "model.cuda_graph_impl" */
 	struct value val;       /* V_UNKNOWN where cglint cannot know it */
 	struct loc loc;         /* of the key's name where it was written */
+	const char *why;        /* V_UNKNOWN: why cglint cannot know it ("set from parameter 'tp'
+				 * that has no default"); NULL otherwise or when no reason is kept */
+	struct loc via;         /* written in a followed helper or base recipe (loc is there): the
+				 * call in this file it came through; path NULL otherwise */
+};
+
+/* Something a front-end could not follow and says so (an import it cannot resolve). */
+struct py_note {
+	struct loc loc;
+	const char *text;       /* "cannot resolve 'megatron.bridge.recipes' (searched: ...)" */
 };
 
 struct py_unit {
@@ -58,6 +68,8 @@ struct py_file {
 	struct loc *errors;     /* syntax errors (ERROR or MISSING nodes), first position each */
 	size_t n_errors;
 	const char **error_what; /* what each error is: "unexpected 'x'", "missing ')'" */
+	struct py_note *notes;  /* what could not be followed, in file order (CG921) */
+	size_t n_notes;
 };
 
 /*
