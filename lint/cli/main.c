@@ -27,6 +27,7 @@
 #include "report/fix.h"
 #include "report/formats.h"
 #include "report/out.h"
+#include "report/out_facts.h"
 #include "run/lint.h"
 #include "run/session.h"
 #include "run/summary.h"
@@ -76,6 +77,7 @@ struct cli {
 	const char **configs;           /* probe --config */
 	size_t n_configs;
 	const char *probe_only_opt;     /* the first probe-only option given, for the usage check */
+	const char *function;           /* facts --function */
 };
 
 static void push(const char ***arr, size_t *n, const char *s)
@@ -218,6 +220,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				return 2;
 			break;
 		case O_CONFIG: push(&c->configs, &c->n_configs, optarg); break;
+		case O_FUNCTION: c->function = optarg; break;
 		case O_HELP: opts_usage(stdout); return -1;
 		case O_VERSION: opts_version(stdout); return -1;
 		default: {
@@ -483,6 +486,26 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 	return rc;
 }
 
+/* cglint facts: the run's units as the rules see them, instead of its findings. */
+static int cmd_facts(struct session *s, struct cli *c, struct out_facts *sink, const struct out_ctx *o)
+{
+	if (!c->n_paths)
+		return usage_error("facts: nothing to show: give a file, a folder or '-'");
+	struct session_result res;
+	session_lint(s, c->paths, c->n_paths, &res);
+	out_facts_print(sink, stdout, o->target);
+	fflush(stdout);
+	int rc = res.run.diags.input_error ? 2 : 0;
+	struct out_ctx err = {.f = stderr};
+	for (size_t k = 0; k < res.run.diags.n; k++)         /* what could not be read is said, never skipped */
+		if (res.run.diags.items[k].rule && !strncmp(res.run.diags.items[k].rule->head.id, "CG9", 3))
+			out_text.diag(&err, &res.run.diags.items[k]);
+	if (!out_facts_count(sink))
+		fprintf(stderr, "cglint facts: no unit%s%s found\n", c->function ? " named " : "", c->function ? c->function : "");
+	session_result_release(&res);
+	return rc;
+}
+
 static void cli_release(struct cli *c)
 {
 	free(c->paths);
@@ -562,7 +585,7 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 	} else if (probe && (c->n_paths || c->gpu_auto)) {
 		return usage_error("probe takes no paths (lint them with --config FILE) and finds the GPU itself");
 	}
-	if (!strcmp(cmd, "lint") || !strcmp(cmd, "lsp") || c->n_configs)
+	if (!strcmp(cmd, "lint") || !strcmp(cmd, "lsp") || !strcmp(cmd, "facts") || c->n_configs)
 		split_dotlists(c);
 	const char *cp = c->s.lint.sources.cuda_path;
 	if (cp && !strcmp(cp, "auto"))
@@ -581,10 +604,23 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 	struct session_opts so = c->s;
 	if (c->write_baseline)
 		so.baseline = NULL;     /* it is written, not read */
+	bool facts = !strcmp(cmd, "facts");
+	if (c->function && !facts)
+		return usage_error("--function belongs to 'cglint facts'");
+	if (facts && c->format != &out_text && c->format != &out_json)
+		return usage_error("facts prints text or json, not %s", c->format->name);
+	struct out_facts *sink = facts ? out_facts_new(c->format == &out_json, c->function) : NULL;
+	if (facts) {            /* units judged here, so that each reaches the sink */
+		so.lint.on_facts = out_facts_unit;
+		so.lint.on_facts_ctx = sink;
+		so.lint.sources.jobs = 1;
+	}
 	struct diag_list problems;
 	struct session *s = session_new(&so, a, &problems);
-	if (!s)
+	if (!s) {
+		out_facts_free(sink);
 		return 2;
+	}
 	struct out_ctx o = {
 		.f = stdout,
 		.color = c->color == 1 || (c->color == -1 && tty && !(nc && *nc) && !(term && !strcmp(term, "dumb"))),
@@ -603,11 +639,14 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 		rc = cmd_rules(p, c);
 	} else if (probe && !c->n_configs) {
 		rc = gpu_verify(p, &c->gpu, c->format == &out_json);
+	} else if (facts) {
+		rc = cmd_facts(s, c, sink, &o);
 	} else {
 		rc = cmd_lint(s, c, &o);
 	}
 	diag_release(&problems);
 	session_free(s);
+	out_facts_free(sink);
 	return rc;
 }
 

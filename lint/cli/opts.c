@@ -45,6 +45,7 @@ const struct opt opts[] = {
 	{"timeout", 0, "SECONDS", O_TIMEOUT, "probe: time limit per row (default 30)"},
 	{"ranks", 0, "N", O_RANKS, "probe: the multi-GPU section instead: NCCL in captured graphs, a process on each of N GPUs"},
 	{"probe-bin", 0, "PATH", O_PROBE_BIN, "the probe program (default: $CGLINT_PROBE, else cglint-probe beside cglint)"},
+	{"function", 0, "NAME", O_FUNCTION, "facts: only the units of the recipe function NAME"},
 	{"stdin-filename", 0, "NAME", O_STDIN_NAME, "the name to report for '-' (stdin)"},
 	{"color", 0, "WHEN", O_COLOR, "auto, always or never (auto honours NO_COLOR)"},
 	{"verbose", 'v', NULL, O_VERBOSE, "also print what normalization changed, to stderr"},
@@ -55,7 +56,7 @@ const struct opt opts[] = {
 const size_t opts_n = sizeof(opts) / sizeof(opts[0]);
 _Static_assert(sizeof(opts) / sizeof(opts[0]) <= OPTS_MAX, "raise OPTS_MAX");
 
-const char *const opts_commands[] = {"lint", "explain", "rules", "probe", "lsp", "completion"};
+const char *const opts_commands[] = {"lint", "explain", "rules", "probe", "lsp", "facts", "completion"};
 const size_t opts_n_commands = sizeof(opts_commands) / sizeof(opts_commands[0]);
 
 void opts_usage(FILE *f)
@@ -65,6 +66,8 @@ void opts_usage(FILE *f)
 	      "  or:  cglint rules [--format json] [--mcore X.Y --bridge X.Y]\n"
 	      "  or:  cglint probe [--format json] [--from FILE] [--only ROWS] [--ranks N]\n"
 	      "  or:  cglint probe --config FILE...\n"
+	      "  or:  cglint facts [--function NAME] [--format json] [OPTIONS] PATH...\n"
+	      "        (what cglint holds for each unit: every key, its value or why it is unknown, its origin)\n"
 	      "  or:  cglint lsp [OPTIONS]   (a language server on stdin/stdout)\n"
 	      "  or:  cglint completion bash|zsh|fish   (a shell completion script)\n"
 	      "  or:  cglint --version\n\n"

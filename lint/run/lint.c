@@ -154,6 +154,8 @@ static void judge(struct lint_run *r, const char *path, struct facts *t, const s
 	};
 	size_t first_note = r->notes.n;
 	engine_run(&e);
+	if (r->opts->on_facts)
+		r->opts->on_facts(r->opts->on_facts_ctx, path, r->unit_name, r->unit_line ? r->unit_line : 1, tg, t);
 	/* notes point into the unit arena; keep copies that outlive it */
 	for (size_t k = first_note; k < r->notes.n; k++)
 		r->notes.items[k].text = arena_strdup(r->arena, r->notes.items[k].text);
@@ -373,7 +375,7 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 			graph |= py_text_is_graph_key(pu->keys[k].key);
 			unknown += pu->keys[k].val.kind == V_UNKNOWN;
 		}
-		if (!graph)
+		if (!graph && !r->opts->on_facts)   /* cglint facts shows every function */
 			continue;
 		if (!reported) {
 			for (size_t k = 0; k < py.n_errors; k++)
@@ -392,7 +394,7 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 		struct facts t;
 		facts_init(&t, ua);
 		for (size_t k = 0; k < pu->n_keys; k++)
-			facts_set(&t, pu->keys[k].key, pu->keys[k].val, pu->keys[k].loc, "config");
+			facts_set(&t, pu->keys[k].key, pu->keys[k].val, pu->keys[k].loc, "config")->why = pu->keys[k].why;
 		python_sections(&t, pu->keys, pu->n_keys);
 		/* RNGConfig(te_rng_tracker=True): its other fields keep the class's defaults */
 		for (size_t c = 0; c < pu->n_closed; c++)
@@ -405,8 +407,10 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 			}
 		size_t first = r->diags.n;
 		r->unit_line = pu->loc.line;    /* a finding no key places goes on the def line */
+		r->unit_name = pu->name;
 		bridge_layers(r, path, &t, &utg, false, pu->env_spread);
 		r->unit_line = 0;
+		r->unit_name = NULL;
 		/* findings name the function they are about, and the GPU where the recipe named it */
 		for (size_t k = first; k < r->diags.n; k++) {
 			struct diag *d = &r->diags.items[k];

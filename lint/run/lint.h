@@ -18,6 +18,7 @@
 
 struct arena;
 struct batch;
+struct facts;
 struct node;
 struct pack;
 struct proj;
@@ -41,6 +42,12 @@ struct lint_opts {
 	size_t n_env_assigns;
 	const char *stdin_name;         /* --stdin-filename */
 	struct src_opts sources;        /* C/C++/CUDA: --cuda-path, -p; -j for every input */
+	/* cglint facts: each unit's facts once normalized for its target, as the rules see them.
+	 * 'unit' is the recipe function, or NULL; 'line' where the unit starts. The run must be
+	 * in process (sources.in_process) for the calls to reach this process. */
+	void (*on_facts)(void *ctx, const char *path, const char *unit, unsigned line, const struct target *tg,
+			 const struct facts *t);
+	void *on_facts_ctx;
 };
 
 /* A recipe or launch script named on the command line that gave no unit and no finding, and why:
@@ -70,6 +77,7 @@ struct lint_run {
 	const char *named;              /* the path lint_path was given, while it is read */
 	size_t files;                   /* inputs read and checked, sources included */
 	unsigned unit_line;             /* where the YAML document being judged starts (0: line 1) */
+	const char *unit_name;          /* the recipe function being judged, or NULL */
 	const char **empty;             /* folders named that held no input */
 	size_t n_empty;
 	struct lint_silent *silent;     /* files named (not walked) that gave nothing to judge */
