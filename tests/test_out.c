@@ -284,17 +284,23 @@ Test(sarif, results_agree_with_json)
 	cr_expect_eq(rc_s, rc_j);
 	json_t *diags = json_object_get(doc, "diagnostics"), *results = at(log, "runs.0.results");
 	json_t *rules = at(log, "runs.0.tool.driver.rules");
-	cr_assert_gt(json_array_size(diags), 10);
-	cr_assert_eq(json_array_size(results), json_array_size(diags));
+	/* the findings, then the undecided checks as results of kind "open" */
+	json_t *open = json_object_get(doc, "undecided");
+	size_t nd = json_array_size(diags);
+	cr_assert_gt(nd, 10);
+	cr_assert_gt(json_array_size(open), 0);
+	cr_assert_eq(json_array_size(results), nd + json_array_size(open));
 	size_t k;
 	json_t *r;
 	json_array_foreach(results, k, r)
 	{
-		json_t *d = json_array_get(diags, k);
+		json_t *d = k < nd ? json_array_get(diags, k) : json_array_get(open, k - nd);
 		const char *id = str(d, "rule");
 		cr_expect_str_eq(str(r, "ruleId"), id);
 		cr_expect_str_eq(str(json_array_get(rules, (size_t)num(r, "ruleIndex")), "id"), id, "result %zu", k);
-		cr_expect_str_eq(str(r, "level"), str(d, "severity"));
+		cr_expect_str_eq(str(r, "level"), k < nd ? str(d, "severity") : "none");
+		cr_expect_str_eq(k < nd ? "fail" : str(r, "kind"), k < nd ? "fail" : "open");
+		cr_expect(k < nd ? !json_object_get(r, "kind") : 1, "a finding's kind is SARIF's default, fail");
 		char msg[2048];
 		if (json_is_string(json_object_get(d, "fix")))
 			snprintf(msg, sizeof(msg), "%s Fix: %s", str(d, "message"), str(d, "fix"));
@@ -405,7 +411,8 @@ Test(sarif, odd_names_stdin_command_line_and_outside_files)
 
 Test(sarif, no_findings_no_descriptors)
 {
-	write_str("ok.yaml", "model:\n  cuda_graph_impl: none\n");
+	/* every check decided: nothing to describe */
+	write_str("ok.yaml", "model:\n  cuda_graph_impl: none\n  inference_cuda_graph_scope: none\n");
 	int rc;
 	json_t *log = run_sarif(dir, "ok.yaml", &rc);
 	cr_expect_eq(rc, 0);
@@ -413,6 +420,16 @@ Test(sarif, no_findings_no_descriptors)
 	cr_expect_eq(json_array_size(at(log, "runs.0.results")), 0);
 	cr_expect(json_is_array(at(log, "runs.0.tool.driver.rules")));
 	cr_expect_eq(json_array_size(at(log, "runs.0.tool.driver.rules")), 0);
+	json_decref(log);
+	/* one undecided check: a result of kind "open" and its rule's descriptor, exit 0 */
+	write_str("open.yaml", "model:\n  cuda_graph_impl: none\n");
+	log = run_sarif(dir, "open.yaml", &rc);
+	cr_expect_eq(rc, 0);
+	cr_assert_eq(json_array_size(at(log, "runs.0.results")), 1);
+	cr_expect_str_eq(str(log, "runs.0.results.0.ruleId"), "CG150");
+	cr_expect_str_eq(str(log, "runs.0.results.0.kind"), "open");
+	cr_expect_str_eq(str(log, "runs.0.results.0.level"), "none");
+	cr_expect_eq(json_array_size(at(log, "runs.0.tool.driver.rules")), 1);
 	json_decref(log);
 }
 

@@ -145,15 +145,15 @@ Test(ux, summary_line_counts_files)
 	char *out;
 	int rc = sh("cglint . 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 1);
-	expect_str(out, "cglint: 1 error in 1 file; 3 files checked\n");
+	expect_str(out, "cglint: 1 error in 1 file; 3 files checked; 3 checks undecided (-v lists them)\n");
 	free(out);
 	rc = sh("cglint b.yaml c 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 0);
-	expect_str(out, "cglint: all checks passed (2 files checked)\n");
+	expect_str(out, "cglint: no findings (2 files checked; 1 check undecided (-v lists them))\n");
 	free(out);
 	/* the summary is on stderr in every format, and -q drops it */
 	rc = sh("cglint --format json b.yaml 2>&1 >/dev/null", &out);
-	expect_str(out, "cglint: all checks passed (1 file checked)\n");
+	expect_str(out, "cglint: no findings (1 file checked; 1 check undecided (-v lists them))\n");
 	free(out);
 	rc = sh("cglint -q a.yaml 2>&1 >/dev/null; cglint --quiet b.yaml 2>&1", &out);
 	cr_expect_eq(rc, 0);
@@ -165,7 +165,7 @@ Test(ux, summary_line_counts_files)
 	put("sub/y.yaml", bad_impl);
 	rc = sh("cglint sub 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 1);
-	expect_str(out, "cglint: 1 error in 1 file; 1 file checked, 1 skipped\n");
+	expect_str(out, "cglint: 1 error in 1 file; 1 file checked, 1 skipped; 2 checks undecided (-v lists them)\n");
 	free(out);
 }
 
@@ -185,7 +185,7 @@ Test(ux, summary_never_splices_into_stdout)
 	const char *last = out + n - 1;
 	while (last > out && last[-1] != '\n')
 		last--;
-	expect_str(last, "cglint: 60 errors in 60 files; 60 files checked\n");
+	expect_str(last, "cglint: 60 errors in 60 files; 60 files checked; 120 checks undecided (-v lists them)\n");
 	cr_expect_eq(strstr(out, "cglint: 60 errors"), last, "the summary is the last line, once");
 	free(out);
 }
@@ -259,7 +259,7 @@ Test(ux, yaml_documents_are_units_of_their_own)
 	expect_str(out, "m.yaml:6:3: error: Transformer engine's RNG tracker is required for cudagraphs, it can be "
 			"enabled with use_te_rng_tracker=True'. [CG101 te-rng-tracker-required]\n"
 			"m.yaml:14:3: " M121
-			"cglint: 2 errors in 1 file; 1 file checked\n");
+			"cglint: 2 errors in 1 file; 1 file checked; 22 checks undecided (-v lists them)\n");
 	free(out);
 	/* anchors belong to their document */
 	put("alias.yaml", "a: &x 1\n---\nb: *x\n");
@@ -282,7 +282,7 @@ Test(ux, walk_honours_gitignore)
 	int rc = sh("git init -q repo && echo src/d.yaml > repo/.git/info/exclude && export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && "
 		    "cglint repo 2>&1 | grep -v '^    '", &out);
 	cr_expect_eq(rc, 0);
-	expect_str(out, "repo/src/b.yaml:2:3: " M121 "cglint: 1 error in 1 file; 1 file checked\n");
+	expect_str(out, "repo/src/b.yaml:2:3: " M121 "cglint: 1 error in 1 file; 1 file checked; 2 checks undecided (-v lists them)\n");
 	free(out);
 	rc = sh("export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && cglint --no-ignore repo 2>&1 | grep -c '\\[CG121'", &out);
 	expect_str(out, "5\n");
@@ -340,4 +340,96 @@ Test(ux, terminal_hygiene_and_old_releases)
 	expect_run("cglint --mcore 0.42 a.yaml 2>&1", 2,
 		   "cglint: Megatron Core 0.42 is not supported yet (supported: 0.15, 0.15-dev, 0.16, 0.17, 0.18, "
 		   "0.19)\n(try 'cglint --help')\n");
+}
+
+/* ---- undecided checks and the facts view (issue 28) ---- */
+
+/* A rule whose verdict waits for a key no input sets is counted and named, never passed. */
+Test(ux, undecided_checks_are_counted_and_named)
+{
+	put("u.yaml", "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [full_iteration]\n"
+		      "  use_te_rng_tracker: false\n");
+	char *out;
+	int rc = sh("cglint u.yaml 2>&1 >/dev/null", &out);
+	cr_expect_eq(rc, 0, "undecided checks are no findings");
+	cr_expect(strstr(out, "checks undecided (-v lists them)\n"), "%s", out);
+	free(out);
+	rc = sh("cglint -v --format concise u.yaml 2>&1 | grep 'CG101 te-rng'", &out);
+	expect_str(out, "u.yaml:4:3: note: check undecided: it depends on model.use_te_rng_tracker (BR-01 computes "
+			"it from rng.te_rng_tracker (no input sets it)) [CG101 te-rng-tracker-required]\n");
+	free(out);
+	json_t *doc;
+	cr_expect_eq(harness_run_json(dir, "u.yaml", &doc), 0);
+	cr_assert_not_null(doc);
+	size_t k, cg101 = 0, cg103 = 0;
+	json_t *d;
+	json_array_foreach(json_object_get(doc, "undecided"), k, d) {
+		const char *id = json_string_value(json_object_get(d, "rule"));
+		cg101 += !strcmp(id, "CG101");
+		cg103 += !strcmp(id, "CG103");
+		cr_expect_str_eq(json_string_value(json_object_get(d, "severity")), "note");
+	}
+	cr_expect_eq(cg101, 1);
+	cr_expect_eq(cg103, 1, "the NaN check's default is not assumed for a partial file");
+	json_decref(doc);
+	/* the missing key given: CG101 is decided, an error */
+	put("v.yaml", "model:\n  cuda_graph_impl: local\n  use_te_rng_tracker: false\nrng:\n  te_rng_tracker: false\n");
+	rc = sh("cglint --format concise v.yaml 2>/dev/null | grep -c CG101", &out);
+	expect_str(out, "1\n");
+	free(out);
+	/* every key known: nothing is undecided, and the summary says no more than before */
+	rc = sh("cglint --assume-defaults --format concise v.yaml 2>&1 >/dev/null", &out);
+	cr_expect_eq(rc, 1);
+	expect_str(out, "cglint: 2 errors in 1 file; 1 file checked\n");
+	free(out);
+}
+
+Test(ux, facts_shows_each_key_and_its_origin)
+{
+	put("r.yaml", "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [full_iteration]\n"
+		      "  use_te_rng_tracker: false\n");
+	expect_run("cglint facts r.yaml", 0,
+		   "r.yaml:1:\n"
+		   "  model.cuda_graph_impl = \"full_iteration\"  [config r.yaml:2:3; written \"local\"]\n"
+		   "  model.cuda_graph_scope = null  [config r.yaml:3:3; written [\"full_iteration\"]]\n"
+		   "  model.use_te_rng_tracker = (unknown)  [config r.yaml:4:3; written false: BR-01 computes it from "
+		   "rng.te_rng_tracker (no input sets it)]\n"
+		   "  model.cuda_graph_modules = []  [normalized r.yaml:3:3]\n");
+	/* a recipe function: every function is a unit, --function keeps one */
+	put("rec.py", "def base():\n    cfg = ConfigContainer()\n    cfg.train.micro_batch_size = 1\n    return cfg\n\n"
+		      "def mine():\n    cfg = base()\n    cfg.model.cuda_graph_impl = \"local\"\n    return cfg\n");
+	json_t *doc;
+	char *out;
+	cr_expect_eq(sh("cglint facts --format json --function mine rec.py", &out), 0);
+	doc = json_loads(out, 0, NULL);
+	free(out);
+	cr_assert_not_null(doc);
+	json_t *units = json_object_get(doc, "units");
+	cr_assert_eq(json_array_size(units), 1);
+	json_t *u = json_array_get(units, 0);
+	cr_expect_str_eq(json_string_value(json_object_get(u, "function")), "mine");
+	cr_expect_eq(json_integer_value(json_object_get(u, "line")), 6);
+	size_t k, seen = 0;
+	json_t *key;
+	json_array_foreach(json_object_get(u, "keys"), k, key) {
+		const char *name = json_string_value(json_object_get(key, "key"));
+		if (!strcmp(name, "train.micro_batch_size")) {    /* from the base recipe, at its line */
+			cr_expect_eq(json_integer_value(json_object_get(key, "value")), 1);
+			cr_expect_str_eq(json_string_value(json_object_get(key, "at")), "rec.py:3:15");
+			seen++;
+		} else if (!strcmp(name, "model.cuda_graph_impl")) {
+			cr_expect_str_eq(json_string_value(json_object_get(key, "value")), "local");
+			seen++;
+		}
+	}
+	cr_expect_eq(seen, 2);
+	json_decref(doc);
+	/* what belongs to facts alone, and what facts cannot print */
+	expect_run("cglint --function mine rec.py 2>&1", 2,
+		   "cglint: --function belongs to 'cglint facts'\n(try 'cglint --help')\n");
+	cr_expect_eq(sh("cglint facts --format sarif rec.py 2>/dev/null", &out), 2);
+	free(out);
+	cr_expect_eq(sh("cglint facts 2>/dev/null", &out), 2);
+	free(out);
+	expect_run("cglint facts --function nothing rec.py 2>&1", 0, "cglint facts: no unit named nothing found\n");
 }

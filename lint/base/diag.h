@@ -21,8 +21,11 @@ struct rule;
 
 enum sev { SEV_NOTE, SEV_WARNING, SEV_ERROR };
 
-/* Why a finding is not reported: kept aside for the formats that show suppressed findings (SARIF). */
-enum diag_supp { DIAG_SUPP_NONE, DIAG_SUPP_INLINE, DIAG_SUPP_BASELINE };
+/* Why a finding is not reported: kept aside for the formats that show suppressed findings (SARIF).
+ * DIAG_OPEN is a check that could not be decided: its verdict depends on a key no input makes
+ * known. It is no finding (it never fails a run) and never silent: the run counts it, -v, JSON and
+ * SARIF (kind "open") list it. */
+enum diag_supp { DIAG_SUPP_NONE, DIAG_SUPP_INLINE, DIAG_SUPP_BASELINE, DIAG_OPEN };
 
 /*
  * What the funnel knows of a rule. Every rule starts with one (config/pack.h), so the funnel

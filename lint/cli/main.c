@@ -331,7 +331,7 @@ static int print_outputs(const struct cli *c, struct out_ctx *o, const struct di
 			return 2;
 		}
 		struct out_ctx fo = {.f = f, .target = o->target, .texts = o->texts,
-				     .suppressed = o->suppressed, .fail_on = o->fail_on};
+				     .suppressed = o->suppressed, .undecided = o->undecided, .fail_on = o->fail_on};
 		out_print(c->outputs[k].format, &fo, l);
 		if (fclose(f)) {
 			fprintf(stderr, "cglint: --output %s: %s\n", c->outputs[k].path, strerror(errno));
@@ -469,6 +469,7 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 	}
 	o->texts = res.texts;
 	o->suppressed = &res.run.suppressed;   /* SARIF shows them, marked */
+	o->undecided = &res.run.undecided;
 	int rc = print_outputs(c, o, l);
 	fflush(stdout);         /* before anything on stderr: 2>&1 logs never splice a line */
 	for (size_t k = 0; k < res.run.notes.n; k++) {
@@ -478,6 +479,9 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 		put_err(n->text);
 		fputc('\n', stderr);
 	}
+	struct out_ctx err = {.f = stderr};
+	for (size_t k = 0; c->s.lint.verbose && k < res.run.undecided.n; k++)
+		out_text.diag(&err, &res.run.undecided.items[k]);
 	if (!c->quiet)
 		summary_print(stderr, &res);
 	if (!rc)

@@ -81,8 +81,13 @@ static void normalize(struct engine *e)
 			continue;
 		/* evaluate every value first: a step's assignments happen together */
 		struct value *vals = arena_alloc(e->unit.arena, s->n * sizeof(*vals));
-		for (size_t i = 0; i < s->n; i++)
+		const char **whys = arena_alloc(e->unit.arena, s->n * sizeof(*whys));
+		for (size_t i = 0; i < s->n; i++) {
 			vals[i] = expr_eval(s->exprs[i], &env);
+			const char *from = vals[i].kind == V_UNKNOWN ? judge_unknown_keys(e->unit.facts, s->exprs[i],
+											    e->unit.arena) : NULL;
+			whys[i] = from ? arena_printf(e->unit.arena, "%s computes it from %s", s->id, from) : NULL;
+		}
 		for (size_t i = 0; i < s->n; i++) {
 			struct fact *f = facts_get(e->unit.facts, s->keys[i]);
 			struct value old = f ? f->val : facts_value(e->unit.facts, s->keys[i]);
@@ -100,6 +105,8 @@ static void normalize(struct engine *e)
 				if (origin.path)
 					f->loc = origin;
 			}
+			if (whys[i])
+				f->why = whys[i];
 			const char *mirror = pack_mirror_for(s->mirrors, s->n_mirrors, e->unit.target);
 			note(e, f->loc.path ? f->loc : (struct loc){e->unit.unit_path, e->unit.unit_line ? e->unit.unit_line : 1, 1},
 			     arena_printf(e->unit.arena, "%s: %s -> %s (%s: %s%s%s)", s->keys[i], value_string(e->unit.arena, &old, false),
@@ -115,10 +122,16 @@ static void judge(struct engine *e)
 		const struct rule *r = p->rules[k];
 		if (!pack_applies(&r->mcore, &r->bridge, e->unit.target) || !diag_selected(e->unit.diags->filter, r))
 			continue;
-		if (r->check != CHECK_NONE)
+		if (r->check != CHECK_NONE) {
 			check_fns[r->check](&e->unit, r);
-		else if (judge_when(&e->unit, r))
-			judge_report(&e->unit, r, (struct loc){0}, NULL, NULL);
+		} else {
+			struct expr_env env = {.facts = e->unit.facts, .target = e->unit.target, .arena = e->unit.arena};
+			enum tri t = r->when ? expr_truth(r->when, &env) : TRI_TRUE;
+			if (t == TRI_TRUE)
+				judge_report(&e->unit, r, (struct loc){0}, NULL, NULL);
+			else if (t == TRI_UNKNOWN)
+				judge_undecided(&e->unit, r);
+		}
 	}
 }
 

@@ -71,6 +71,67 @@ static struct first_loc rule_at(const struct judge *j, const struct rule *r)
 	return fl;
 }
 
+/* The keys an expression reads that are unknown, each with why. */
+struct open_keys {
+	const struct facts *facts;
+	struct sbuf sb;
+	size_t n, hidden;       /* listed; internal ones (a leaf starting with '_') left out */
+	bool given;             /* an input sets a key the expression reads */
+};
+
+static void open_key(const char *path, void *ctx)
+{
+	struct open_keys *o = ctx;
+	const struct fact *f = facts_get(o->facts, path);
+	if (f && f->loc.path && f->val.kind != V_UNKNOWN)
+		o->given = true;
+	if (facts_value(o->facts, path).kind != V_UNKNOWN || strstr(o->sb.buf, path))
+		return;
+	const char *leaf = strrchr(path, '.');
+	if ((leaf ? leaf + 1 : path)[0] == '_') {       /* derived by a step; its own inputs are listed */
+		o->hidden++;
+		return;
+	}
+	sbuf_printf(&o->sb, "%s%s (%s)", o->n++ ? ", " : "", path,
+		    !f ? "no input sets it" : f->why ? f->why : "its value is not known");
+}
+
+static void open_keys(struct open_keys *o, const struct facts *f, const struct expr *x)
+{
+	*o = (struct open_keys){.facts = f};
+	sbuf_init(&o->sb);
+	if (x)
+		expr_each_path(x, open_key, o);
+	if (!o->n && o->hidden)
+		sbuf_adds(&o->sb, "values derived from the config that are not known");
+}
+
+const char *judge_unknown_keys(const struct facts *f, const struct expr *x, struct arena *a)
+{
+	struct open_keys o;
+	open_keys(&o, f, x);
+	const char *s = o.sb.len ? arena_strdup(a, o.sb.buf) : NULL;
+	sbuf_release(&o.sb);
+	return s;
+}
+
+void judge_undecided(struct judge *j, const struct rule *r)
+{
+	struct open_keys o;
+	open_keys(&o, j->facts, r->when);
+	if (o.given && o.sb.len) {
+		struct first_loc fl = rule_at(j, r);
+		struct diag *d = diag_report(j->diags, r, fl.loc,
+					     arena_printf(j->diags->arena, "check undecided: it depends on %s", o.sb.buf),
+					     NULL, pack_mirror_for(r->mirrors, r->n_mirrors, j->target));
+		if (d) {
+			d->sev = SEV_NOTE;
+			d->supp = DIAG_OPEN;
+		}
+	}
+	sbuf_release(&o.sb);
+}
+
 /* Expand {key.path}, {value} and {suggestion} in a message or fix template. */
 struct fill {
 	const struct judge *j;

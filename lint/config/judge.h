@@ -33,6 +33,11 @@ struct value judge_value(const struct judge *j, const char *key);
 bool judge_when(const struct judge *j, const struct rule *r);       /* no condition counts as true */
 /* Report 'r' at 'loc', or where the rule says when loc.path is NULL. */
 void judge_report(struct judge *j, const struct rule *r, struct loc loc, const char *value, const char *suggestion);
+/* A rule whose condition is unknown: an undecided check (diag.h's DIAG_OPEN) naming the keys it
+ * waits for and why each is unknown, when the unit's input sets a key the rule reads. */
+void judge_undecided(struct judge *j, const struct rule *r);
+/* "rng.te_rng_tracker (no input sets it), ..." for the unknown keys 'x' reads, in 'a'; NULL if none. */
+const char *judge_unknown_keys(const struct facts *f, const struct expr *x, struct arena *a);
 /* Unless 'loc' is already set: the position of the first key 'x' reads that has one, and that key. */
 void judge_expr_loc(const struct facts *f, const struct expr *x, const char **key, struct loc *loc);
 

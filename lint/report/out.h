@@ -23,6 +23,7 @@ struct out_ctx {
 	const struct target *target;
 	const struct text_store *texts; /* the inputs' texts, for formats that look again; may be NULL */
 	const struct diag_list *suppressed; /* what suppressions hid (diag.supp), for SARIF; may be NULL */
+	const struct diag_list *undecided;  /* checks no input decided (DIAG_OPEN), for JSON and SARIF; may be NULL */
 	int fail_on;            /* an enum sev, --fail-on: findings below it fail no JUnit test case */
 	void *state;            /* the format's own */
 };

@@ -83,9 +83,14 @@ void out_facts_unit(void *sink, const char *path, const char *unit, unsigned lin
 	struct arena *a = arena_new();
 	for (size_t k = 0; k < t->n; k++) {
 		const struct fact *f = t->order[k];
+		const char *leaf = strrchr(f->key, '.');
+		if (f->val.kind == V_MAP || (leaf ? leaf + 1 : f->key)[0] == '_')
+			continue;       /* a section (its keys follow), or a value only the packs' steps use */
 		json_t *j = json_pack("{s:o, s:b}", "key", text(f->key), "known", f->val.kind != V_UNKNOWN);
 		if (f->val.kind != V_UNKNOWN)
 			json_object_set_new(j, "value", jvalue(&f->val));
+		if (f->raw.kind != V_UNKNOWN && (!value_equal(&f->raw, &f->val) || f->raw.kind != f->val.kind))
+			json_object_set_new(j, "written", jvalue(&f->raw));     /* before normalization */
 		json_object_set_new(j, "layer", text(f->layer));
 		json_object_set_new(j, "at", f->loc.path ? text(arena_printf(a, "%s:%u:%u", f->loc.path, f->loc.line,
 									      f->loc.col))
@@ -117,8 +122,12 @@ static void print_text(const struct out_facts *s, FILE *f)
 				json_dumpf(json_object_get(key, "value"), f, JSON_ENCODE_ANY | JSON_COMPACT);
 			else
 				fputs("(unknown)", f);
-			fprintf(f, "  [%s%s%s%s%s]\n", layer ? layer : "", at ? " " : "", at ? at : "", why ? ": " : "",
-				why ? why : "");
+			fprintf(f, "  [%s%s%s", layer ? layer : "", at ? " " : "", at ? at : "");
+			if (json_object_get(key, "written")) {
+				fputs("; written ", f);
+				json_dumpf(json_object_get(key, "written"), f, JSON_ENCODE_ANY | JSON_COMPACT);
+			}
+			fprintf(f, "%s%s]\n", why ? ": " : "", why ? why : "");
 		}
 	}
 }

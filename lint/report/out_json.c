@@ -33,7 +33,7 @@ static json_t *str_or_null(const char *s)
 	return j;
 }
 
-static void json_diag(struct out_ctx *o, const struct diag *d)
+static json_t *json_of(struct out_ctx *o, const struct diag *d)
 {
 	json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:i, s:i, s:o, s:o, s:o}",
 						  "rule", d->rule->head.id, "name", d->rule->head.name, "severity",
@@ -65,7 +65,12 @@ static void json_diag(struct out_ctx *o, const struct diag *d)
 							       (int)d->notes[k].loc.col, "message", str_or_null(d->notes[k].message)));
 		json_object_set_new(j, "notes", notes);
 	}
-	json_array_append_new(o->state, j);
+	return j;
+}
+
+static void json_diag(struct out_ctx *o, const struct diag *d)
+{
+	json_array_append_new(o->state, json_of(o, d));
 }
 
 static void json_end(struct out_ctx *o, const struct diag_list *l)
@@ -76,6 +81,10 @@ static void json_end(struct out_ctx *o, const struct diag_list *l)
 				"mcore", version_or_null(t->mcore), "bridge",
 				t->bridge == TARGET_NO_BRIDGE ? json_string("none") : version_or_null(t->bridge), "gpu",
 				t->gpu ? json_string(t->gpu) : json_null(), "diagnostics", (json_t *)o->state);
+	json_t *open = json_array();   /* checks no input decided: no findings, never left out */
+	for (size_t k = 0; o->undecided && k < o->undecided->n; k++)
+		json_array_append_new(open, json_of(o, &o->undecided->items[k]));
+	json_object_set_new(doc, "undecided", open);
 	json_dumpf(doc, o->f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', o->f);
 	json_decref(doc);

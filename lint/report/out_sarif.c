@@ -322,15 +322,18 @@ static void add_rule(const struct rule **u, size_t *n, const struct rule *r)
 
 /* One descriptor per rule a diagnostic (reported or suppressed) names, sorted by id: a report
  * carries the rules that fired, not the whole pack (a few KB for a few findings, not 365 KB). */
-static const struct rule **unique_rules(const struct diag_list *l, const struct diag_list *hid, size_t *n)
+static const struct rule **unique_rules(const struct diag_list *l, const struct diag_list *hid,
+					const struct diag_list *open, size_t *n)
 {
-	size_t n_hid = hid ? hid->n : 0;
-	const struct rule **u = malloc((l->n + n_hid + 1) * sizeof(*u));
+	size_t n_hid = hid ? hid->n : 0, n_open = open ? open->n : 0;
+	const struct rule **u = malloc((l->n + n_hid + n_open + 1) * sizeof(*u));
 	*n = 0;
 	for (size_t k = 0; k < l->n; k++)
 		add_rule(u, n, l->items[k].rule);
 	for (size_t k = 0; k < n_hid; k++)
 		add_rule(u, n, hid->items[k].rule);
+	for (size_t k = 0; k < n_open; k++)
+		add_rule(u, n, open->items[k].rule);
 	qsort(u, *n, sizeof(*u), by_id);
 	return u;
 }
@@ -386,6 +389,10 @@ static void sarif_diag(struct out_ctx *o, const struct diag *d)
 	/* ruleIndex is known once every rule is: sarif_end sets it */
 	json_t *r = json_pack("{s:o, s:i, s:s, s:{s:o}, s:[o]}", "ruleId", jstr(d->rule->head.id), "ruleIndex", -1, "level",
 			      level[d->sev], "message", "text", jstr(msg), "locations", location(s, d->loc, NULL));
+	if (d->supp == DIAG_OPEN) {     /* an undecided check: kind "open", whose level must be "none" */
+		json_object_set_new(r, "kind", json_string("open"));
+		json_object_set_new(r, "level", json_string("none"));
+	}
 	free(msg);
 	if (d->fingerprint)
 		json_object_set_new(r, "partialFingerprints", json_pack("{s:o}", "cglintFingerprint/v1", jstr(d->fingerprint)));
@@ -401,7 +408,7 @@ static void sarif_diag(struct out_ctx *o, const struct diag *d)
 	json_t *fx = fixes(o, d);
 	if (fx)
 		json_object_set_new(r, "fixes", fx);
-	if (d->supp != DIAG_SUPP_NONE)
+	if (d->supp != DIAG_SUPP_NONE && d->supp != DIAG_OPEN)
 		json_object_set_new(r, "suppressions", suppressions(d));
 	json_array_append_new(s->results, r);
 }
@@ -411,8 +418,10 @@ static void sarif_end(struct out_ctx *o, const struct diag_list *l)
 	struct sarif *s = o->state;
 	for (size_t k = 0; o->suppressed && k < o->suppressed->n; k++)
 		sarif_diag(o, &o->suppressed->items[k]);
+	for (size_t k = 0; o->undecided && k < o->undecided->n; k++)
+		sarif_diag(o, &o->undecided->items[k]);
 	size_t n;
-	const struct rule **u = unique_rules(l, o->suppressed, &n);
+	const struct rule **u = unique_rules(l, o->suppressed, o->undecided, &n);
 	json_t *rules = json_array();
 	for (size_t k = 0; k < n; k++)
 		json_array_append_new(rules, descriptor(u[k]));

@@ -55,6 +55,7 @@ void lint_run_init(struct lint_run *r, const struct pack *p, const struct lint_o
 			       .texts = text_store_new(), .batch = batch_new()};
 	diag_init(&r->diags, r->arena, &p->lookup, f);
 	diag_init(&r->suppressed, r->arena, &p->lookup, NULL);
+	diag_init(&r->undecided, r->arena, &p->lookup, NULL);
 	r->overlays = mem_alloc((o->n_overlays + 1) * sizeof(*r->overlays));
 	for (size_t k = 0; k < o->n_overlays; k++)
 		r->overlays[k] = parse_yaml_path(r, r->arena, arena_strdup(r->arena, o->overlays[k]));
@@ -78,6 +79,7 @@ void lint_run_release(struct lint_run *r)
 {
 	diag_release(&r->diags);
 	diag_release(&r->suppressed);
+	diag_release(&r->undecided);
 	engine_notes_release(&r->notes);
 	fe_env_release(&r->env);
 	free(r->overlays);

@@ -63,6 +63,7 @@ struct lint_run {
 	struct arena *arena;            /* run lifetime: paths, messages, overlays */
 	struct diag_list diags;
 	struct diag_list suppressed;    /* what inline suppressions and the baseline hid, marked (diag.supp) */
+	struct diag_list undecided;     /* checks no input could decide (DIAG_OPEN), apart from the findings */
 	struct engine_notes notes;
 	struct node **overlays;         /* parsed once; NULL where unreadable */
 	struct env_list env;            /* --env-file then -E, in order */

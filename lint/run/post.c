@@ -314,10 +314,20 @@ static void merge_units(struct lint_run *r)
 		diag_filter_out(l, 0, not_merged, NULL);
 }
 
+static bool decided(struct diag *d, void *ctx)
+{
+	if (d->supp != DIAG_OPEN)
+		return true;
+	diag_push(ctx, d);
+	return false;
+}
+
 void post_run(struct lint_run *r, bool inline_supp, const struct baseline *b, struct post_counts *c)
 {
 	*c = (struct post_counts){0};
 	merge_units(r);
+	diag_filter_out(&r->diags, 0, decided, &r->undecided);
+	diag_sort(&r->undecided);
 	if (r->proj)
 		diag_filter_out(&r->diags, 0, config_keep, r->proj);
 	if (inline_supp) {

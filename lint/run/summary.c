@@ -31,10 +31,16 @@ static size_t files_with_findings(const struct diag_list *l)
 	return n;
 }
 
-/* "; 2 suppressed inline, 1 in the baseline", or nothing. */
+/* "; 2 suppressed inline, 1 in the baseline; 3 checks undecided", or nothing. */
 static void hidden(FILE *f, const struct session_result *res, const char *lead)
 {
 	const char *sep = lead;
+	size_t open = res->run.undecided.n;
+	if (open) {
+		fprintf(f, "%s%zu %s undecided%s", sep, open, plural(open, "check", "checks"),
+			res->run.opts->verbose ? "" : " (-v lists them)");
+		sep = "; ";
+	}
 	if (res->suppressed) {
 		fprintf(f, "%s%zu suppressed inline", sep, res->suppressed);
 		sep = ", ";
@@ -56,7 +62,8 @@ void summary_print(FILE *f, const struct session_result *res)
 	size_t notes = l->n - errors - warnings;
 	if (!l->n) {
 		if (r->files)
-			fprintf(f, "cglint: all checks passed (%zu %s checked", r->files, plural(r->files, "file", "files"));
+			fprintf(f, "cglint: %s (%zu %s checked", r->undecided.n ? "no findings" : "all checks passed", r->files,
+				plural(r->files, "file", "files"));
 		else
 			fputs("cglint: no files checked", f);
 		if (res->excluded)
