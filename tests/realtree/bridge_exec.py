@@ -177,7 +177,7 @@ def set_gpu(fname):
                                    multi_processor_count=132)
 
 
-class _TEFusedAdam(Stub):
+class _TEFusedAdam:
     """transformer_engine.pytorch.optimizers.FusedAdam's signature as in TE 2.x, which MCore's
     OptimizerConfig.__post_init__ inspects (optimizer_config.py:450-462) to allow
     use_precision_aware_optimizer."""
