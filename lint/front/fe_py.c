@@ -11,85 +11,29 @@
 #include "base/mem.h"
 #include "front/fe_py_lit.h"
 #include "front/fe_py_mod.h"
+#include "front/py_bridge.h"
+#include "front/py_fn.h"
 #include "front/py_unit.h"
 
 const TSLanguage *tree_sitter_python(void);
 
-#define MAX_WALKS 20000         /* functions walked to follow calls, a run */
-
-struct fn {
-	struct arena *a;
-	const char *path, *src;
-	struct py_log log;
-	const char *returned;   /* the namespace the function returns, or NULL */
-	struct py_cache *cache; /* NULL: calls are not followed */
-	struct mod *mod;
-	unsigned depth;
-	bool cut;               /* a call was cut off by the depth limit: record not kept */
-	const char **params, **param_ns;
-	size_t n_params, n_positional;
-};
-
-/* ---- small helpers ---- */
-
-static bool is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
-static const char *text(struct fn *f, TSNode n)
-{
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	return arena_strndup(f->a, f->src + s, e - s);
-}
-
-static struct loc loc_of(const char *path, TSNode n)
-{
-	TSPoint p = ts_node_start_point(n);
-	return (struct loc){path, p.row + 1, p.column + 1};
-}
-
-static TSNode field(TSNode n, const char *name)
-{
-	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
+#define is py_is
+#define field py_field
+#define loc_of py_loc
+#define path_of py_eval_path
 
 #define var_prefix(f, name) py_unit_var(&(f)->log, (name))
 #define var_set(f, name, prefix) py_unit_bind(&(f)->log, (name), (prefix))
 #define new_ns(f) py_unit_new_ns(&(f)->log)
-#define put(f, key, v, loc) py_unit_put(&(f)->log, (key), (v), (loc))
-#define forget(f, prefix) py_unit_forget(&(f)->log, (prefix), false)
-#define touch(f, prefix) py_unit_forget(&(f)->log, (prefix), true)
+#define put(f, key, v, loc, why) py_unit_put(&(f)->log, (key), (v), (loc), (why))
+#define forget(f, prefix, why) py_unit_forget(&(f)->log, (prefix), false, (why))
+#define touch(f, prefix, why) py_unit_forget(&(f)->log, (prefix), true, (why))
 
-static bool follow(struct fn *f, TSNode call, const char **ret);
+static void walk(struct fn *f, TSNode def);
+static void block(struct fn *f, TSNode body);
+static const struct py_ops ops = {walk, block, py_call_follow};
 
 /* ---- names ---- */
-
-/* The key an expression names: 'cfg.model.x' -> "#0.model.x", 'cfg.env_vars["A"]' ->
- * "#0.env_vars.A", a tracked variable -> its prefix. NULL for anything else. */
-static const char *path_of(struct fn *f, TSNode n, unsigned depth)
-{
-	if (depth > FE_PY_MAX_NEST)
-		return NULL;
-	if (is(n, "identifier"))
-		return var_prefix(f, text(f, n));
-	if (is(n, "attribute")) {
-		const char *base = path_of(f, field(n, "object"), depth + 1);
-		TSNode attr = field(n, "attribute");
-		return base && !ts_node_is_null(attr) ? arena_printf(f->a, "%s.%s", base, text(f, attr)) : NULL;
-	}
-	if (is(n, "subscript")) {
-		const char *base = path_of(f, field(n, "value"), depth + 1);
-		TSNode sub = field(n, "subscript");
-		struct value k;
-		if (!base || ts_node_is_null(sub) || !fe_py_lit_string(f->a, f->src, sub, &k) || strchr(k.s, '.'))
-			return NULL;
-		return arena_printf(f->a, "%s.%s", base, k.s);
-	}
-	if (is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
-		return path_of(f, ts_node_named_child(n, 0), depth + 1);
-	return NULL;
-}
 
 /* Where a key's name was written: the attribute, the subscript, the keyword. */
 static TSNode name_node(TSNode target)
@@ -110,42 +54,13 @@ static const char *callee_name(struct fn *f, TSNode call)
 	TSNode fnode = field(call, "function");
 	if (is(fnode, "attribute"))
 		fnode = field(fnode, "attribute");
-	return is(fnode, "identifier") ? text(f, fnode) : NULL;
-}
-
-/* Config classes by their section of a ConfigContainer, for an object built on its own. */
-static const char *class_section(const char *cls)
-{
-	static const struct {
-		const char *suffix, *section;
-	} map[] = {
-		{"ConfigContainer", ""},
-		{"Provider", "model"},
-		{"ModelConfig", "model"},
-		{"TransformerConfig", "model"},
-		{"RNGConfig", "rng"},
-		{"TrainingConfig", "train"},
-		{"DistributedDataParallelConfig", "ddp"},
-		{"OptimizerConfig", "optimizer"},
-		{"CommOverlapConfig", "comm_overlap"},
-		{"RerunStateMachineConfig", "rerun_state_machine"},
-		{"CheckpointConfig", "checkpoint"},
-		{"LoggerConfig", "logger"},
-	};
-	size_t n = strlen(cls);
-	for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++) {
-		size_t m = strlen(map[k].suffix);
-		if (n >= m && !strcmp(cls + n - m, map[k].suffix))
-			return map[k].section;
-	}
-	/* Bridge's sized providers: Llama3ModelProvider8B, Qwen3MoEModelProvider30B_A3B, ... */
-	return strstr(cls, "ModelProvider") ? "model" : NULL;
+	return is(fnode, "identifier") ? py_text(f, fnode) : NULL;
 }
 
 /* ConfigContainer: the class whose section is the whole config (""). */
 static bool is_container(const char *callee)
 {
-	const char *section = class_section(callee);
+	const char *section = py_bridge_section(callee);
 	return section && !*section;
 }
 
@@ -156,21 +71,21 @@ static bool is_constructor(const char *callee)
 
 /* ---- what cglint cannot follow ---- */
 
-static void scan_unknown(struct fn *f, TSNode n, unsigned depth);
+static void scan_unknown(struct fn *f, TSNode n, unsigned depth, const char *why);
 
-static void target_unknown(struct fn *f, TSNode target)
+static void target_unknown(struct fn *f, TSNode target, const char *why)
 {
 	const char *p = path_of(f, target, 0);
 	if (p && !is(target, "identifier")) {
-		forget(f, p);
+		forget(f, p, why);
 		struct value u = value_unknown;
 		u.loc = loc_of(f->path, name_node(target));
-		put(f, p, u, u.loc);
+		put(f, p, u, u.loc, why);
 	} else if (is(target, "identifier")) {
-		var_set(f, text(f, target), NULL);  /* rebound where cglint does not follow */
+		py_unit_bind_value(&f->log, py_text(f, target), value_unknown, why);  /* rebound where cglint does not follow */
 	} else if (is(target, "pattern_list") || is(target, "tuple_pattern") || is(target, "list_pattern")) {
 		for (uint32_t k = 0; k < ts_node_named_child_count(target); k++)
-			target_unknown(f, ts_node_named_child(target, k));
+			target_unknown(f, ts_node_named_child(target, k), why);
 	}
 }
 
@@ -182,29 +97,33 @@ static bool reads_only(struct fn *f, TSNode call)
 	TSNode fnode = field(call, "function");
 	if (!is(fnode, "identifier"))
 		return false;
-	const char *name = text(f, fnode);
+	const char *name = py_text(f, fnode);
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 		if (!strcmp(name, names[k]))
 			return true;
 	return false;
 }
 
-/* Assignments and calls that may change the config, where cglint cannot say how. */
-static void scan_unknown(struct fn *f, TSNode n, unsigned depth)
+/* Assignments and calls that may change the config, where cglint cannot say how ('why' says
+ * what the code is; NULL: each call names itself). */
+static void scan_unknown(struct fn *f, TSNode n, unsigned depth, const char *why)
 {
 	if (depth > FE_PY_MAX_NEST || ts_node_is_null(n))
 		return;
 	const char *t = ts_node_type(n);
 	if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment")) {
-		target_unknown(f, field(n, "left"));
+		target_unknown(f, field(n, "left"), why ? why : arena_printf(f->a, "set by '%s', which cglint does not read",
+									    py_snippet(f, n)));
 	} else if (!strcmp(t, "for_statement") || !strcmp(t, "for_in_clause")) {
-		target_unknown(f, field(n, "left"));
+		target_unknown(f, field(n, "left"), why ? why : "set in a loop");
 	} else if (!strcmp(t, "call")) {
 		TSNode fnode = field(n, "function");
+		const char *w = why ? why : arena_printf(f->a, "changed by '%s', which cglint does not follow",
+							 py_snippet(f, fnode));
 		if (is(fnode, "attribute")) {
 			const char *p = path_of(f, field(fnode, "object"), 0);
 			if (p)
-				touch(f, p);    /* cfg.model.finalize(), cfg.env_vars.update(...) */
+				touch(f, p, w);    /* cfg.model.finalize(), cfg.env_vars.update(...) */
 		}
 		TSNode args = field(n, "arguments");
 		for (uint32_t k = 0; !ts_node_is_null(args) && k < ts_node_named_child_count(args); k++) {
@@ -215,20 +134,50 @@ static void scan_unknown(struct fn *f, TSNode n, unsigned depth)
 				a = ts_node_named_child(a, 0);
 			const char *p = ts_node_is_null(a) ? NULL : path_of(f, a, 0);
 			if (p && !reads_only(f, n))
-				touch(f, p);    /* helper(cfg), helper(cfg.model) */
+				touch(f, p, w);    /* helper(cfg), helper(cfg.model) */
 		}
 	}
 	for (uint32_t k = 0; k < ts_node_named_child_count(n); k++)
-		scan_unknown(f, ts_node_named_child(n, k), depth + 1);
+		scan_unknown(f, ts_node_named_child(n, k), depth + 1, why);
 }
 
 /* ---- what cglint reads ---- */
 
 static void assign(struct fn *f, const char *key, TSNode rhs, struct loc at, unsigned depth);
 
+/* A value at 'key': a dict's entries under it (a '**' of an unknown one leaves other names
+ * possible), anything else as it is. */
+static void put_value(struct fn *f, const char *key, struct value v, struct loc at, const char *why)
+{
+	forget(f, key, why);
+	if (v.kind != V_MAP) {
+		put(f, key, v, at, why);
+		return;
+	}
+	for (size_t k = 0; k + 1 < v.n; k += 2)
+		if (v.items[k].kind == V_STR && !strchr(v.items[k].s, '.'))
+			put(f, arena_printf(f->a, "%s.%s", key, v.items[k].s), v.items[k + 1], at, NULL);
+}
+
 static void assign_dict(struct fn *f, const char *key, TSNode dict, unsigned depth)
 {
-	forget(f, key);
+	const char *why;
+	struct value whole = py_eval(f, dict, &why, depth + 1);
+	if (whole.kind == V_MAP) {      /* every entry known, '**' entries from dicts cglint reads */
+		put_value(f, key, whole, loc_of(f->path, dict), NULL);
+		/* entries written here are placed on their own keys */
+		for (uint32_t k = 0; k < ts_node_named_child_count(dict); k++) {
+			TSNode c = ts_node_named_child(dict, k);
+			struct value name;
+			if (is(c, "pair") && fe_py_lit_string(f->a, f->src, field(c, "key"), &name) && !strchr(name.s, '.')) {
+				const char *w;
+				struct value v = py_eval(f, field(c, "value"), &w, depth + 1);
+				put(f, arena_printf(f->a, "%s.%s", key, name.s), v, loc_of(f->path, field(c, "key")), w);
+			}
+		}
+		return;
+	}
+	forget(f, key, why);
 	size_t first = f->log.n;
 	for (uint32_t k = 0; k < ts_node_named_child_count(dict); k++) {
 		TSNode c = ts_node_named_child(dict, k);
@@ -239,50 +188,80 @@ static void assign_dict(struct fn *f, const char *key, TSNode dict, unsigned dep
 				assign(f, arena_printf(f->a, "%s.%s", key, name.s), field(c, "value"),
 				       loc_of(f->path, kn), depth + 1);
 			else
-				scan_unknown(f, c, depth + 1);
+				scan_unknown(f, c, depth + 1, NULL);
 		} else if (is(c, "dictionary_splat")) {
 			/* {**BASE, ...}: what BASE holds is not read; keys before it may be overridden */
+			const char *sw;
+			struct value base = py_eval(f, ts_node_named_child(c, 0), &sw, depth + 1);
+			if (base.kind == V_MAP) {
+				for (size_t j = 0; j + 1 < base.n; j += 2)
+					if (base.items[j].kind == V_STR && !strchr(base.items[j].s, '.'))
+						put(f, arena_printf(f->a, "%s.%s", key, base.items[j].s), base.items[j + 1],
+						    loc_of(f->path, c), NULL);
+				continue;
+			}
+			const char *w = arena_printf(f->a, "may be overridden by '%s' (%s)", py_snippet(f, c),
+						     sw ? sw : "not read");
 			for (size_t j = first; j < f->log.n; j++)
 				if (f->log.recs[j].op == PY_SET && f->log.recs[j].val.kind != V_UNKNOWN) {
 					f->log.recs[j].val = value_unknown;
 					f->log.recs[j].val.loc = f->log.recs[j].loc;
+					f->log.recs[j].why = w;
 				}
 			py_unit_mark(&f->log, PY_SPREAD, key, loc_of(f->path, c));
-			scan_unknown(f, c, depth + 1);
 		}
 	}
 }
 
-/* Config classes whose field defaults the packs hold (rules/defaults.yaml): a keyword
- * constructor of one leaves its other fields at those defaults. A model family's provider
- * (Llama3ModelProvider8B) has defaults of its own and is not one of them. */
-static bool class_defaults_known(const char *cls)
+static void container_defaults(struct fn *f, const char *key, TSNode call)
 {
-	static const char *const known[] = {"GPTModelProvider", "TransformerConfig", "RNGConfig",
-					    "DistributedDataParallelConfig", "OptimizerConfig",
-					    "RerunStateMachineConfig"};
-	for (size_t k = 0; cls && k < sizeof(known) / sizeof(known[0]); k++)
-		if (!strcmp(cls, known[k]))
-			return true;
-	return false;
+	TSNode args = field(call, "arguments");
+	struct loc at = loc_of(f->path, field(call, "function"));
+	bool factory;
+	const char *section;
+	for (size_t k = 0; (section = py_bridge_container_section(k, &factory)); k++) {
+		bool given = false;
+		for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args) && !given; i++) {
+			TSNode a = ts_node_named_child(args, i);
+			given = is(a, "dictionary_splat") ||
+				(is(a, "keyword_argument") && !strcmp(py_text(f, field(a, "name")), section));
+		}
+		if (given)
+			continue;
+		const char *sk = arena_printf(f->a, "%s.%s", key, section);
+		if (factory)
+			py_unit_mark(&f->log, PY_CLOSE, sk, at);
+		else
+			put(f, sk, value_null, at, NULL);
+	}
 }
 
 /* Keyword arguments of a config class, under 'key'; the rest of its fields keep the class's
  * defaults where the packs know them, else are not known. */
 static void assign_ctor(struct fn *f, const char *key, TSNode call, unsigned depth)
 {
-	forget(f, key);
-	if (class_defaults_known(callee_name(f, call)))
+	const char *callee = callee_name(f, call);
+	forget(f, key, arena_printf(f->a, "replaced by '%s(...)'", callee));
+	if (py_bridge_defaults_known(callee))
 		py_unit_mark(&f->log, PY_CLOSE, key, loc_of(f->path, call));
+	if (is_container(callee))
+		container_defaults(f, key, call);
 	TSNode args = field(call, "arguments");
 	for (uint32_t k = 0; !ts_node_is_null(args) && k < ts_node_named_child_count(args); k++) {
 		TSNode a = ts_node_named_child(args, k);
 		if (is(a, "keyword_argument")) {
 			TSNode name = field(a, "name");
-			assign(f, arena_printf(f->a, "%s.%s", key, text(f, name)), field(a, "value"),
+			assign(f, arena_printf(f->a, "%s.%s", key, py_text(f, name)), field(a, "value"),
 			       loc_of(f->path, name), depth + 1);
+		} else if (is(a, "dictionary_splat")) {
+			const char *w;
+			struct value v = py_eval(f, ts_node_named_child(a, 0), &w, depth + 1);
+			if (v.kind == V_MAP)
+				put_value(f, key, v, loc_of(f->path, a), NULL);
+			else
+				scan_unknown(f, a, depth + 1, NULL);
 		} else {
-			scan_unknown(f, a, depth + 1);
+			scan_unknown(f, a, depth + 1, NULL);
 		}
 	}
 }
@@ -290,11 +269,14 @@ static void assign_ctor(struct fn *f, const char *key, TSNode call, unsigned dep
 static void assign(struct fn *f, const char *key, TSNode rhs, struct loc at, unsigned depth)
 {
 	struct value v;
+	const char *why = NULL;
+	struct py_ret r;
 	if (ts_node_is_null(rhs) || depth > FE_PY_MAX_NEST) {
 		v = value_unknown;
+		why = "not read (nested too deep)";
 	} else if (fe_py_lit_value(f->a, f->path, f->src, rhs, &v, 0)) {
-		forget(f, key);
-		put(f, key, v, at);
+		forget(f, key, NULL);
+		put(f, key, v, at, NULL);
 		return;
 	} else if (is(rhs, "dictionary")) {
 		assign_dict(f, key, rhs, depth);
@@ -302,85 +284,205 @@ static void assign(struct fn *f, const char *key, TSNode rhs, struct loc at, uns
 	} else if (is(rhs, "call") && is_constructor(callee_name(f, rhs))) {
 		assign_ctor(f, key, rhs, depth);
 		return;
-	} else if (is(rhs, "identifier") && var_prefix(f, text(f, rhs))) {
+	} else if (is(rhs, "identifier") && var_prefix(f, py_text(f, rhs))) {
 		/* model=model_cfg: the object built before becomes this section */
-		const char *from = var_prefix(f, text(f, rhs));
-		forget(f, key);
-		py_unit_copy(&f->log, from, key);
-		var_set(f, text(f, rhs), key);
+		const char *from = var_prefix(f, py_text(f, rhs)), *vw = py_unit_var_why(&f->log, py_text(f, rhs));
+		forget(f, key, vw);
+		struct value u = value_unknown;
+		u.loc = at;
+		if (!py_unit_copy(&f->log, from, key) && vw)
+			put(f, key, u, at, vw);
+		var_set(f, py_text(f, rhs), key);
 		return;
+	} else if (is(rhs, "call") && py_call_follow(f, rhs, &r)) {
+		/* cfg.mixed_precision = bf16_mixed(): the object it builds becomes this section */
+		if (r.n == 1 && !r.tuple && r.ns[0]) {
+			forget(f, key, NULL);
+			py_unit_copy(&f->log, r.ns[0], key);
+			return;
+		}
+		v = r.n == 1 && !r.tuple ? r.val[0] : value_unknown;
+		why = r.n == 1 && !r.tuple ? r.why[0] : arena_printf(f->a, "from '%s', which returns nothing cglint reads",
+								      py_snippet(f, field(rhs, "function")));
 	} else {
-		scan_unknown(f, rhs, depth + 1);
-		v = value_unknown;
+		v = py_eval(f, rhs, &why, depth + 1);
+		if (v.kind == V_UNKNOWN)
+			scan_unknown(f, rhs, depth + 1, NULL);
 	}
-	forget(f, key);
-	v.loc = at;
-	put(f, key, v, at);
+	if (v.kind == V_UNKNOWN)
+		v.loc = at;
+	put_value(f, key, v, at, why);
 }
 
-/* 'name = rhs' at body level: binds a config, an alias of a section, or something else. */
+/* 'name = rhs' at body level: binds a config, an alias of a section, or a value. */
 static void bind(struct fn *f, const char *name, TSNode rhs)
 {
 	const char *p = path_of(f, rhs, 0);
-	if (p && !is(rhs, "identifier")) {
-		var_set(f, name, p);    /* model = cfg.model */
-		return;
-	}
-	if (p) {
-		var_set(f, name, p);    /* c = cfg */
+	size_t dots = 0;
+	for (const char *q = p; q && (q = strchr(q, '.')); q++)
+		dots++;
+	bool is_value = false;  /* tp = cfg.model.tensor_model_parallel_size: a key set before */
+	for (size_t k = f->log.n; p && dots > 1 && k-- > 0;)
+		if (!strcmp(f->log.recs[k].key, p)) {
+			is_value = f->log.recs[k].op == PY_SET;
+			break;
+		}
+	if (p && !is_value) {
+		var_set(f, name, p);    /* model = cfg.model, c = cfg */
 		return;
 	}
 	if (is(rhs, "call")) {
-		const char *callee = callee_name(f, rhs), *ret;
-		const char *section = is_constructor(callee) ? class_section(callee) : NULL;
-		if (!section && follow(f, rhs, &ret)) {
-			var_set(f, name, ret ? ret : new_ns(f));        /* cfg = llama3_8b_pretrain_config() */
-			return;
+		const char *callee = callee_name(f, rhs);
+		const char *section = is_constructor(callee) ? py_bridge_section(callee) : NULL;
+		struct py_ret r;
+		if (!section && py_call_follow(f, rhs, &r)) {
+			if (r.n == 1 && !r.tuple && !r.ns[0])
+				py_unit_bind_value(&f->log, name, r.val[0], r.why[0]);
+			else
+				var_set(f, name, r.n == 1 && !r.tuple && r.ns[0] ? r.ns[0] : new_ns(f));
+			return;         /* cfg = llama3_8b_pretrain_config() */
 		}
-		if (!section)
-			scan_unknown(f, rhs, 0);        /* cfg = tweak(cfg) */
-		const char *ns = new_ns(f);
 		if (section) {
+			const char *ns = new_ns(f);
 			const char *key = *section ? arena_printf(f->a, "%s.%s", ns, section) : ns;
 			assign_ctor(f, key, rhs, 0);
 			var_set(f, name, key);
-		} else {
-			var_set(f, name, ns);   /* a base recipe cglint cannot read */
+			return;
+		}
+		const char *why;
+		struct value v = py_eval(f, rhs, &why, 0);
+		if (v.kind != V_UNKNOWN) {
+			py_unit_bind_value(&f->log, name, v, NULL);
+			return;
+		}
+		scan_unknown(f, rhs, 0, NULL);  /* cfg = tweak(cfg) */
+		/* a base recipe cglint cannot read, or a value it cannot know */
+		py_unit_bind_object(&f->log, name, new_ns(f), py_eval_call_why(f, rhs));
+		return;
+	}
+	const char *why;
+	struct value v = py_eval(f, rhs, &why, 0);
+	if (v.kind == V_UNKNOWN)
+		scan_unknown(f, rhs, 0, NULL);
+	py_unit_bind_value(&f->log, name, v, why);
+}
+
+/* 'a, b = rhs': a helper's tuple (opt_cfg, scheduler_cfg = helper(...)), or a tuple of values. */
+static void unpack(struct fn *f, TSNode target, TSNode rhs)
+{
+	uint32_t n = 0;
+	TSNode items[64];
+	for (uint32_t k = 0; k < ts_node_named_child_count(target) && n < 64; k++)
+		if (!is(ts_node_named_child(target, k), "comment"))
+			items[n++] = ts_node_named_child(target, k);
+	struct py_ret r = {0};
+	const char *why = NULL;
+	if (is(rhs, "call") && !is_constructor(callee_name(f, rhs)) && py_call_follow(f, rhs, &r) && r.tuple && r.n == n) {
+		for (uint32_t k = 0; k < n; k++) {
+			if (!is(items[k], "identifier"))
+				target_unknown(f, items[k], "unpacked from a call");
+			else if (r.ns[k])
+				var_set(f, py_text(f, items[k]), r.ns[k]);
+			else
+				py_unit_bind_value(&f->log, py_text(f, items[k]), r.val[k], r.why[k]);
 		}
 		return;
 	}
-	scan_unknown(f, rhs, 0);
-	var_set(f, name, NULL);
+	struct value v = r.n ? value_unknown : py_eval(f, rhs, &why, 0);
+	if (r.n)
+		why = "unpacked from a call whose result cglint cannot split";
+	for (uint32_t k = 0; k < n; k++) {
+		bool known = v.kind == V_LIST && v.n == n;
+		if (is(items[k], "identifier"))
+			py_unit_bind_value(&f->log, py_text(f, items[k]), known ? v.items[k] : value_unknown,
+					   known ? NULL : why ? why : "unpacked from a value cglint does not know");
+		else
+			target_unknown(f, items[k], "unpacked from a value");
+	}
 }
+
+/* 'return x': an object, a value, or a tuple of them. */
+static void returns(struct fn *f, TSNode v)
+{
+	if (ts_node_is_null(v))
+		return;
+	TSNode items[64];
+	uint32_t n = 0;
+	bool tuple = is(v, "expression_list") || is(v, "tuple");
+	if (tuple) {
+		for (uint32_t k = 0; k < ts_node_named_child_count(v) && n < 64; k++)
+			if (!is(ts_node_named_child(v, k), "comment"))
+				items[n++] = ts_node_named_child(v, k);
+	} else {
+		items[n++] = v;
+	}
+	struct py_ret r = {.n = n, .tuple = tuple, .ns = arena_alloc(f->a, n * sizeof(char *)),
+			   .val = arena_alloc(f->a, n * sizeof(struct value)), .why = arena_alloc(f->a, n * sizeof(char *))};
+	for (uint32_t k = 0; k < n; k++) {
+		TSNode e = items[k];
+		const char *p = path_of(f, e, 0);
+		struct py_ret sub;
+		if (p && !strchr(p, '.')) {
+			r.ns[k] = p;
+		} else if (is(e, "call") && is_constructor(callee_name(f, e)) && py_bridge_section(callee_name(f, e))) {
+			const char *section = py_bridge_section(callee_name(f, e));
+			r.ns[k] = new_ns(f);    /* return ConfigContainer(...), return OptimizerConfig(...) */
+			assign_ctor(f, *section ? arena_printf(f->a, "%s.%s", r.ns[k], section) : r.ns[k], e, 0);
+			if (*section)
+				r.ns[k] = arena_printf(f->a, "%s.%s", r.ns[k], section);
+		} else if (is(e, "call") && !is_constructor(callee_name(f, e)) && py_call_follow(f, e, &sub)) {
+			if (sub.n == 1 && !sub.tuple) {         /* return helper(cfg) */
+				r.ns[k] = sub.ns[0] && !strchr(sub.ns[0], '.') ? sub.ns[0] : NULL;
+				r.val[k] = sub.ns[0] ? value_unknown : sub.val[0];
+				r.why[k] = sub.ns[0] ? (r.ns[k] ? NULL : "a section returned") : sub.why[0];
+			} else if (!tuple && sub.tuple) {
+				r = sub;                        /* return helper(): its tuple */
+				break;
+			} else {
+				r.val[k] = value_unknown;
+				r.why[k] = "from a call that returns nothing cglint reads";
+			}
+		} else {
+			r.val[k] = py_eval(f, e, &r.why[k], 0);
+			if (r.val[k].kind == V_UNKNOWN)
+				scan_unknown(f, e, 0, NULL);
+		}
+	}
+	if (!f->ret.n)
+		f->ret = r;
+}
+
+static void block(struct fn *f, TSNode body);
 
 static void statement(struct fn *f, TSNode st)
 {
-	if (f->log.over)
-		return;         /* not read (CG903): the rest would only cost time */
+	if (f->log.over || f->done)
+		return;         /* not read (CG903), or not reached */
 	const char *t = ts_node_type(st);
 	if (!strcmp(t, "return_statement")) {
-		TSNode v = ts_node_named_child(st, 0);
-		const char *p = ts_node_is_null(v) ? NULL : path_of(f, v, 0);
-		const char *ret;
-		if (p && !strchr(p, '.')) {
-			f->returned = p;
-		} else if (is(v, "call") && !is_constructor(callee_name(f, v)) && follow(f, v, &ret)) {
-			f->returned = ret && !strchr(ret, '.') ? ret : NULL;   /* return helper(cfg) */
-		} else if (is(v, "call") && is_constructor(callee_name(f, v)) && is_container(callee_name(f, v))) {
-			f->returned = new_ns(f);        /* return ConfigContainer(model=..., ...) */
-			assign_ctor(f, f->returned, v, 0);
-		} else if (!ts_node_is_null(v)) {
-			scan_unknown(f, v, 0);
-		}
+		returns(f, ts_node_named_child(st, 0));
+		f->done = true;
 		return;
 	}
-	const char *ret;
+	if (!strcmp(t, "if_statement")) {
+		py_flow_if(f, st);
+		return;
+	}
+	if (!strcmp(t, "with_statement")) {
+		block(f, field(st, "body"));    /* the body runs; what the context manager does is not read */
+		return;
+	}
+	struct py_ret r;
 	if (!strcmp(t, "expression_statement") && ts_node_named_child_count(st) == 1 &&
-	    is(ts_node_named_child(st, 0), "call") && follow(f, ts_node_named_child(st, 0), &ret))
+	    is(ts_node_named_child(st, 0), "call") && py_call_follow(f, ts_node_named_child(st, 0), &r))
 		return;         /* helper(cfg), read and replayed */
 	if (strcmp(t, "expression_statement") || ts_node_named_child_count(st) != 1 ||
 	    !is(ts_node_named_child(st, 0), "assignment")) {
-		scan_unknown(f, st, 0);         /* a call, control flow, a nested def, ... */
+		if (!strcmp(t, "pass_statement") || !strcmp(t, "comment") || (!strcmp(t, "expression_statement") &&
+		    ts_node_named_child_count(st) == 1 && is(ts_node_named_child(st, 0), "string")))
+			return; /* a docstring */
+		scan_unknown(f, st, 0, !strcmp(t, "for_statement") || !strcmp(t, "while_statement") ? "set in a loop"
+				       : !strcmp(t, "try_statement") ? "set in a try statement" : NULL);
 		return;
 	}
 	/* a = b = value: the targets from the left, the value at the end of the chain */
@@ -393,7 +495,11 @@ static void statement(struct fn *f, TSNode st)
 		rhs = field(rhs, "right");
 	}
 	if (is(rhs, "assignment") || ts_node_is_null(rhs)) {
-		scan_unknown(f, st, 0);
+		scan_unknown(f, st, 0, NULL);
+		return;
+	}
+	if (n == 1 && (is(targets[0], "pattern_list") || is(targets[0], "tuple_pattern") || is(targets[0], "list_pattern"))) {
+		unpack(f, targets[0], rhs);
 		return;
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -401,17 +507,28 @@ static void statement(struct fn *f, TSNode st)
 		if (ts_node_is_null(tg))
 			continue;
 		if (is(tg, "identifier")) {
-			bind(f, text(f, tg), rhs);
+			bind(f, py_text(f, tg), rhs);
 			continue;
 		}
 		const char *key = path_of(f, tg, 0);
 		if (key && strchr(key, '.'))
 			assign(f, key, rhs, loc_of(f->path, name_node(tg)), 0);
 		else
-			target_unknown(f, tg);
+			target_unknown(f, tg, "set where cglint does not read");
 	}
 }
 
+static void block(struct fn *f, TSNode body)
+{
+	for (uint32_t k = 0; !ts_node_is_null(body) && k < ts_node_named_child_count(body); k++) {
+		TSNode st = ts_node_named_child(body, k);
+		if (!is(st, "comment"))
+			statement(f, st);
+	}
+}
+
+/* Parameters bound from what the caller passes (f->args), else to defaults, else to objects of
+ * their own whose values are unknown. */
 static void parameters(struct fn *f, TSNode params)
 {
 	uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
@@ -420,155 +537,45 @@ static void parameters(struct fn *f, TSNode params)
 	bool positional = true;
 	for (uint32_t k = 0; k < n; k++) {
 		TSNode p = ts_node_named_child(params, k);
-		TSNode id = p;
+		TSNode id = p, dflt = {0};
 		if (is(p, "typed_parameter"))
 			id = ts_node_named_child(p, 0);
 		else if (is(p, "default_parameter") || is(p, "typed_default_parameter"))
-			id = field(p, "name");
+			id = field(p, "name"), dflt = field(p, "value");
 		if (!is(id, "identifier")) {
 			positional &= is(p, "positional_separator");   /* after * or *args: keywords only */
 			continue;
 		}
-		const char *name = text(f, id);
+		const char *name = py_text(f, id);
 		if (!strcmp(name, "self") || !strcmp(name, "cls"))
 			continue;
 		const char *ns = new_ns(f);
-		var_set(f, name, ns);
-		f->params[f->n_params] = name;
+		size_t at = f->n_params;
+		f->params[at] = name;
 		f->param_ns[f->n_params++] = ns;
 		f->n_positional += positional;
+		const struct py_arg *arg = f->args && at < f->n_args ? &f->args[at] : NULL;
+		if (arg && arg->ns) {
+			var_set(f, name, ns);
+		} else if (arg && !arg->absent) {
+			py_unit_bind_value(&f->log, name, arg->val, arg->why);
+		} else if (!arg && !ts_node_is_null(dflt)) {
+			const char *why;
+			struct value v = py_eval(f, dflt, &why, 0);
+			if (v.kind == V_NULL)
+				var_set(f, name, ns);   /* cfg=None: an object when the caller passes one */
+			else
+				py_unit_bind_value(&f->log, name, v, why);
+		} else {
+			var_set(f, name, ns);
+		}
 	}
 }
 
 static void walk(struct fn *f, TSNode def)
 {
-	TSNode body = field(def, "body");
 	parameters(f, field(def, "parameters"));
-	for (uint32_t k = 0; !ts_node_is_null(body) && k < ts_node_named_child_count(body); k++) {
-		TSNode st = ts_node_named_child(body, k);
-		if (!is(st, "comment"))
-			statement(f, st);
-	}
-}
-
-/* ---- calls: modules, their functions, and what each one does ---- */
-
-/* The function a call names: f(...) in this module or imported, m.f(...) through a module. */
-static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
-{
-	if (is(fnode, "identifier"))
-		return !var_prefix(f, text(f, fnode)) && fe_py_mod_lookup(f->cache, f->mod, text(f, fnode), 0, out, def);
-	if (!is(fnode, "attribute") || !is(field(fnode, "object"), "identifier"))
-		return false;
-	const char *obj = text(f, field(fnode, "object")), *attr = text(f, field(fnode, "attribute"));
-	for (size_t k = f->mod->n_imps; k-- > 0;) {
-		const struct imp *im = &f->mod->imps[k];
-		if (strcmp(im->local, obj))
-			continue;
-		/* import a.b as m, or from a import b (b a module) */
-		const char *name = !im->attr ? im->module
-				   : *im->module ? arena_printf(f->a, "%s.%s", im->module, im->attr) : im->attr;
-		struct mod *m = fe_py_mod_load(f->cache, f->mod, name, im->level);
-		return m && fe_py_mod_lookup(f->cache, m, attr, 0, out, def);
-	}
-	return false;
-}
-
-/* What function 'd' of 'm' does, walked once; NULL where it cannot be said (recursion, the
- * depth or walk limit: '*cut' then). */
-static const struct sum *summarize(struct py_cache *c, struct mod *m, size_t d, unsigned depth, bool *cut)
-{
-	struct sum *s = &m->defs[d].sum;
-	if (s->state == 2)
-		return s;
-	if (s->state == 1 || depth > FE_PY_MAX_DEPTH || c->walks >= MAX_WALKS) {
-		*cut = s->state != 1;
-		return NULL;
-	}
-	c->walks++;
-	s->state = 1;
-	struct fn f = {.a = c->a, .path = m->path, .src = m->src, .cache = c, .mod = m, .depth = depth};
-	py_unit_init(&f.log, c->a);
-	walk(&f, m->defs[d].node);
-	*s = (struct sum){.state = 2, .n = f.log.n, .params = f.params, .param_ns = f.param_ns,
-			  .n_params = f.n_params, .n_positional = f.n_positional, .returned = f.returned,
-			  .next_ns = f.log.next_ns, .over = f.log.over};
-	s->recs = arena_alloc(c->a, (f.log.n ? f.log.n : 1) * sizeof(*s->recs));
-	if (f.log.n)
-		memcpy(s->recs, f.log.recs, f.log.n * sizeof(*s->recs));
-	py_unit_release(&f.log);
-	if (f.cut) {            /* walked with calls cut short: deeper than needed here; not kept */
-		*cut = true;
-		s->state = 0;
-	}
-	return s;
-}
-
-/* A call into a function cglint reads: its records on its parameters, replayed on the
- * arguments; '*ret' is what its result names (a new object, an argument, or NULL). False when
- * the callee is not one cglint can read: the caller treats the call as unknown. */
-static bool follow(struct fn *f, TSNode call, const char **ret)
-{
-	*ret = NULL;
-	struct mod *m;
-	size_t d;
-	if (!f->cache || !resolve(f, field(call, "function"), &m, &d))
-		return false;
-	bool cut = false;
-	const struct sum *s = summarize(f->cache, m, d, f->depth + 1, &cut);
-	f->cut |= cut;
-	if (!s)
-		return false;
-	TSNode args = field(call, "arguments");
-	uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-	const char **from = arena_alloc(f->a, (s->n_params + 1) * sizeof(*from));
-	const char **to = arena_alloc(f->a, (s->n_params + 1) * sizeof(*to));
-	size_t n_map = 0, pos = 0;
-	for (uint32_t k = 0; k < n; k++) {
-		TSNode a = ts_node_named_child(args, k);
-		if (is(a, "comment"))
-			continue;
-		const char *param = NULL, *path;
-		if (is(a, "keyword_argument")) {
-			param = text(f, field(a, "name"));
-			path = path_of(f, field(a, "value"), 0);
-		} else if (is(a, "list_splat") || is(a, "dictionary_splat")) {
-			if (path_of(f, ts_node_named_child(a, 0), 0))
-				return false;   /* *args holding the config: which parameter is not known */
-			continue;
-		} else {
-			path = path_of(f, a, 0);
-			param = pos < s->n_positional ? s->params[pos] : NULL;
-			pos++;
-		}
-		size_t p = 0;
-		while (param && p < s->n_params && strcmp(s->params[p], param))
-			p++;
-		if (path && (!param || p == s->n_params))
-			touch(f, path); /* taken by **kwargs: not read */
-		else if (path) {
-			from[n_map] = s->param_ns[p];
-			to[n_map++] = path;
-		}
-	}
-	const char *result = NULL;
-	if (s->returned) {
-		for (size_t k = 0; k < n_map && !result; k++)
-			if (!strcmp(from[k], s->returned))
-				result = to[k];
-		bool is_param = false;
-		for (size_t k = 0; k < s->n_params; k++)
-			is_param |= !strcmp(s->param_ns[k], s->returned);
-		if (!is_param) {
-			result = new_ns(f);
-			from[n_map] = s->returned;
-			to[n_map++] = result;
-		}
-	}
-	py_unit_replay(&f->log, s->recs, s->n, from, to, n_map);
-	f->log.over |= s->over; /* what the callee wrote past its bound is missing here too */
-	*ret = result;
-	return true;
+	block(f, field(def, "body"));
 }
 
 /* ---- units ---- */
@@ -593,18 +600,18 @@ static void function(struct file *fl, TSNode def, const char *owner, size_t top)
 	struct py_log view = {0};
 	const char *ns;
 	bool cut = false;
-	const struct sum *s = top != (size_t)-1 ? summarize(fl->cache, fl->mod, top, 0, &cut) : NULL;
+	const struct sum *s = top != (size_t)-1 ? py_call_top(fl->cache, fl->mod, top, &cut) : NULL;
 	if (s) {                /* a module-level function: walked once, for its callers too */
 		view = (struct py_log){.a = a, .recs = s->recs, .n = s->n, .cap = s->n, .next_ns = s->next_ns,
 				       .over = s->over};
-		ns = s->returned ? s->returned : py_unit_busiest(&view, a);
+		ns = s->ret.n == 1 && !s->ret.tuple && s->ret.ns[0] ? s->ret.ns[0] : py_unit_busiest(&view, a);
 	} else {
 		walk(&f, def);
 		view = f.log;
-		ns = f.returned ? f.returned : py_unit_busiest(&f.log, a);
+		ns = f.ret.n == 1 && !f.ret.tuple && f.ret.ns[0] ? f.ret.ns[0] : py_unit_busiest(&f.log, a);
 	}
 	struct py_unit u = {.loc = loc_of(fl->path, name)};
-	u.name = owner ? arena_printf(fl->a, "%s.%s", owner, text(&f, name)) : text(&f, name);
+	u.name = owner ? arena_printf(fl->a, "%s.%s", owner, py_text(&f, name)) : py_text(&f, name);
 	py_unit_result(&view, ns, fl->a, &u);
 	if (u.n_keys || u.over) {
 		if (fl->n == fl->cap) {
@@ -687,7 +694,7 @@ static void errors(struct errs *e, TSNode n, unsigned depth)
 struct py_cache *fe_py_cache_new(struct arena *a)
 {
 	struct py_cache *c = mem_alloc(sizeof(*c));
-	*c = (struct py_cache){.a = a, .parser = ts_parser_new()};
+	*c = (struct py_cache){.a = a, .parser = ts_parser_new(), .ops = &ops};
 	if (c->parser && !ts_parser_set_language(c->parser, tree_sitter_python())) {
 		ts_parser_delete(c->parser);
 		c->parser = NULL;
@@ -702,6 +709,7 @@ void fe_py_cache_free(struct py_cache *c)
 	for (size_t k = 0; k < c->n; k++)
 		ts_tree_delete(c->mods[k]->tree);
 	free(c->mods);
+	free(c->notes);
 	if (c->parser)
 		ts_parser_delete(c->parser);
 	free(c);
@@ -748,7 +756,21 @@ int fe_py_parse(struct arena *a, struct py_cache *c, const char *path, const cha
 	}
 	TSNode root = ts_tree_root_node(m->tree);
 	struct file fl = {.a = a, .path = m->path, .src = m->src, .cache = use, .mod = m};
+	use->top = m;
+	use->n_notes = 0;
 	definitions(&fl, root, NULL, 0);
+	out->notes = arena_alloc(a, (use->n_notes ? use->n_notes : 1) * sizeof(*out->notes));
+	for (size_t k = 0; k < use->n_notes; k++) {     /* in line order */
+		size_t at = out->n_notes++;
+		while (at && out->notes[at - 1].loc.line > use->notes[k].loc.line) {
+			out->notes[at] = out->notes[at - 1];
+			at--;
+		}
+		out->notes[at] = (struct py_note){use->notes[k].loc, arena_strdup(a, use->notes[k].text)};
+		out->notes[at].loc.path = path;
+	}
+	use->top = NULL;
+	use->n_notes = 0;
 	out->units = arena_alloc(a, (fl.n ? fl.n : 1) * sizeof(*out->units));
 	if (fl.n)
 		memcpy(out->units, fl.units, fl.n * sizeof(*fl.units));

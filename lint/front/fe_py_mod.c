@@ -42,6 +42,7 @@ struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf,
 			cap_imps += ts_node_named_child_count(d);
 	}
 	m->defs = arena_alloc(c->a, (n ? n : 1) * sizeof(*m->defs));
+	m->globs = arena_alloc(c->a, (n ? n : 1) * sizeof(*m->globs));
 	m->imps = arena_alloc(c->a, cap_imps * sizeof(*m->imps));
 	for (uint32_t k = 0; k < n; k++) {
 		TSNode d = ts_node_named_child(root, k);
@@ -49,6 +50,13 @@ struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf,
 			d = field(d, "definition");
 		if (is(d, "function_definition") && !ts_node_is_null(field(d, "name"))) {
 			m->defs[m->n_defs++] = (struct def){.name = text(c->a, buf, field(d, "name")), .node = d};
+			continue;
+		}
+		if (is(d, "expression_statement") && ts_node_named_child_count(d) == 1 &&
+		    is(ts_node_named_child(d, 0), "assignment")) {
+			TSNode as = ts_node_named_child(d, 0), left = field(as, "left"), right = field(as, "right");
+			if (is(left, "identifier") && !ts_node_is_null(right) && !is(right, "assignment"))
+				m->globs[m->n_globs++] = (struct glob){.name = text(c->a, buf, left), .value = right};
 			continue;
 		}
 		bool from = is(d, "import_from_statement");
@@ -77,16 +85,17 @@ struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf,
 			}
 			TSNode name = is(c2, "aliased_import") ? field(c2, "name") : c2;
 			TSNode alias = is(c2, "aliased_import") ? field(c2, "alias") : name;
-			if (!is(name, "dotted_name") || ts_node_is_null(alias) || m->n_imps + 1 >= cap_imps)
+			if (!is(name, "dotted_name") || ts_node_is_null(alias) || m->n_imps >= cap_imps)
 				continue;
 			const char *nm = text(c->a, buf, name), *local = text(c->a, buf, alias);
 			if (from)
-				m->imps[m->n_imps++] = (struct imp){local, module, nm, level};
+				m->imps[m->n_imps++] = (struct imp){local, module, nm, level, c2};
 			else if (is(c2, "aliased_import"))
-				m->imps[m->n_imps++] = (struct imp){local, nm, NULL, 0};
+				m->imps[m->n_imps++] = (struct imp){local, nm, NULL, 0, c2};
+			else                    /* import a.b: binds 'a' */
+				m->imps[m->n_imps++] = (struct imp){arena_strndup(c->a, nm, strcspn(nm, ".")),
+								    arena_strndup(c->a, nm, strcspn(nm, ".")), NULL, 0, c2};
 		}
-		if (m->n_imps > n)      /* never: one slot a statement is not enough only for long lists */
-			m->n_imps = n;
 	}
 	if (c->n == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 16;
@@ -150,4 +159,12 @@ bool fe_py_mod_lookup(struct py_cache *c, struct mod *m, const char *name, unsig
 		return next && fe_py_mod_lookup(c, next, im->attr, hops + 1, out, def);
 	}
 	return false;
+}
+
+const struct imp *fe_py_mod_import(const struct mod *m, const char *local)
+{
+	for (size_t k = m->n_imps; k-- > 0;)
+		if (!strcmp(m->imps[k].local, local))
+			return &m->imps[k];
+	return NULL;
 }

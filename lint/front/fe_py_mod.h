@@ -15,15 +15,18 @@
 #include "front/fe_py.h"
 #include "front/py_unit.h"
 
-/* What one module-level function does, recorded once and replayed at each call. */
+/* What one module-level function does with the values its caller passes ('sig': them
+ * rendered, "" for none), recorded once for each and replayed at each call. */
 struct sum {
+	const char *sig;
+	struct sum *next;
 	int state;              /* 0 not yet, 1 being walked (recursion), 2 recorded */
 	struct py_rec *recs;
 	size_t n;
 	const char **params;    /* its parameters, in order, and each one's namespace */
 	const char **param_ns;
 	size_t n_params, n_positional;
-	const char *returned;   /* the namespace it returns, or NULL */
+	struct py_ret ret;      /* what it returns */
 	unsigned next_ns;       /* the namespaces it made */
 	bool over;              /* its log was cut at PY_UNIT_MAX_RECS */
 };
@@ -31,13 +34,23 @@ struct sum {
 struct def {
 	const char *name;
 	TSNode node;
-	struct sum sum;
+	struct sum *sums;
 };
 
 /* 'import a.b as local' (attr NULL) or 'from ..a.b import attr as local' (level 2). */
 struct imp {
 	const char *local, *module, *attr;
 	unsigned level;
+	TSNode at;
+};
+
+/* A module-level 'NAME = value' (the last one wins), evaluated when first read. */
+struct glob {
+	const char *name;
+	TSNode value;
+	int state;              /* 0 not yet, 1 being evaluated, 2 'val' holds it */
+	struct value val;
+	const char *why;
 };
 
 struct mod {
@@ -49,14 +62,22 @@ struct mod {
 	size_t n_defs;
 	struct imp *imps;
 	size_t n_imps;
+	struct glob *globs;
+	size_t n_globs;
 };
+
+struct py_ops;
 
 struct py_cache {
 	struct arena *a;
+	const struct py_ops *ops;       /* the statement walker's (py_fn.h) */
 	TSParser *parser;
 	struct mod **mods;
 	size_t n, cap;
 	size_t files, bytes, walks;
+	struct mod *top;        /* the file being linted: notes are about its lines */
+	struct py_note *notes;
+	size_t n_notes, cap_notes;
 };
 
 /* Parse 'buf' (kept by the caller) as the module at 'path' and keep it; NULL if it cannot. */
@@ -68,5 +89,7 @@ struct mod *fe_py_mod_load(struct py_cache *c, const struct mod *from, const cha
  * its module and index in that module's defs. */
 bool fe_py_mod_lookup(struct py_cache *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
 		      size_t *def);
+/* The import of 'm' that binds 'local', or NULL. */
+const struct imp *fe_py_mod_import(const struct mod *m, const char *local);
 
 #endif

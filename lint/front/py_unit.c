@@ -38,22 +38,81 @@ static bool too_deep(const char *key)
 	return false;
 }
 
-void py_unit_bind(struct py_log *l, const char *name, const char *prefix)
+static struct py_var *var_slot(struct py_log *l, const char *name, bool make)
 {
-	if (prefix && too_deep(prefix))
-		prefix = NULL;
 	for (size_t k = 0; k < l->n_vars; k++)
-		if (!strcmp(l->vars[k].name, name)) {
-			l->vars[k].prefix = prefix;
-			return;
-		}
-	if (!prefix)
-		return;
+		if (!strcmp(l->vars[k].name, name))
+			return &l->vars[k];
+	if (!make)
+		return NULL;
 	if (l->n_vars == l->cap_vars) {
 		l->cap_vars = l->cap_vars ? 2 * l->cap_vars : 16;
 		l->vars = mem_realloc(l->vars, l->cap_vars * sizeof(*l->vars));
 	}
-	l->vars[l->n_vars++] = (struct py_var){arena_strdup(l->a, name), prefix};
+	l->vars[l->n_vars] = (struct py_var){.name = arena_strdup(l->a, name)};
+	return &l->vars[l->n_vars++];
+}
+
+void py_unit_bind(struct py_log *l, const char *name, const char *prefix)
+{
+	if (prefix && too_deep(prefix))
+		prefix = NULL;
+	struct py_var *v = var_slot(l, name, prefix != NULL);
+	if (v)
+		*v = (struct py_var){.name = v->name, .prefix = prefix};
+}
+
+bool py_unit_value(const struct py_log *l, const char *name, struct value *out, const char **why)
+{
+	for (size_t k = l->n_vars; k-- > 0;)
+		if (!strcmp(l->vars[k].name, name)) {
+			if (!l->vars[k].has_val)
+				return false;
+			*out = l->vars[k].val;
+			*why = l->vars[k].why;
+			return true;
+		}
+	return false;
+}
+
+void py_unit_bind_value(struct py_log *l, const char *name, struct value v, const char *why)
+{
+	struct py_var *s = var_slot(l, name, true);
+	*s = (struct py_var){.name = s->name, .has_val = true, .val = v, .why = v.kind == V_UNKNOWN ? why : NULL};
+}
+
+void py_unit_bind_object(struct py_log *l, const char *name, const char *prefix, const char *why)
+{
+	py_unit_bind(l, name, prefix);
+	struct py_var *v = var_slot(l, name, false);
+	if (v && v->prefix)
+		v->why = why;
+}
+
+const char *py_unit_var_why(const struct py_log *l, const char *name)
+{
+	for (size_t k = l->n_vars; k-- > 0;)
+		if (!strcmp(l->vars[k].name, name))
+			return l->vars[k].prefix ? l->vars[k].why : NULL;
+	return NULL;
+}
+
+bool py_unit_get(const struct py_log *l, const char *key, struct value *out, const char **why)
+{
+	for (size_t k = l->n; k-- > 0;) {
+		const struct py_rec *r = &l->recs[k];
+		if (r->op == PY_SET && !strcmp(r->key, key)) {
+			*out = r->val;
+			*why = r->why;
+			return true;
+		}
+		if ((r->op == PY_FORGET || r->op == PY_TOUCH) && py_unit_under(key, r->key)) {
+			*out = value_unknown;
+			*why = r->why;
+			return true;
+		}
+	}
+	return false;
 }
 
 const char *py_unit_new_ns(struct py_log *l)
@@ -82,17 +141,17 @@ static void rec(struct py_log *l, struct py_rec r)
 	l->recs[l->n++] = r;
 }
 
-void py_unit_put(struct py_log *l, const char *key, struct value v, struct loc loc)
+void py_unit_put(struct py_log *l, const char *key, struct value v, struct loc loc, const char *why)
 {
-	rec(l, (struct py_rec){PY_SET, key, v, loc});
+	rec(l, (struct py_rec){PY_SET, key, v, loc, v.kind == V_UNKNOWN ? why : NULL, {0}});
 }
 
 void py_unit_mark(struct py_log *l, enum py_op op, const char *key, struct loc loc)
 {
-	rec(l, (struct py_rec){op, key, value_unknown, loc});
+	rec(l, (struct py_rec){op, key, value_unknown, loc, NULL, {0}});
 }
 
-void py_unit_forget(struct py_log *l, const char *prefix, bool touch)
+void py_unit_forget(struct py_log *l, const char *prefix, bool touch, const char *why)
 {
 	/* each key's latest write under 'prefix' (its index in 'latest'): the known ones become
 	 * unknown, in the order they were written */
@@ -108,10 +167,11 @@ void py_unit_forget(struct py_log *l, const char *prefix, bool touch)
 			continue;
 		r.val = value_unknown;
 		r.val.loc = r.loc;
+		r.why = why;
 		rec(l, r);
 	}
 	strmap_release(&latest);
-	rec(l, (struct py_rec){touch ? PY_TOUCH : PY_FORGET, prefix, value_unknown, {0}});
+	rec(l, (struct py_rec){touch ? PY_TOUCH : PY_FORGET, prefix, value_unknown, {0}, why, {0}});
 }
 
 static const char *rename_key(struct py_log *l, const char *key, const char *from, const char *to)
@@ -119,20 +179,23 @@ static const char *rename_key(struct py_log *l, const char *key, const char *fro
 	return arena_printf(l->a, "%s%s", to, key + strlen(from));
 }
 
-void py_unit_copy(struct py_log *l, const char *from, const char *to)
+bool py_unit_copy(struct py_log *l, const char *from, const char *to)
 {
 	size_t n = l->n;
+	bool any = false;
 	for (size_t k = 0; k < n; k++) {
 		struct py_rec r = l->recs[k];
 		if ((r.op == PY_SET || r.op == PY_CLOSE || r.op == PY_SPREAD) && py_unit_under(r.key, from)) {
 			r.key = rename_key(l, r.key, from, to);
 			rec(l, r);
+			any = true;
 		}
 	}
+	return any;
 }
 
 void py_unit_replay(struct py_log *l, const struct py_rec *recs, size_t n, const char *const *from,
-		    const char *const *to, size_t n_map)
+		    const char *const *to, size_t n_map, struct loc via)
 {
 	for (size_t k = 0; k < n; k++) {
 		for (size_t m = 0; m < n_map; m++) {
@@ -140,8 +203,10 @@ void py_unit_replay(struct py_log *l, const struct py_rec *recs, size_t n, const
 			if (!py_unit_under(r.key, from[m]))
 				continue;
 			r.key = rename_key(l, r.key, from[m], to[m]);
+			if (via.path)
+				r.via = via;
 			if (r.op == PY_FORGET || r.op == PY_TOUCH)
-				py_unit_forget(l, r.key, r.op == PY_TOUCH);
+				py_unit_forget(l, r.key, r.op == PY_TOUCH, r.why);
 			else
 				rec(l, r);
 		}
@@ -188,7 +253,7 @@ void py_unit_result(const struct py_log *l, const char *ns, struct arena *a, str
 		switch (r->op) {
 		case PY_SET:
 			if (*key)
-				out->keys[cnt++] = (struct py_key){key, r->val, r->loc};
+				out->keys[cnt++] = (struct py_key){key, r->val, r->loc, r->why, r->via};
 			break;
 		case PY_SPREAD:
 			out->env_spread |= !strcmp(r->key, env);

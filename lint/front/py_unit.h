@@ -35,11 +35,19 @@ struct py_rec {
 	const char *key;
 	struct value val;       /* PY_SET */
 	struct loc loc;
+	const char *why;        /* PY_SET of V_UNKNOWN: why (py_key.why); PY_FORGET/PY_TOUCH: why
+				 * what was under the key became unknown */
+	struct loc via;         /* replayed from a call: the call (the outermost one wins) */
 };
 
+/* A name in a function: an object (or one of its sections), or a plain value. */
 struct py_var {
 	const char *name;
 	const char *prefix;     /* "#0", "#0.model"; NULL once rebound to something else */
+	bool has_val;           /* a value: 'val' (V_UNKNOWN with 'why' where not known) */
+				/* an object: 'why' its values are not known, where it says */
+	struct value val;
+	const char *why;
 };
 
 struct py_log {
@@ -50,6 +58,15 @@ struct py_log {
 	size_t n_vars, cap_vars;
 	unsigned next_ns;
 	bool over;              /* a record past PY_UNIT_MAX_RECS was refused */
+};
+
+/* What a function returns: one item, or a tuple's items; each an object or a value. */
+struct py_ret {
+	size_t n;               /* 0: nothing cglint reads */
+	bool tuple;
+	const char **ns;        /* per item: a namespace, or NULL for a value */
+	struct value *val;
+	const char **why;
 };
 
 void py_unit_init(struct py_log *l, struct arena *a);
@@ -73,22 +90,31 @@ void py_unit_release(struct py_log *l);
  * longer an object). */
 const char *py_unit_var(const struct py_log *l, const char *name);
 void py_unit_bind(struct py_log *l, const char *name, const char *prefix);
+/* A name bound to a plain value (not an object): found or not; '*why' for an unknown one. */
+bool py_unit_value(const struct py_log *l, const char *name, struct value *out, const char **why);
+void py_unit_bind_value(struct py_log *l, const char *name, struct value v, const char *why);
+/* An object whose fields cglint cannot know ('why': the call that made it), and that reason. */
+void py_unit_bind_object(struct py_log *l, const char *name, const char *prefix, const char *why);
+const char *py_unit_var_why(const struct py_log *l, const char *name);
+/* The latest value written at 'key' in the log: false when none is (or a section above it was
+ * replaced or touched since: then '*out' is unknown, '*why' says why, and true). */
+bool py_unit_get(const struct py_log *l, const char *key, struct value *out, const char **why);
 const char *py_unit_new_ns(struct py_log *l);
 
 /* 'key' is 'prefix' or below it. */
 bool py_unit_under(const char *key, const char *prefix);
 
-void py_unit_put(struct py_log *l, const char *key, struct value v, struct loc loc);
-/* Every key set so far under 'prefix' becomes unknown, and a PY_FORGET (replaced) or PY_TOUCH
- * (changed by code cglint does not read) record says so for callers. */
-void py_unit_forget(struct py_log *l, const char *prefix, bool touch);
+void py_unit_put(struct py_log *l, const char *key, struct value v, struct loc loc, const char *why);
+/* Every key set so far under 'prefix' becomes unknown ('why'), and a PY_FORGET (replaced) or
+ * PY_TOUCH (changed by code cglint does not read) record says so for callers. */
+void py_unit_forget(struct py_log *l, const char *prefix, bool touch, const char *why);
 void py_unit_mark(struct py_log *l, enum py_op op, const char *key, struct loc loc);
 /* The records under 'from' again under 'to' (an object built on its own, then put in a config). */
-void py_unit_copy(struct py_log *l, const char *from, const char *to);
+bool py_unit_copy(struct py_log *l, const char *from, const char *to);     /* false: nothing there */
 /* A callee's records, in order, each under one of 'from' (its parameters' or its result's
  * namespaces) replayed here under the matching 'to' (the arguments). */
 void py_unit_replay(struct py_log *l, const struct py_rec *recs, size_t n, const char *const *from,
-		    const char *const *to, size_t n_map);
+		    const char *const *to, size_t n_map, struct loc via);
 
 /* The namespace with most keys set, or NULL. */
 const char *py_unit_busiest(const struct py_log *l, struct arena *a);

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * py_fn: one Python function being walked, shared by the files of the Python front-end's
+ * evaluator: fe_py.c (statements), py_eval.c (expressions to values), py_call.c (calls into
+ * functions cglint reads), py_flow.c (if statements). Private to them: they include tree-sitter.
+ * Calls go down that list; back up it only through struct py_ops.
+ *
+ * A function is walked with what its caller passes: each parameter is bound to the caller's
+ * object (a namespace, py_unit.h), to the caller's value, to its default, or, with neither, to
+ * an object of its own whose value is unknown ("from parameter 'tp', which has no default").
+ */
+#ifndef CGLINT_PY_FN_H
+#define CGLINT_PY_FN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include <tree_sitter/api.h>
+
+#include "base/mem.h"
+#include "front/fe_py_mod.h"
+#include "front/py_unit.h"
+
+/* What a caller passes for one parameter: an object (ns) or a value. */
+struct py_arg {
+	const char *ns;         /* the caller's namespace for it, or NULL for a value */
+	struct value val;
+	const char *why;
+	bool absent;            /* neither passed nor defaulted: an object of the callee's own */
+};
+
+struct fn {
+	struct arena *a;
+	const char *path, *src;
+	struct py_log log;
+	struct py_ret ret;      /* what the function returns */
+	struct py_cache *cache; /* NULL: calls are not followed */
+	struct mod *mod;
+	unsigned depth;
+	bool cut;               /* a call was cut off by the depth limit: record not kept */
+	bool done;              /* a return ran on every path: the rest is not reached */
+	const char **params, **param_ns;
+	size_t n_params, n_positional;
+	const struct py_arg *args;      /* per parameter (n_params of them), or NULL */
+	size_t n_args;
+};
+
+static inline bool py_is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+static inline const char *py_text(struct fn *f, TSNode n)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	return arena_strndup(f->a, f->src + s, e - s);
+}
+
+/* The node's text for a message, cut at 60 bytes and at a line end. */
+static inline const char *py_snippet(struct fn *f, TSNode n)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n), len = e - s;
+	const char *nl = memchr(f->src + s, '\n', len);
+	if (nl)
+		len = (uint32_t)(nl - (f->src + s));
+	return len > 60 ? arena_printf(f->a, "%.57s...", f->src + s) : arena_strndup(f->a, f->src + s, len);
+}
+
+static inline struct loc py_loc(const char *path, TSNode n)
+{
+	TSPoint p = ts_node_start_point(n);
+	return (struct loc){path, p.row + 1, p.column + 1};
+}
+
+static inline TSNode py_field(TSNode n, const char *name)
+{
+	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
+
+/* What the statement walker (fe_py.c) lends the files below it, so that no file calls one
+ * that calls it back: walk a function's body with its parameters bound from 'f->args', walk a
+ * block's statements, follow a call (py_call_follow). */
+struct py_ops {
+	void (*walk)(struct fn *f, TSNode def);
+	void (*block)(struct fn *f, TSNode body);
+	bool (*follow)(struct fn *f, TSNode call, struct py_ret *ret);
+};
+
+/* ---- py_flow.c ---- */
+/* An if statement: the branch a known condition picks; on an unknown condition every branch
+ * that may run, merged: a key they leave equal keeps its value, one they set differently is
+ * unknown ("set under 'if use_fp8:' (unknown condition)"). */
+void py_flow_if(struct fn *f, TSNode st);
+
+/* ---- py_eval.c ---- */
+/* The key an expression names: 'cfg.model.x' -> "#0.model.x", 'cfg.env_vars["A"]' ->
+ * "#0.env_vars.A", a variable bound to an object -> its prefix. NULL for anything else. */
+const char *py_eval_path(struct fn *f, TSNode n, unsigned depth);
+/* The value of an expression: a literal, a name bound to a value (a local, a parameter, a
+ * module constant here or imported), a key set before in this function, and arithmetic,
+ * comparisons, boolean operators, conditional expressions, f-strings, lists, tuples, dicts
+ * (V_MAP: items hold key, value, key, value, ...), subscripts on them. V_UNKNOWN with '*why'
+ * for anything else. Never fails. */
+struct value py_eval(struct fn *f, TSNode n, const char **why, unsigned depth);
+/* A module-level name of 'm' (a constant or one it imports) evaluated; false when 'm' has none. */
+bool py_eval_global(struct py_cache *c, struct mod *m, const char *name, struct value *out, const char **why,
+		    unsigned depth);
+/* Why a call's result is not known ("from 'AutoBridge.from_hf_pretrained' (a Hugging Face config)"). */
+const char *py_eval_call_why(struct fn *f, TSNode call);
+
+/* ---- py_call.c ---- */
+/* Follow a call into a function cglint reads: its records replayed here; '*ret' what it
+ * returns, in this function's namespaces. False when the callee is not one cglint can read. */
+bool py_call_follow(struct fn *f, TSNode call, struct py_ret *ret);
+/* What module-level function 'd' of 'm' does when nothing is passed to it. */
+const struct sum *py_call_top(struct py_cache *c, struct mod *m, size_t d, bool *cut);
+/* Record a note for the file being linted (once per line and text). */
+void py_call_note(struct fn *f, TSNode at, const char *text);
+
+#endif
