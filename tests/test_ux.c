@@ -433,3 +433,52 @@ Test(ux, facts_shows_each_key_and_its_origin)
 	free(out);
 	expect_run("cglint facts --function nothing rec.py 2>&1", 0, "cglint facts: no unit named nothing found\n");
 }
+
+/* A recipe built on an installed package: its imports are found where Python finds them. */
+Test(ux, imports_resolve_through_the_python_environment)
+{
+	put("site/megatron/bridge/__init__.py", "");
+	put("site/megatron/bridge/recipes/__init__.py", "from .base import base_config as renamed_config\n");
+	put("site/megatron/bridge/recipes/base.py", "def base_config():\n    cfg = ConfigContainer()\n"
+						   "    cfg.model.use_te_rng_tracker = False\n    cfg.rng.te_rng_tracker = False\n"
+						   "    return cfg\n");
+	put("p/mine.py", "from megatron.bridge.recipes import renamed_config\n\n\ndef my_config():\n"
+			 "    cfg = renamed_config()\n    cfg.model.cuda_graph_impl = \"transformer_engine\"\n    return cfg\n");
+	const char *cg101 = "1\n";
+	char *out;
+	/* not found: the settings the base recipe makes are unknown, the check undecided */
+	sh("CGLINT_PYTHON=none PYTHONPATH= cglint --format concise p/mine.py 2>&1 | grep -c 'CG101'", &out);
+	expect_str(out, "0\n");
+	free(out);
+	sh("CGLINT_PYTHON=none PYTHONPATH= cglint -v --format concise p/mine.py 2>&1 | grep -c 'undecided.*CG101'", &out);
+	expect_str(out, "1\n");
+	free(out);
+	/* PYTHONPATH, --python-path, .cglint.yaml python-path: (relative to the config) */
+	sh("CGLINT_PYTHON=none PYTHONPATH=site cglint --format concise p/mine.py | grep -c 'error: .*CG101'", &out);
+	expect_str(out, cg101);
+	free(out);
+	sh("CGLINT_PYTHON=none PYTHONPATH= cglint --python-path site --format concise p/mine.py | grep -c 'error: .*CG101'",
+	   &out);
+	expect_str(out, cg101);
+	free(out);
+	put("p/.cglint.yaml", "python-path: [../site]\n");
+	sh("CGLINT_PYTHON=none PYTHONPATH= cglint --format concise p/mine.py | grep -c 'error: .*CG101'", &out);
+	expect_str(out, cg101);
+	free(out);
+	sh("rm p/.cglint.yaml", &out);
+	free(out);
+	/* the active virtual environment's python, asked once: its answer is kept until a folder it
+	 * names changes (a package installed, a .pth added) */
+	put("venv/bin/python", "#!/bin/sh\necho run >> \"$(dirname \"$0\")/asked\"\necho \"$(dirname \"$0\")/../../site\"\n");
+	char *chmod_cmd;
+	cr_assert_neq(asprintf(&chmod_cmd, "chmod +x '%s/venv/bin/python'", dir), -1);
+	cr_assert_eq(system(chmod_cmd), 0);
+	free(chmod_cmd);
+	sh("export CGLINT_PYTHON= PYTHONPATH= VIRTUAL_ENV=\"$PWD/venv\" XDG_CACHE_HOME=\"$PWD/cache\"; "
+	   "cglint --format concise p/mine.py | grep -c 'error: .*CG101'; "
+	   "cglint p/mine.py >/dev/null 2>&1; wc -l < venv/bin/asked; "
+	   "mkdir site/newpkg; cglint -v p/mine.py 2>&1 | grep -c 'Python search path: sys.path of'; "
+	   "wc -l < venv/bin/asked", &out);
+	expect_str(out, "1\n1\n1\n2\n");
+	free(out);
+}

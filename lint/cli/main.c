@@ -19,6 +19,7 @@
 #include "config/pack.h"
 #include "config/target.h"
 #include "front/cfg.h"
+#include "input/pyenv.h"
 #include "input/text.h"
 #include "lsp/lsp.h"
 #include "probe/gpu.h"
@@ -221,6 +222,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case O_CONFIG: push(&c->configs, &c->n_configs, optarg); break;
 		case O_FUNCTION: c->function = optarg; break;
+		case O_PYTHON_PATH: pyenv_add(optarg); break;
 		case O_HELP: opts_usage(stdout); return -1;
 		case O_VERSION: opts_version(stdout); return -1;
 		default: {

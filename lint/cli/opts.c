@@ -45,6 +45,7 @@ const struct opt opts[] = {
 	{"timeout", 0, "SECONDS", O_TIMEOUT, "probe: time limit per row (default 30)"},
 	{"ranks", 0, "N", O_RANKS, "probe: the multi-GPU section instead: NCCL in captured graphs, a process on each of N GPUs"},
 	{"probe-bin", 0, "PATH", O_PROBE_BIN, "the probe program (default: $CGLINT_PROBE, else cglint-probe beside cglint)"},
+	{"python-path", 0, "DIR", O_PYTHON_PATH, "also look for a recipe's imports in DIR, before $PYTHONPATH and the sys.path of the environment's python (repeatable)"},
 	{"function", 0, "NAME", O_FUNCTION, "facts: only the units of the recipe function NAME"},
 	{"stdin-filename", 0, "NAME", O_STDIN_NAME, "the name to report for '-' (stdin)"},
 	{"color", 0, "WHEN", O_COLOR, "auto, always or never (auto honours NO_COLOR)"},

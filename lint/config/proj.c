@@ -18,11 +18,12 @@
 #include "config/pack.h"
 #include "input/fe_yaml.h"
 #include "input/node.h"
+#include "input/pyenv.h"
 #include "input/read.h"
 #include "input/text.h"
 
 const char *const proj_keys[] = {"inherit", "target", "select", "ignore", "severity", "rules", "exclude",
-				 "per-path", NULL};
+				 "per-path", "python-path", NULL};
 const char *const proj_target_keys[] = {"mcore", "bridge", "gpu", NULL};
 const char *const proj_part_keys[] = {"paths", "target", "select", "ignore", "severity", NULL};
 
@@ -483,6 +484,10 @@ static struct cfg *read_cfg(struct proj *pj, const char *path, const char *abs, 
 	load_packs(&rd, c, node_get(root, "rules"));       /* before rule names are checked */
 	read_part(&rd, root, &c->top);
 	c->exclude = strings(&rd, node_get(root, "exclude"), "exclude", &c->n_exclude);
+	size_t n_py;
+	const char **py = strings(&rd, node_get(root, "python-path"), "python-path", &n_py);
+	for (size_t k = 0; k < n_py; k++)    /* folders of the run's Python search path (pyenv.h) */
+		pyenv_add(py[k][0] == '/' ? py[k] : arena_printf(pj->a, "%s/%s", c->dir, py[k]));
 	const struct node *per = node_get(root, "per-path");
 	if (per && per->kind != NODE_SEQ) {
 		bad(&rd, per, "per-path wants a list of {paths: [...], ...} entries");

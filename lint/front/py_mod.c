@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "base/mem.h"
+#include "input/pyenv.h"
 
 /* 'a/b/../c' -> 'a/c', 'x/./y' -> 'x/y', as text; leading '..' kept; "" -> ".". */
 static const char *fold(struct arena *a, const char *path)
@@ -99,6 +100,16 @@ const char *py_mod_find(struct arena *a, const char *from, const char *name, uns
 		if (!strcmp(folded, "/"))
 			break;
 		base = arena_printf(a, "%s/..", base);
+	}
+	/* then where Python looks: the environment's search path (pyenv.h) */
+	size_t n;
+	const char *const *dirs = pyenv_path(&n);
+	for (size_t k = 0; k < n; k++) {
+		if (!is_dir(arena_printf(a, "%s/%s", dirs[k], top)) && !is_file(arena_printf(a, "%s/%s.py", dirs[k], top)))
+			continue;
+		const char *m = module_in(a, dirs[k], rel);
+		if (m)
+			return m;
 	}
 	return NULL;
 }

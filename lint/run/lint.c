@@ -29,6 +29,7 @@
 #include "input/fe_yaml.h"
 #include "input/node.h"
 #include "input/read.h"
+#include "input/pyenv.h"
 #include "input/text.h"
 #include "input/walk.h"
 #include "run/batch.h"
@@ -338,6 +339,39 @@ static void reads_gpu(const char *path, void *ctx)
 	*(bool *)ctx |= !strncmp(path, "target.gpu", 10);
 }
 
+/* A finding placed at a call in this file about a key the callee wrote: the callee's line as a
+ * related location (the call carries the finding, so a suppression there covers it). */
+static void where_written(struct lint_run *r, struct diag *d, const struct py_unit *pu)
+{
+	const struct py_key *src = NULL;
+	for (size_t k = 0; d->key && k < pu->n_keys; k++)
+		if (pu->keys[k].via.path && !strcmp(pu->keys[k].key, d->key))
+			src = &pu->keys[k];     /* the last write wins, as in the facts */
+	if (!src || src->via.line != d->loc.line || strcmp(src->via.path, d->loc.path ? d->loc.path : ""))
+		return;
+	struct diag_note *notes = arena_alloc(r->arena, (d->n_notes + 1) * sizeof(*notes));
+	memcpy(notes, d->notes, d->n_notes * sizeof(*notes));
+	notes[d->n_notes] = (struct diag_note){src->loc, arena_printf(r->arena, "%s is written here", src->key)};
+	d->notes = notes;
+	d->n_notes++;
+}
+
+/* "sys.path of /venv/bin/python (cached): /a, /b" for -v. */
+static const char *python_path(struct arena *a)
+{
+	size_t n;
+	const char *const *dirs = pyenv_path(&n);
+	struct sbuf sb;
+	sbuf_init(&sb);
+	sbuf_printf(&sb, "%s: %zu %s", pyenv_describe(), n, n == 1 ? "folder" : "folders");
+	for (size_t k = 0; k < n; k++)
+		sbuf_printf(&sb, "%s%s", k ? ", " : " (", dirs[k]);
+	sbuf_adds(&sb, n ? ")" : "");
+	const char *s = arena_strdup(a, sb.buf);
+	sbuf_release(&sb);
+	return s;
+}
+
 /* A Python recipe: each function that sets a CUDA-graph key (itself, or through a helper or a
  * base recipe fe_py follows) is a Bridge config of its own, judged like a partial override
  * (keys it does not set are unknown unless --assume-defaults), except the sections a config
@@ -382,6 +416,12 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 		if (!reported) {
 			for (size_t k = 0; k < py.n_errors; k++)
 				diag_input(&r->diags, "CG917", py.errors[k], "Python syntax error: %s", py.error_what[k]);
+			for (size_t k = 0; k < py.n_notes; k++)
+				diag_input(&r->diags, "CG921", py.notes[k].loc, "%s", py.notes[k].text);
+			if (r->opts->verbose && !r->said_python_path && strcmp(pyenv_describe(), "not needed")) {
+				say(r, "cglint: Python search path: %s\n", python_path(r->arena));
+				r->said_python_path = true;
+			}
 			reported = true;
 		}
 		struct target utg = *tg;
@@ -395,8 +435,10 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 		struct arena *ua = arena_new();
 		struct facts t;
 		facts_init(&t, ua);
+		/* a key a followed base recipe or helper wrote is placed at the call in this file */
 		for (size_t k = 0; k < pu->n_keys; k++)
-			facts_set(&t, pu->keys[k].key, pu->keys[k].val, pu->keys[k].loc, "config")->why = pu->keys[k].why;
+			facts_set(&t, pu->keys[k].key, pu->keys[k].val, pu->keys[k].via.path ? pu->keys[k].via : pu->keys[k].loc,
+				  "config")->why = pu->keys[k].why;
 		python_sections(&t, pu->keys, pu->n_keys);
 		/* RNGConfig(te_rng_tracker=True): its other fields keep the class's defaults */
 		for (size_t c = 0; c < pu->n_closed; c++)
@@ -424,6 +466,7 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 							 gpu_from, pu->name)
 					  : arena_printf(r->arena, "%s (in %s)", d->message, pu->name);
 			d->unit = pu->name;
+			where_written(r, d, pu);
 		}
 		facts_release(&t);
 		arena_free(ua);
