@@ -3,6 +3,7 @@
 #include "front/py_mod.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -69,6 +70,28 @@ static const char *module_in(struct arena *a, const char *dir, const char *rel)
 		return py;
 	const char *init = fold(a, arena_printf(a, "%s/%s/__init__.py", dir, rel));
 	return is_file(init) ? init : NULL;
+}
+
+int py_mod_bridge_release(struct arena *a, const char *module, const char **root)
+{
+	const char *at = strstr(module, "megatron/bridge/");
+	if (!at || (at > module && at[-1] != '/'))
+		return 0;
+	*root = at == module ? "." : arena_strndup(a, module, (size_t)(at - module - 1));
+	const char *info = arena_printf(a, "%s/megatron/bridge/package_info.py", *root);
+	FILE *f = fopen(info, "r");
+	if (!f)
+		return 0;
+	char line[256];
+	int major = -1, minor = -1, v;
+	for (int n = 0; n < 200 && fgets(line, sizeof(line), f); n++) {
+		if (sscanf(line, "MAJOR = %d", &v) == 1)
+			major = v;
+		else if (sscanf(line, "MINOR = %d", &v) == 1)
+			minor = v;
+	}
+	fclose(f);
+	return major < 0 || minor < 0 || minor > 99 ? 0 : major * 1000 + minor * 10;
 }
 
 const char *py_mod_find(struct arena *a, const char *from, const char *name, unsigned level)

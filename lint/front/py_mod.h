@@ -19,4 +19,9 @@ struct arena;
  * 'from', in 'a'; NULL when no such file exists. */
 const char *py_mod_find(struct arena *a, const char *from, const char *name, unsigned level);
 
+/* The release of the Megatron-Bridge a module file belongs to (".../megatron/bridge/..."), from
+ * its package_info.py MAJOR and MINOR (0.6 -> 60, as target.h); '*root' gets the folder holding megatron/,
+ * in 'a'. 0 when the file is not in a Bridge package or the version cannot be read. */
+int py_mod_bridge_release(struct arena *a, const char *module, const char **root);
+
 #endif

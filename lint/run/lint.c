@@ -24,6 +24,7 @@
 #include "front/fe_py.h"
 #include "front/fe_sh.h"
 #include "front/mlm.h"
+#include "front/py_mod.h"
 #include "front/py_text.h"
 #include "front/py_unit.h"
 #include "input/fe_yaml.h"
@@ -356,6 +357,29 @@ static void where_written(struct lint_run *r, struct diag *d, const struct py_un
 	d->n_notes++;
 }
 
+/* The Megatron-Bridge a recipe's imports reached, once a run: said with -v, and a warning when
+ * the target is another release (the packs judge what that release does, not this one). */
+static void bridge_release(struct lint_run *r, struct loc at, const struct target *tg)
+{
+	for (size_t k = 0; !r->bridge_root && k < fe_py_cache_count(r->py); k++) {
+		const char *mpath, *mbuf, *root;
+		size_t mlen;
+		fe_py_cache_file(r->py, k, &mpath, &mbuf, &mlen);
+		int rel = py_mod_bridge_release(r->arena, mpath, &root);
+		if (!rel)
+			continue;
+		r->bridge_root = root;
+		char v[16], t[16];
+		target_version_str(rel, v);
+		if (r->opts->verbose)
+			say(r, "cglint: Megatron-Bridge %s at %s\n", v, root);
+		if (tg->bridge != rel && tg->bridge != TARGET_NO_BRIDGE)
+			diag_input(&r->diags, "CG922", at, "this recipe imports Megatron-Bridge %s (%s), but the target is "
+				   "Bridge %s: findings follow %s's checks; pass --bridge %s", v, root,
+				   target_version_str(tg->bridge, t), t, v);
+	}
+}
+
 /* "sys.path of /venv/bin/python (cached): /a, /b" for -v. */
 static const char *python_path(struct arena *a)
 {
@@ -418,6 +442,7 @@ static void python_units(struct lint_run *r, const char *path, const char *buf, 
 				diag_input(&r->diags, "CG917", py.errors[k], "Python syntax error: %s", py.error_what[k]);
 			for (size_t k = 0; k < py.n_notes; k++)
 				diag_input(&r->diags, "CG921", py.notes[k].loc, "%s", py.notes[k].text);
+			bridge_release(r, pu->loc, tg);
 			if (r->opts->verbose && !r->said_python_path && strcmp(pyenv_describe(), "not needed")) {
 				say(r, "cglint: Python search path: %s\n", python_path(r->arena));
 				r->said_python_path = true;

@@ -80,6 +80,7 @@ struct lint_run {
 	unsigned unit_line;             /* where the YAML document being judged starts (0: line 1) */
 	const char *unit_name;          /* the recipe function being judged, or NULL */
 	bool said_python_path;          /* -v named the Python search path (input/pyenv.h) */
+	const char *bridge_root;        /* the Megatron-Bridge recipes' imports reached, once found */
 	const char **empty;             /* folders named that held no input */
 	size_t n_empty;
 	struct lint_silent *silent;     /* files named (not walked) that gave nothing to judge */
