@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * unit: one lint unit's last steps, shared by the front-ends' drivers (lint.c, recipe.c): the
+ * layers every Bridge config takes (--config-file overlays, dotlists, env_vars:, the
+ * environment), the check of its keys' spelling, and judging it against its target.
+ */
+#ifndef CGLINT_UNIT_H
+#define CGLINT_UNIT_H
+
+#include <stdbool.h>
+
+#include "base/mem.h"
+
+struct facts;
+struct lint_run;
+struct target;
+
+/* The run's environment (--env-file, -E) as facts. */
+void unit_outer_env(struct lint_run *r, struct facts *t);
+/* Judge one unit's facts, built by its front-end, against its target. */
+void unit_judge(struct lint_run *r, const char *path, struct facts *t, const struct target *tg);
+/* The layers over a Bridge config's own keys, then the unit is judged. 'env_spread': env_vars took
+ * entries cglint did not read. */
+void unit_bridge_layers(struct lint_run *r, const char *path, struct facts *t, const struct target *tg, bool full_dump,
+			bool env_spread);
+/* A -v line: to stderr, or to the run's log in a worker (batch.h), which sends it back. */
+void unit_say(struct lint_run *r, const char *fmt, ...) CG_PRINTF(2, 3);
+
+#endif
