@@ -482,3 +482,39 @@ Test(ux, imports_resolve_through_the_python_environment)
 	expect_str(out, "1\n1\n1\n2\n");
 	free(out);
 }
+
+/* Bridge's launchers name a recipe: train.sh / run_recipe.py --recipe NAME (or --model M --mode
+ * MODE) lint that recipe with the command line's overrides over it. */
+Test(ux, launchers_lint_the_recipe_they_name)
+{
+	/* a checkout's src/ layout: the package is found from scripts/ through ../src */
+	put("tree/src/megatron/bridge/__init__.py", "");
+	put("tree/src/megatron/bridge/recipes/__init__.py", "from .base import tiny_pretrain_config\n");
+	put("tree/src/megatron/bridge/recipes/base.py",
+	    "def tiny_pretrain_config():\n    cfg = ConfigContainer()\n    cfg.model.use_te_rng_tracker = False\n"
+	    "    cfg.rng.te_rng_tracker = False\n    return cfg\n");
+	put("tree/scripts/training/go.sh", "#!/bin/bash\n./scripts/training/train.sh --nodes 2 \\\n"
+					   "    --recipe tiny_pretrain_config \\\n"
+					   "    model.cuda_graph_impl=transformer_engine\n");
+	put("tree/scripts/training/model.sh", "#!/bin/bash\npython scripts/training/run_recipe.py --model tiny "
+					      "--mode pretrain model.cuda_graph_impl=transformer_engine\n");
+	/* the recipe's settings are placed at the word naming it */
+	expect_run("cglint --format concise tree/scripts/training/go.sh tree/scripts/training/model.sh 2>/dev/null", 1,
+		   "tree/scripts/training/go.sh:3:14: error: Transformer engine's RNG tracker is required for cudagraphs, "
+		   "it can be enabled with use_te_rng_tracker=True'. [CG101 te-rng-tracker-required]\n"
+		   "tree/scripts/training/model.sh:2:47: error: Transformer engine's RNG tracker is required for "
+		   "cudagraphs, it can be enabled with use_te_rng_tracker=True'. [CG101 te-rng-tracker-required]\n");
+	/* a recipe it cannot find is said, and its checks stay undecided */
+	put("other/go.sh", "#!/bin/bash\nrun_recipe.py --recipe nowhere_pretrain_config model.cuda_graph_impl=local\n");
+	char *out;
+	sh("cglint --format concise other/go.sh 2>&1", &out);
+	cr_expect(strstr(out, "other/go.sh:2:24: note: cannot find recipe 'nowhere_pretrain_config': no "
+			      "megatron.bridge package above this script"), "%s", out);
+	cr_expect(strstr(out, "checks undecided"), "%s", out);
+	free(out);
+	put("tree/scripts/training/typo.sh", "#!/bin/bash\nrun_recipe.py --recipe tiny_pretrain_cfg\n");
+	sh("cglint --format concise tree/scripts/training/typo.sh 2>&1", &out);
+	cr_expect(strstr(out, "typo.sh:2:24: note: cannot find recipe 'tiny_pretrain_cfg': "
+			      "tree/src/megatron/bridge/recipes/__init__.py defines or exports no such function"), "%s", out);
+	free(out);
+}

@@ -34,10 +34,13 @@ static enum args_program program_of(const char *word)
 		return ARGS_MEGATRON_LM;
 	if (!strncmp(word, "examples.inference.", 19) || !strncmp(word, "examples.rl.", 12))
 		return ARGS_MEGATRON_LM;
+	/* Bridge's recipe launcher: scripts/training/train.sh runs training/setup_experiment.py, which
+	 * hands every option it does not own to run_recipe.py; the performance harness has a
+	 * setup_experiment.py of its own */
+	if (!strcmp(base, "run_recipe.py") || !strcmp(base, "train.sh") || strstr(word, "training/setup_experiment.py"))
+		return ARGS_BRIDGE_RECIPE;
 	if (!strcmp(base, "run_script.py") || !strcmp(base, "setup_experiment.py"))
 		return ARGS_BRIDGE_PERF;
-	if (!strcmp(base, "run_recipe.py"))
-		return ARGS_BRIDGE_RECIPE;
 	return ARGS_NONE;
 }
 

@@ -31,7 +31,8 @@ struct args_word {
  * The program a command runs: its first word, or the first word naming one after a launcher
  * (python, torchrun, srun, env, eval, ...). ".../pretrain_gpt.py", train_rl.py and Megatron-LM's
  * inference/RL examples (files or -m modules) are Megatron-LM, ".../run_script.py" the harness,
- * ".../run_recipe.py" Bridge's recipe runner. Sets '*at' to its index; ARGS_NONE if none.
+ * ".../run_recipe.py", scripts/training/train.sh and its training/setup_experiment.py Bridge's
+ * recipe runner. Sets '*at' to its index; ARGS_NONE if none.
  */
 enum args_program args_command(const struct args_word *argv, size_t argc, size_t *at);
 

@@ -115,8 +115,13 @@ const char *py_mod_find(struct arena *a, const char *from, const char *name, uns
 	const char *base = dir;
 	for (unsigned up = 0; up < PY_MOD_MAX_UP; up++) {
 		const char *folded = fold(a, base);
-		if (is_dir(arena_printf(a, "%s/%s", folded, top)) || is_file(arena_printf(a, "%s/%s.py", folded, top))) {
-			const char *m = module_in(a, folded, rel);
+		/* the folder itself, then its src/ (a project's src layout, which pyright also searches):
+		 * a script in Bridge's scripts/ or examples/ imports the package from ../src */
+		for (int src = 0; src < 2; src++) {
+			const char *at = src ? arena_printf(a, "%s/src", folded) : folded;
+			if (!is_dir(arena_printf(a, "%s/%s", at, top)) && !is_file(arena_printf(a, "%s/%s.py", at, top)))
+				continue;
+			const char *m = module_in(a, at, rel);
 			if (m)
 				return m;
 		}

@@ -3,7 +3,7 @@
  * py_mod: where a Python import points on disk, without running Python. An absolute module
  * ("megatron.bridge.recipes.llama.llama3") is looked for under each folder above the importing
  * file, nearest first, so the package root is found wherever the tree is unpacked (the folder
- * holding the top package, e.g. src/), then on the environment's search path (input/pyenv.h: an
+ * holding the top package, or its src/ subfolder), then on the environment's search path (input/pyenv.h: an
  * installed package, PYTHONPATH, --python-path); a relative one (level 1 for "from .common import f")
  * from the importing file's package. A module is NAME.py or NAME/__init__.py. Paths are joined
  * and '..' folded as text, so a tree named relatively gives relative paths.

@@ -156,6 +156,36 @@ static bool has_suffix(const char *name, const char *suffix)
 	return n > m && !strcmp(name + n - m, suffix);
 }
 
+/* The recipe a Bridge launcher runs, as run_recipe.py selects it: --recipe NAME, or --model M with
+ * --mode (M_pretrain_config, M_sft_config; lora and dora load M_peft_config). NULL if neither. */
+static const char *launched_recipe(struct arena *a, const struct args_word *w, size_t n, struct loc *at)
+{
+	const char *model = NULL, *mode = NULL;
+	for (size_t k = 0; k < n; k++) {
+		static const char *const names[] = {"--recipe", "--model", "--mode"};
+		for (size_t i = 0; i < 3; i++) {
+			size_t m = strlen(names[i]);
+			if (strncmp(w[k].text, names[i], m) || (w[k].text[m] && w[k].text[m] != '='))
+				continue;
+			const struct args_word *v = w[k].text[m] ? &w[k] : k + 1 < n ? &w[k + 1] : NULL;
+			if (!v || v->unresolved)
+				break;
+			const char *val = w[k].text[m] ? v->text + m + 1 : v->text;
+			if (i == 0) {
+				*at = v->loc;
+				return val;
+			}
+			if (i == 1)
+				*at = v->loc;
+			*(i == 1 ? &model : &mode) = val;
+		}
+	}
+	if (!model || !mode)
+		return NULL;
+	bool peft = !strcmp(mode, "lora") || !strcmp(mode, "dora");
+	return arena_printf(a, "%s_%s_config", model, peft ? "peft" : mode);
+}
+
 /* Each training command of a launch script is a unit: the script's environment, then its flags. */
 static void script_units(struct lint_run *r, const char *path, const char *buf, size_t len, const struct target *unit)
 {
@@ -167,8 +197,8 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 		struct args_word *w = mem_alloc(cmd->argc * sizeof(*w));
 		for (size_t k = 0; k < cmd->argc; k++)
 			w[k] = (struct args_word){cmd->argv[k].text, cmd->argv[k].loc, cmd->argv[k].unresolved};
-		size_t at;
-		enum args_program prog = args_command(w, cmd->argc, &at);
+		size_t at_prog;
+		enum args_program prog = args_command(w, cmd->argc, &at_prog);
 		if (prog == ARGS_NONE) {
 			free(w);
 			continue;
@@ -177,11 +207,17 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 		struct facts t;
 		facts_init(&t, ua);
 		struct target tg = prog == ARGS_MEGATRON_LM ? mlm_target(unit) : *unit;
+		struct loc at = {0};
+		const char *recipe = prog == ARGS_BRIDGE_RECIPE ? launched_recipe(ua, w + at_prog + 1, cmd->argc - at_prog - 1, &at)
+								: NULL;
+		/* the recipe it runs, then what the command line changes (its env_vars under the shell's) */
+		if (recipe && recipe_launch(r, path, recipe, at, &t, &tg) && tg.bridge >= TARGET_BRIDGE_ENV_VARS)
+			cfg_env_vars(&t);
 		unit_outer_env(r, &t);   /* the script's exports override what it inherits */
 		for (size_t k = 0; k < cmd->n_env; k++)
 			cfg_env(&t, cmd->env[k].name, cmd->env[k].value, cmd->env[k].loc, "script");
-		bool complete = args_to_facts(&t, &r->diags, r->pack, &tg, prog, cmd->loc, w + at + 1,
-					      cmd->argc - at - 1, "script");
+		bool complete = args_to_facts(&t, &r->diags, r->pack, &tg, prog, cmd->loc, w + at_prog + 1,
+					      cmd->argc - at_prog - 1, "script");
 		/* a complete Megatron-LM command line leaves every other flag at its default; the
 		 * harness's recipe sets keys its command line does not show */
 		t.closed = (prog == ARGS_MEGATRON_LM && complete) || r->opts->assume_defaults;

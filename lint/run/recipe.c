@@ -163,6 +163,86 @@ static const char *python_path(struct arena *a)
 	return s;
 }
 
+/* A function's keys as facts under 'layer': a key a followed base recipe or helper wrote is placed
+ * at the call in this file, or at 'at' when given (a launcher's --recipe word); the sections a
+ * config class of known defaults built keep those defaults (RNGConfig(te_rng_tracker=True)). */
+static void unit_facts(struct lint_run *r, const struct py_unit *pu, struct facts *t, const struct target *tg,
+		       const struct loc *at, const char *layer)
+{
+	for (size_t k = 0; k < pu->n_keys; k++) {
+		const struct py_key *pk = &pu->keys[k];
+		facts_set(t, pk->key, pk->val, at ? *at : pk->via.path ? pk->via : pk->loc, layer)->why = pk->why;
+	}
+	python_sections(t, pu->keys, pu->n_keys);
+	for (size_t c = 0; c < pu->n_closed; c++)
+		for (size_t k = 0; k < r->pack->n_defaults; k++) {
+			const struct pack_default *d = &r->pack->defaults[k];
+			size_t m = strlen(pu->closed[c]);
+			if (!strncmp(d->key, pu->closed[c], m) && d->key[m] == '.' &&
+			    pack_applies(&d->mcore, &d->bridge, tg) && !facts_get(t, d->key))
+				facts_set(t, d->key, d->val, (struct loc){0}, "default");
+		}
+}
+
+/* The recipe function 'name' of 'package' as a launcher in 'script' would import it: a stand-in
+ * module beside the script calls it, so the search is Python's from there (py_mod.h). */
+static const struct py_unit *launch_unit(struct lint_run *r, struct arena *a, const char *script, const char *package,
+					 const char *name)
+{
+	const char *slash = strrchr(script, '/');
+	const char *dir = slash ? arena_strndup(a, script, (size_t)(slash - script)) : ".";
+	const char *path = arena_printf(a, "%s/<cglint: %s.%s>.py", dir, package, name);
+	const char *text = arena_printf(a, "from %s import %s as _recipe\n\n\ndef _launch():\n    return _recipe()\n",
+					package, name);
+	struct py_file py;
+	if (fe_py_parse(a, r->py, path, text, strlen(text), &py))
+		return NULL;
+	for (size_t u = 0; u < py.n_units; u++)
+		if (!strcmp(py.units[u].name, "_launch") && py.units[u].n_keys && !py.units[u].over)
+			return &py.units[u];
+	return NULL;
+}
+
+bool recipe_launch(struct lint_run *r, const char *script, const char *name, struct loc at, struct facts *t,
+		   const struct target *tg)
+{
+	if (!r->py)
+		r->py = fe_py_cache_new(r->arena);
+	size_t read_before = fe_py_cache_count(r->py);
+	struct arena *a = arena_new();
+	/* as Bridge's load_recipe: a benchmark recipe first, else a library one */
+	static const char *const packages[] = {"megatron.bridge.perf_recipes", "megatron.bridge.recipes"};
+	const struct py_unit *pu = NULL;
+	const char *found;
+	for (size_t k = 0; k < 2 && !pu; k++)
+		pu = launch_unit(r, a, script, packages[k], name);
+	for (size_t k = read_before; k < fe_py_cache_count(r->py); k++) {
+		const char *mpath, *mbuf;
+		size_t mlen;
+		fe_py_cache_file(r->py, k, &mpath, &mbuf, &mlen);
+		text_put(r->texts, mpath, mbuf, mlen);
+	}
+	if (pu) {
+		unit_facts(r, pu, t, tg, &at, "recipe");
+		bridge_release(r, at, tg);
+		if (r->opts->verbose)
+			unit_say(r, "%s:%u:%u: note: recipe %s: %zu keys read\n", at.path, at.line, at.col, name, pu->n_keys);
+	} else if ((found = py_mod_find(a, script, "megatron.bridge.recipes", 0))) {
+		diag_input(&r->diags, "CG921", at, "cannot find recipe '%s': %s defines or exports no such function "
+			   "that cglint can read; what it sets is unknown", name, found);
+	} else {
+		diag_input(&r->diags, "CG921", at, "cannot find recipe '%s': no megatron.bridge package above this "
+			   "script, in its src/, nor on the Python path%s; what it sets is unknown", name,
+			   r->opts->verbose ? "" : " (-v shows the path)");
+		if (r->opts->verbose && !r->said_python_path) {
+			unit_say(r, "cglint: Python search path: %s\n", python_path(r->arena));
+			r->said_python_path = true;
+		}
+	}
+	arena_free(a);
+	return pu != NULL;
+}
+
 /* A Python recipe: each function that sets a CUDA-graph key (itself, or through a helper or a
  * base recipe fe_py follows) is a Bridge config of its own, judged like a partial override
  * (keys it does not set are unknown unless --assume-defaults), except the sections a config
@@ -227,20 +307,7 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 		struct arena *ua = arena_new();
 		struct facts t;
 		facts_init(&t, ua);
-		/* a key a followed base recipe or helper wrote is placed at the call in this file */
-		for (size_t k = 0; k < pu->n_keys; k++)
-			facts_set(&t, pu->keys[k].key, pu->keys[k].val, pu->keys[k].via.path ? pu->keys[k].via : pu->keys[k].loc,
-				  "config")->why = pu->keys[k].why;
-		python_sections(&t, pu->keys, pu->n_keys);
-		/* RNGConfig(te_rng_tracker=True): its other fields keep the class's defaults */
-		for (size_t c = 0; c < pu->n_closed; c++)
-			for (size_t k = 0; k < r->pack->n_defaults; k++) {
-				const struct pack_default *d = &r->pack->defaults[k];
-				size_t m = strlen(pu->closed[c]);
-				if (!strncmp(d->key, pu->closed[c], m) && d->key[m] == '.' &&
-				    pack_applies(&d->mcore, &d->bridge, &utg) && !facts_get(&t, d->key))
-					facts_set(&t, d->key, d->val, (struct loc){0}, "default");
-			}
+		unit_facts(r, pu, &t, &utg, NULL, "config");
 		size_t first = r->diags.n;
 		r->unit_line = pu->loc.line;    /* a finding no key places goes on the def line */
 		r->unit_name = pu->name;

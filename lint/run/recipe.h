@@ -8,11 +8,22 @@
 #ifndef CGLINT_RECIPE_H
 #define CGLINT_RECIPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "base/loc.h"
+
+struct facts;
 struct lint_run;
 struct target;
 
 void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t len, const struct target *tg);
+
+/* The keys of recipe 'name', named by a launcher in 'script' at 'at', into 't' under the layer
+ * "recipe", all placed at 'at'. Found as Bridge's load_recipe finds it (perf_recipes, then
+ * recipes), the package looked for as Python would from the script's folder. False, with a
+ * CG921 note at 'at', when it cannot be found. */
+bool recipe_launch(struct lint_run *r, const char *script, const char *name, struct loc at, struct facts *t,
+		   const struct target *tg);
 
 #endif
