@@ -191,8 +191,9 @@ static const struct py_unit *launch_unit(struct lint_run *r, struct arena *a, co
 {
 	const char *slash = strrchr(script, '/');
 	const char *dir = slash ? arena_strndup(a, script, (size_t)(slash - script)) : ".";
-	const char *path = arena_printf(a, "%s/<cglint: %s.%s>.py", dir, package, name);
-	const char *text = arena_printf(a, "from %s import %s as _recipe\n\n\ndef _launch():\n    return _recipe()\n",
+	/* the module stays in the run's cache of parsed modules: its path and text live as long */
+	const char *path = arena_printf(r->arena, "%s/<cglint: %s.%s>.py", dir, package, name);
+	const char *text = arena_printf(r->arena, "from %s import %s as _recipe\n\n\ndef _launch():\n    return _recipe()\n",
 					package, name);
 	struct py_file py;
 	if (fe_py_parse(a, r->py, path, text, strlen(text), &py))
