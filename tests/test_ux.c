@@ -415,7 +415,8 @@ Test(ux, facts_shows_each_key_and_its_origin)
 		const char *name = json_string_value(json_object_get(key, "key"));
 		if (!strcmp(name, "train.micro_batch_size")) {    /* from the base recipe, at its line */
 			cr_expect_eq(json_integer_value(json_object_get(key, "value")), 1);
-			cr_expect_str_eq(json_string_value(json_object_get(key, "at")), "rec.py:3:15");
+			cr_expect_str_eq(json_string_value(json_object_get(key, "at")), "rec.py:7:11");     /* the call */
+			cr_expect_str_eq(json_string_value(json_object_get(key, "written_at")), "rec.py:3:15");
 			seen++;
 		} else if (!strcmp(name, "model.cuda_graph_impl")) {
 			cr_expect_str_eq(json_string_value(json_object_get(key, "value")), "local");

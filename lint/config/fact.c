@@ -43,6 +43,7 @@ struct fact *facts_set(struct facts *t, const char *key, struct value v, struct 
 	f->loc = loc;
 	f->layer = layer;
 	f->why = NULL;
+	f->origin = (struct loc){0};
 	f->enum_form = false;
 	return f;
 }

@@ -29,6 +29,7 @@ struct fact {
 	struct loc loc;
 	const char *layer;
 	const char *why;        /* V_UNKNOWN: why the input's value cannot be known, or NULL */
+	struct loc origin;      /* placed at a call (loc) but written elsewhere (a helper's line); path NULL if not */
 	bool enum_form;         /* written as {_target_: ...Enum, _name_: x} dicts (catalogue §B.1) */
 };
 

@@ -96,6 +96,9 @@ void out_facts_unit(void *sink, const char *path, const char *unit, unsigned lin
 									      f->loc.col))
 							  : json_null());
 		json_object_set_new(j, "why", text(f->val.kind == V_UNKNOWN ? f->why : NULL));
+		if (f->origin.path)     /* placed at a call, written in the callee */
+			json_object_set_new(j, "written_at", text(arena_printf(a, "%s:%u:%u", f->origin.path, f->origin.line,
+									       f->origin.col)));
 		json_array_append_new(keys, j);
 	}
 	arena_free(a);
@@ -122,7 +125,9 @@ static void print_text(const struct out_facts *s, FILE *f)
 				json_dumpf(json_object_get(key, "value"), f, JSON_ENCODE_ANY | JSON_COMPACT);
 			else
 				fputs("(unknown)", f);
-			fprintf(f, "  [%s%s%s", layer ? layer : "", at ? " " : "", at ? at : "");
+			const char *from = json_string_value(json_object_get(key, "written_at"));
+			fprintf(f, "  [%s%s%s%s%s", layer ? layer : "", at ? " " : "", at ? at : "", from ? ", written at " : "",
+				from ? from : "");
 			if (json_object_get(key, "written")) {
 				fputs("; written ", f);
 				json_dumpf(json_object_get(key, "written"), f, JSON_ENCODE_ANY | JSON_COMPACT);

@@ -171,7 +171,10 @@ static void unit_facts(struct lint_run *r, const struct py_unit *pu, struct fact
 {
 	for (size_t k = 0; k < pu->n_keys; k++) {
 		const struct py_key *pk = &pu->keys[k];
-		facts_set(t, pk->key, pk->val, at ? *at : pk->via.path ? pk->via : pk->loc, layer)->why = pk->why;
+		bool placed = at || pk->via.path;
+		struct fact *f = facts_set(t, pk->key, pk->val, at ? *at : placed ? pk->via : pk->loc, layer);
+		f->why = pk->why;
+		f->origin = placed ? pk->loc : (struct loc){0};
 	}
 	python_sections(t, pu->keys, pu->n_keys);
 	for (size_t c = 0; c < pu->n_closed; c++)
