@@ -526,8 +526,8 @@ Test(python, github_output)
 /* A helper that four recipe functions reach (itself a unit too) gives one finding at its
  * line, naming three and counting the rest; d_config, fixed after the call, is not among them. */
 /* What a helper sets lands on each call that reaches it (issue 28 item 5), with the helper's
- * line as a related location: a suppression on the call covers it. The helper, a unit of its
- * own, keeps its finding at its line. */
+ * line as a related location: a suppression on the call covers it. A private helper its file
+ * calls is judged through its callers only; a public one is a recipe of its own too. */
 Test(python, a_helper_finding_lands_on_each_call)
 {
 	put("recipes/many.py", "def _graphs(c):\n"
@@ -541,22 +541,30 @@ Test(python, a_helper_finding_lands_on_each_call)
 			       "    cfg.rng.te_rng_tracker = cfg.model.use_te_rng_tracker = True\n    return cfg\n");
 	json_t *doc = run_json("--mcore 0.17 --bridge 0.4 --format json recipes/many.py");
 	json_t *ds = json_object_get(doc, "diagnostics");
-	cr_assert_eq(json_array_size(ds), 3, "%s", json_dumps(ds, 0));
-	static const int lines[] = {3, 8, 20};
-	static const char *const units[] = {"_graphs", "a_config", "c_config"};
-	for (size_t k = 0; k < 3; k++) {
+	cr_assert_eq(json_array_size(ds), 2, "%s", json_dumps(ds, 0));
+	static const int lines[] = {8, 20};
+	static const char *const units[] = {"a_config", "c_config"};
+	for (size_t k = 0; k < 2; k++) {
 		json_t *d = json_array_get(ds, k);
 		cr_expect_str_eq(json_string_value(json_object_get(d, "rule")), "CG101");
 		cr_expect_eq(json_integer_value(json_object_get(d, "line")), lines[k]);
 		char want[256];
 		snprintf(want, sizeof(want), M101 " (in %s)", units[k]);
 		cr_expect_str_eq(json_string_value(json_object_get(d, "message")), want);
-		if (k) {        /* the helper's line, where the tracker is turned off */
+		{               /* the helper's line, where the tracker is turned off */
 			json_t *n = json_array_get(json_object_get(d, "notes"), json_array_size(json_object_get(d, "notes")) - 1);
 			cr_expect_eq(json_integer_value(json_object_get(n, "line")), 3);
 			cr_expect_str_eq(json_string_value(json_object_get(n, "message")), "rng.te_rng_tracker is written here");
 		}
 	}
+	json_decref(doc);
+	/* the same helper made public: a recipe of its own, judged alone too */
+	put("recipes/pub.py", "def graphs_config():\n    cfg = base()\n    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+			      "    cfg.rng.te_rng_tracker = cfg.model.use_te_rng_tracker = False\n    return cfg\n\n\n"
+			      "def a_config():\n    cfg = graphs_config()\n    return cfg\n");
+	doc = run_json("--mcore 0.17 --bridge 0.4 --format json recipes/pub.py");
+	ds = json_object_get(doc, "diagnostics");
+	cr_expect_eq(json_array_size(ds), 2, "%s", json_dumps(ds, 0));
 	json_decref(doc);
 }
 

@@ -775,6 +775,9 @@ int fe_py_parse(struct arena *a, struct py_cache *c, const char *path, const cha
 	if (fl.n)
 		memcpy(out->units, fl.units, fl.n * sizeof(*fl.units));
 	out->n_units = fl.n;
+	for (size_t u = 0; u < fl.n; u++)       /* Bridge runs public recipes; '_' ones build them */
+		for (size_t k = 0; out->units[u].name[0] == '_' && k < fl.mod->n_defs; k++)
+			out->units[u].helper |= fl.mod->defs[k].called && !strcmp(fl.mod->defs[k].name, out->units[u].name);
 	free(fl.units);
 
 	struct errs e = {.a = a, .path = path, .src = buf};

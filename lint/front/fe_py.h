@@ -60,6 +60,8 @@ struct py_unit {
 	const char **closed;    /* sections built by a config class the packs know ("rng"): */
 	size_t n_closed;        /* their fields that nothing sets keep the class's defaults */
 	bool over;              /* it writes more than cglint reads: not read (CG903) */
+	bool helper;            /* a private function ('_name') its file's functions call: a building
+				 * block, judged through its callers (where what it sets lands), not alone */
 };
 
 struct py_file {

@@ -35,6 +35,7 @@ struct def {
 	const char *name;
 	TSNode node;
 	struct sum *sums;
+	bool called;            /* a function of the same module calls it */
 };
 
 /* 'import a.b as local' (attr NULL) or 'from ..a.b import attr as local' (level 2). */

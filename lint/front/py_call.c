@@ -164,6 +164,7 @@ bool py_call_follow(struct fn *f, TSNode call, struct py_ret *ret)
 	size_t d;
 	if (!f->cache || !resolve(f, py_field(call, "function"), &m, &d))
 		return false;
+	m->defs[d].called |= m == f->mod;
 	struct params ps;
 	params_of(f->a, m->src, m->defs[d].node, &ps);
 	struct py_arg *args = arena_alloc(f->a, (ps.n ? ps.n : 1) * sizeof(*args));

@@ -10,13 +10,15 @@ src/megatron/bridge/recipes. Without one the test is skipped: exit 77, which cte
 "Skipped" (SKIP_RETURN_CODE), with the places it looked at.
 
 Checks, on src/megatron/bridge/recipes and perf_recipes (one cglint process each target):
-  1. exit status 0 or 1 on every target in TARGETS (never 2 or 3), and no input error (CG9xx);
+  1. exit status 0 or 1 on every target in TARGETS (never 2 or 3), no input error (CG9xx), and
+     one CG922 on a target of another Bridge release than the tree's;
   2. units: an extra rule pack (UNIT1, a note that fires once per unit) names every unit. Every
      .py file that sets a CUDA-graph key (found independently here with Python's own ast) gives
      at least one unit (a key in a module-level constant only, such as a dict of environment
      defaults, is no recipe and is listed instead), and every function whose body sets one in a straight-line statement
      (`cfg.model.cuda_graph_impl = ...`, `cfg.rng.te_rng_tracker = cfg.model.use_te_rng_tracker
-     = ...`, `cfg.env_vars = {"NCCL_GRAPH_REGISTER": ...}`) is a unit;
+     = ...`, `cfg.env_vars = {"NCCL_GRAPH_REGISTER": ...}`) is a unit, except a private ('_')
+     function another function of its file calls (a building block, judged through its callers);
   3. EXPECT: findings the real validation gives on these recipes (counted, at least MIN), and
      no error on the release's own target (Bridge 0.6 / MCore 0.19 accepts its own recipes).
 """
@@ -183,8 +185,11 @@ def main():
             graph_files.add(rel(p))
         elif sets_graph_key(tree):
             module_only.append(rel(p))
+        # a private function its file calls builds recipes and is judged through its callers
+        called = {n.func.id for _, fn in fns for n in ast.walk(fn)
+                  if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
         for name, fn in fns:
-            if straight_line_graph_key(fn):
+            if straight_line_graph_key(fn) and not (name.startswith("_") and name in called):
                 graph_fns[(rel(p), name)] = fn.lineno
     print(f"tree:  {root} ({len(files)} .py files under {', '.join(FOLDERS)}; {len(graph_files)} set a "
           f"CUDA-graph key in a function, {len(graph_fns)} functions in a straight-line statement)")
@@ -230,8 +235,15 @@ def main():
         if rc not in (0, 1):
             problems.append(f"[{ts}] cglint exited {rc} (2: usage or input error, 3: internal): "
                             f"{err.strip()[-500:]}")
+        # the tree is Bridge 0.6: a target of another release is warned about once (CG922)
+        mcore = target[target.index("--mcore") + 1] if "--mcore" in target else "0.19"
+        other_release = "--bridge" in target or mcore != "0.19"
+        n922 = sum(d["rule"] == "CG922" for d in diags)
+        if n922 != (1 if other_release else 0):
+            problems.append(f"[{ts}] {n922} CG922 (the tree's Bridge release against the target's), "
+                            f"wanted {1 if other_release else 0}")
         for d in diags:
-            if d["rule"].startswith("CG9"):
+            if d["rule"].startswith("CG9") and d["rule"] != "CG922":
                 problems.append(f"[{ts}] {rel(d['path'])}:{d['line']}: input error {d['rule']}: {d['message']}")
         c = collections.Counter((d["rule"], d["severity"]) for d in diags)
         nf = len({d["path"] for d in diags})
