@@ -470,9 +470,9 @@ Test(ux, imports_resolve_through_the_python_environment)
 	free(out);
 	/* the active virtual environment's python, asked once: its answer is kept until a folder it
 	 * names changes (a package installed, a .pth added) */
-	put("venv/bin/python", "#!/bin/sh\necho run >> \"$(dirname \"$0\")/asked\"\necho \"$(dirname \"$0\")/../../site\"\n");
+	put("venv/bin/python", "#!/bin/sh\necho run >> \"$(dirname \"$0\")/asked\"\necho \"$(dirname \"$0\")/../pkgs\"\n");
 	char *chmod_cmd;
-	cr_assert_neq(asprintf(&chmod_cmd, "chmod +x '%s/venv/bin/python'", dir), -1);
+	cr_assert_neq(asprintf(&chmod_cmd, "chmod +x '%s/venv/bin/python' && ln -s ../site '%s/venv/pkgs'", dir, dir), -1);
 	cr_assert_eq(system(chmod_cmd), 0);
 	free(chmod_cmd);
 	sh("export CGLINT_PYTHON= PYTHONPATH= VIRTUAL_ENV=\"$PWD/venv\" XDG_CACHE_HOME=\"$PWD/cache\"; "
@@ -481,6 +481,13 @@ Test(ux, imports_resolve_through_the_python_environment)
 	   "mkdir site/newpkg; cglint -v p/mine.py 2>&1 | grep -c 'Python search path: sys.path of'; "
 	   "wc -l < venv/bin/asked", &out);
 	expect_str(out, "1\n1\n1\n2\n");
+	free(out);
+	/* a second environment whose python links to the same interpreter is an environment of its
+	 * own: its answer (here: no site with the package) is not the first one's */
+	sh("mkdir -p venv2/bin && ln -s \"$PWD/venv/bin/python\" venv2/bin/python && "
+	   "export CGLINT_PYTHON= PYTHONPATH= VIRTUAL_ENV=\"$PWD/venv2\" XDG_CACHE_HOME=\"$PWD/cache\"; "
+	   "cglint --format concise p/mine.py | grep -c 'error: .*CG101'", &out);
+	expect_str(out, "0\n");
 	free(out);
 }
 

@@ -92,8 +92,17 @@ static void open_key(const char *path, void *ctx)
 		o->hidden++;
 		return;
 	}
-	sbuf_printf(&o->sb, "%s%s (%s)", o->n++ ? ", " : "", path,
-		    !f ? "no input sets it" : f->why ? f->why : "its value is not known");
+	/* no fact of its own: a section above it may say why (a model built from a Hugging Face config) */
+	const struct fact *up = f;
+	char *sect = arena_strdup(o->facts->arena, path);
+	for (char *dot; !up && (dot = strrchr(sect, '.'));) {
+		*dot = '\0';
+		const struct fact *s = facts_get(o->facts, sect);
+		if (s && s->val.kind == V_UNKNOWN && s->why)
+			up = s;
+	}
+	sbuf_printf(&o->sb, "%s%s (%s%s%s)", o->n++ ? ", " : "", path, up && up != f ? up->key : "",
+		    up && up != f ? " is " : "", !up ? "no input sets it" : up->why ? up->why : "its value is not known");
 }
 
 static void open_keys(struct open_keys *o, const struct facts *f, const struct expr *x)

@@ -165,7 +165,7 @@ static long long mtime_of(const char *p)
 	return stat(p, &st) ? -1 : (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
 }
 
-/* $XDG_CACHE_HOME/cglint/pypath-HASH, HASH of the interpreter's real path; false if no home. */
+/* $XDG_CACHE_HOME/cglint/pypath-HASH, HASH of the interpreter's path; false if no home. */
 static bool cache_file(const char *real, char *buf, size_t size)
 {
 	uint64_t h = 1469598103934665603ULL;
@@ -249,6 +249,10 @@ static void compute(void)
 		snprintf(desc, sizeof(desc), "no Python interpreter asked%s", py ? " (not found)" : "");
 		return;
 	}
+	/* a virtual environment's python is a link to the base interpreter, and it is the link's
+	 * place (its pyvenv.cfg) that makes the environment: the path as found names the cache */
+	if (py[0] == '/')
+		snprintf(real, sizeof(real), "%s", py);
 	struct list sys = {0};
 	bool cached = cache_file(real, file, sizeof(file)) && cache_load(file, real, &sys);
 	bool asked = cached || ask(py, &sys);
