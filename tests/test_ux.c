@@ -497,7 +497,10 @@ Test(ux, launchers_lint_the_recipe_they_name)
 {
 	/* a checkout's src/ layout: the package is found from scripts/ through ../src */
 	put("tree/src/megatron/bridge/__init__.py", "");
-	put("tree/src/megatron/bridge/recipes/__init__.py", "from .base import tiny_pretrain_config\n");
+	/* as Bridge's recipes/__init__.py: star imports of each family */
+	put("tree/src/megatron/bridge/recipes/__init__.py", "from megatron.bridge.recipes.other import *\n"
+							   "from megatron.bridge.recipes.base import *\n");
+	put("tree/src/megatron/bridge/recipes/other.py", "def other_pretrain_config():\n    return None\n");
 	put("tree/src/megatron/bridge/recipes/base.py",
 	    "def tiny_pretrain_config():\n    cfg = ConfigContainer()\n    cfg.model.use_te_rng_tracker = False\n"
 	    "    cfg.rng.te_rng_tracker = False\n    return cfg\n");

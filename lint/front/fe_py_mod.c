@@ -83,6 +83,10 @@ struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf,
 				}
 				continue;
 			}
+			if (from && is(c2, "wildcard_import") && m->n_imps < cap_imps) {   /* from x import * */
+				m->imps[m->n_imps++] = (struct imp){"*", module, "*", level, c2};
+				continue;
+			}
 			TSNode name = is(c2, "aliased_import") ? field(c2, "name") : c2;
 			TSNode alias = is(c2, "aliased_import") ? field(c2, "alias") : name;
 			if (!is(name, "dotted_name") || ts_node_is_null(alias) || m->n_imps >= cap_imps)
@@ -157,6 +161,15 @@ bool fe_py_mod_lookup(struct py_cache *c, struct mod *m, const char *name, unsig
 			continue;
 		struct mod *next = fe_py_mod_load(c, m, im->module, im->level);
 		return next && fe_py_mod_lookup(c, next, im->attr, hops + 1, out, def);
+	}
+	/* 'from x import *' binds x's public names; the last such import wins, as in Python */
+	for (size_t k = m->n_imps; name[0] != '_' && hops < FE_PY_MAX_DEPTH && k-- > 0;) {
+		const struct imp *im = &m->imps[k];
+		if (strcmp(im->local, "*"))
+			continue;
+		struct mod *next = fe_py_mod_load(c, m, im->module, im->level);
+		if (next && fe_py_mod_lookup(c, next, name, hops + 1, out, def))
+			return true;
 	}
 	return false;
 }
