@@ -395,6 +395,14 @@ Test(ux, facts_shows_each_key_and_its_origin)
 		   "  model.use_te_rng_tracker = (unknown)  [config r.yaml:4:3; written false: BR-01 computes it from "
 		   "rng.te_rng_tracker (no input sets it)]\n"
 		   "  model.cuda_graph_modules = []  [normalized r.yaml:3:3]\n");
+	/* a value Bridge recomputes from what only the running job knows is unknown, and says so */
+	put("co.yaml", "ddp:\n  overlap_grad_reduce: true\n  use_distributed_optimizer: true\n"
+		       "comm_overlap:\n  tp_comm_overlap: false\n");
+	char *co;
+	sh("cglint facts co.yaml | grep overlap_grad_reduce", &co);
+	expect_str(co, "  ddp.overlap_grad_reduce = (unknown)  [config co.yaml:2:3; written true: BR-07c computes it from "
+		       "runtime.data_parallel_size (known only when the job runs)]\n");
+	free(co);
 	/* a recipe function: every function is a unit, --function keeps one */
 	put("rec.py", "def base():\n    cfg = ConfigContainer()\n    cfg.train.micro_batch_size = 1\n    return cfg\n\n"
 		      "def mine():\n    cfg = base()\n    cfg.model.cuda_graph_impl = \"local\"\n    return cfg\n");

@@ -50,6 +50,8 @@ struct fact *facts_set(struct facts *t, const char *key, struct value v, struct 
 
 static struct value absent(const struct facts *t, const char *key)
 {
+	if (!strncmp(key, "runtime.", 8))
+		return value_unknown;   /* known only once the job runs (fact.h) */
 	bool env = !strncmp(key, "env.", 4);
 	return (env ? t->env_closed : t->closed) ? value_null : value_unknown;
 }

@@ -9,7 +9,10 @@
  *
  * A key no layer set is unknown (V_UNKNOWN) unless the table is closed: defaults assumed, where
  * an absent key reads as null. Environment keys ("env.NAME") close separately, once any
- * environment source is given. The table owns its facts; strings live in its arena.
+ * environment source is given. Keys under "runtime." (runtime.data_parallel_size) are what only
+ * the running job knows: no input sets them and they are unknown even with defaults assumed, so a
+ * pack step that copies one makes its target unknown. The table owns its facts; strings live in
+ * its arena.
  */
 #ifndef CGLINT_FACT_H
 #define CGLINT_FACT_H

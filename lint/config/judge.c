@@ -102,7 +102,9 @@ static void open_key(const char *path, void *ctx)
 			up = s;
 	}
 	sbuf_printf(&o->sb, "%s%s (%s%s%s)", o->n++ ? ", " : "", path, up && up != f ? up->key : "",
-		    up && up != f ? " is " : "", !up ? "no input sets it" : up->why ? up->why : "its value is not known");
+		    up && up != f ? " is " : "",
+		    !strncmp(path, "runtime.", 8) ? "known only when the job runs"
+		    : !up ? "no input sets it" : up->why ? up->why : "its value is not known");
 }
 
 static void open_keys(struct open_keys *o, const struct facts *f, const struct expr *x)
