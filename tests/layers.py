@@ -30,7 +30,7 @@ THIRD_PARTY = {
     "git2/": {"input/ignore.c"},
     "clang-c/": {"source/fe_clang_lib.h"},
     "tree_sitter/": {"front/fe_py.c", "front/fe_py_lit.c", "front/fe_py_lit.h", "front/fe_py_mod.c",
-                     "front/fe_py_mod.h", "front/py_fn.h", "front/py_eval.c", "front/py_call.c",
+                     "front/fe_py_mod.h", "front/py_fn.h", "front/py_eval.c", "front/py_call.c", "front/py_class.c",
                      "front/py_flow.c"},
 }
 

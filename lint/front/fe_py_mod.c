@@ -43,6 +43,7 @@ struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf,
 	}
 	m->defs = arena_alloc(c->a, (n ? n : 1) * sizeof(*m->defs));
 	m->globs = arena_alloc(c->a, (n ? n : 1) * sizeof(*m->globs));
+	m->classes = arena_alloc(c->a, (n ? n : 1) * sizeof(*m->classes));
 	m->imps = arena_alloc(c->a, cap_imps * sizeof(*m->imps));
 	for (uint32_t k = 0; k < n; k++) {
 		TSNode d = ts_node_named_child(root, k);
@@ -50,6 +51,10 @@ struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf,
 			d = field(d, "definition");
 		if (is(d, "function_definition") && !ts_node_is_null(field(d, "name"))) {
 			m->defs[m->n_defs++] = (struct def){.name = text(c->a, buf, field(d, "name")), .node = d};
+			continue;
+		}
+		if (is(d, "class_definition") && !ts_node_is_null(field(d, "name"))) {
+			m->classes[m->n_classes++] = (struct klass){.name = text(c->a, buf, field(d, "name")), .node = d};
 			continue;
 		}
 		if (is(d, "expression_statement") && ts_node_named_child_count(d) == 1 &&
@@ -145,14 +150,16 @@ struct mod *fe_py_mod_load(struct py_cache *c, const struct mod *from, const cha
 	return m;
 }
 
-/* The module-level function 'name' of 'm', through its imports (a re-export of a re-export). */
-bool fe_py_mod_lookup(struct py_cache *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
-		   size_t *def)
+/* The module-level function (or class: 'classes') 'name' of 'm', through its imports (a
+ * re-export of a re-export). */
+static bool lookup(struct py_cache *c, struct mod *m, const char *name, unsigned hops, bool classes,
+		   struct mod **out, size_t *at)
 {
-	for (size_t k = m->n_defs; k-- > 0;)
-		if (!strcmp(m->defs[k].name, name)) {
+	size_t n = classes ? m->n_classes : m->n_defs;
+	for (size_t k = n; k-- > 0;)
+		if (!strcmp(classes ? m->classes[k].name : m->defs[k].name, name)) {
 			*out = m;
-			*def = k;
+			*at = k;
 			return true;
 		}
 	for (size_t k = m->n_imps; hops < FE_PY_MAX_DEPTH && k-- > 0;) {
@@ -160,7 +167,7 @@ bool fe_py_mod_lookup(struct py_cache *c, struct mod *m, const char *name, unsig
 		if (!im->attr || strcmp(im->local, name))
 			continue;
 		struct mod *next = fe_py_mod_load(c, m, im->module, im->level);
-		return next && fe_py_mod_lookup(c, next, im->attr, hops + 1, out, def);
+		return next && lookup(c, next, im->attr, hops + 1, classes, out, at);
 	}
 	/* 'from x import *' binds x's public names; the last such import wins, as in Python */
 	for (size_t k = m->n_imps; name[0] != '_' && hops < FE_PY_MAX_DEPTH && k-- > 0;) {
@@ -168,10 +175,22 @@ bool fe_py_mod_lookup(struct py_cache *c, struct mod *m, const char *name, unsig
 		if (strcmp(im->local, "*"))
 			continue;
 		struct mod *next = fe_py_mod_load(c, m, im->module, im->level);
-		if (next && fe_py_mod_lookup(c, next, name, hops + 1, out, def))
+		if (next && lookup(c, next, name, hops + 1, classes, out, at))
 			return true;
 	}
 	return false;
+}
+
+bool fe_py_mod_lookup(struct py_cache *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
+		      size_t *def)
+{
+	return lookup(c, m, name, hops, false, out, def);
+}
+
+bool fe_py_mod_class(struct py_cache *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
+		     size_t *cls)
+{
+	return lookup(c, m, name, hops, true, out, cls);
 }
 
 const struct imp *fe_py_mod_import(const struct mod *m, const char *local)

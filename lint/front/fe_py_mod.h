@@ -54,6 +54,15 @@ struct glob {
 	const char *why;
 };
 
+/* A module-level class, read once a run for the field defaults its constructor leaves
+ * (py_class.c; 'info' is that file's, NULL until then). */
+struct klass {
+	const char *name;
+	TSNode node;            /* the class_definition */
+	int state;              /* 0 not yet, 1 being read (a class among its own bases), 2 read */
+	struct klass_info *info;
+};
+
 struct mod {
 	const char *path, *src;
 	size_t len;
@@ -65,6 +74,8 @@ struct mod {
 	size_t n_imps;
 	struct glob *globs;
 	size_t n_globs;
+	struct klass *classes;
+	size_t n_classes;
 };
 
 struct py_ops;
@@ -90,6 +101,9 @@ struct mod *fe_py_mod_load(struct py_cache *c, const struct mod *from, const cha
  * its module and index in that module's defs. */
 bool fe_py_mod_lookup(struct py_cache *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
 		      size_t *def);
+/* The module-level class 'name' of 'm', found as fe_py_mod_lookup finds functions. */
+bool fe_py_mod_class(struct py_cache *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
+		     size_t *cls);
 /* The import of 'm' that binds 'local', or NULL. */
 const struct imp *fe_py_mod_import(const struct mod *m, const char *local);
 

@@ -61,3 +61,21 @@ const char *py_bridge_container_section(size_t k, bool *factory)
 	*factory = k < nf;
 	return k < nf ? factories[k] : k < nf + nn ? nones[k - nf] : NULL;
 }
+
+/* Bridge 0.6's MixedPrecisionConfig fields (training/mixed_precision.py:30-75); setup() copies
+ * each onto the config that has it (update_config_with_precision_settings, L148-156). */
+bool py_bridge_mixed_precision(const char *field)
+{
+	static const char *const names[] = {
+		"fp32", "fp16", "bf16", "params_dtype", "pipeline_dtype", "autocast_dtype", "autocast_enabled",
+		"grad_reduce_in_fp32", "fp8", "fp8_recipe", "first_last_layers_bf16", "fp8_margin",
+		"fp8_amax_history_len", "fp8_amax_compute_algo", "fp8_wgrad", "fp8_dot_product_attention",
+		"fp8_multi_head_attention", "fp8_param", "fp8_param_gather", "fp4", "fp4_recipe", "fp4_param",
+		"fp4_param_gather", "loss_scale", "initial_loss_scale", "min_loss_scale", "loss_scale_window",
+		"hysteresis", "num_layers_at_start_in_bf16", "num_layers_at_end_in_bf16",
+		"reuse_grad_buf_for_mxfp8_param_ag"};
+	for (size_t k = 0; field && k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(field, names[k]))
+			return true;
+	return false;
+}

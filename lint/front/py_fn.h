@@ -108,6 +108,17 @@ bool py_eval_global(struct py_cache *c, struct mod *m, const char *name, struct 
 /* Why a call's result is not known ("from 'AutoBridge.from_hf_pretrained' (a Hugging Face config)"). */
 const char *py_eval_call_why(struct fn *f, TSNode call);
 
+/* ---- py_class.c ---- */
+/* The fields a constructor call (Cls(...)) does not pass, at their defaults, put under 'key' at
+ * the call, before what it passes: read from the class's source (found through the imports)
+ * and its bases', merged in Python's method resolution order as dataclasses merge them, up to
+ * MCore's classes where the search path reaches them. A default cglint cannot evaluate, or one
+ * a method of the class may assign (__post_init__, finalize(), a helper handed 'self'), is
+ * unknown with a reason naming the class and field ('known_only': left out instead). False,
+ * with nothing put, for a class it cannot read whole: not found, not a dataclass, its own
+ * __init__, a base not found, a class among its own bases. Each class is read once a run. */
+bool py_class_defaults(struct fn *f, TSNode call, const char *key, bool known_only);
+
 /* ---- py_call.c ---- */
 /* Follow a call into a function cglint reads: its records replayed here; '*ret' what it
  * returns, in this function's namespaces. False when the callee is not one cglint can read. */
