@@ -537,3 +537,31 @@ Test(ux, launchers_lint_the_recipe_they_name)
 			      "tree/src/megatron/bridge/recipes/__init__.py defines or exports no such function"), "%s", out);
 	free(out);
 }
+
+/* Where a key no input sets reads as null: an env_vars dict Bridge builds empty, or one a recipe
+ * writes whole; not one with a '**' entry cglint cannot read. */
+Test(ux, facts_say_where_absent_keys_are_null)
+{
+	put("env.py", "def empty_config():\n    cfg = ConfigContainer(model=GPTModelProvider())\n"
+		      "    cfg.model.cuda_graph_impl = \"local\"\n    return cfg\n\n\n"
+		      "def whole_config():\n    cfg = empty_config()\n    cfg.env_vars = {\"NCCL_GRAPH_REGISTER\": \"0\"}\n"
+		      "    return cfg\n\n\n"
+		      "def spread_config():\n    cfg = empty_config()\n    cfg.env_vars = {**NOT_READ, \"A\": \"1\"}\n"
+		      "    return cfg\n");
+	char *out;
+	cr_expect_eq(sh("cglint facts --format json env.py", &out), 0);
+	json_t *doc = json_loads(out, 0, NULL);
+	free(out);
+	cr_assert_not_null(doc);
+	size_t k;
+	json_t *u;
+	const char *want[] = {"[\"env_vars\"]", "[\"env_vars\"]", "[]"};
+	json_array_foreach(json_object_get(doc, "units"), k, u) {
+		cr_assert_lt(k, 3);
+		char *under = json_dumps(json_object_get(json_object_get(u, "absent_is_null"), "under"), JSON_COMPACT);
+		cr_expect_str_eq(under, want[k], "%s", json_string_value(json_object_get(u, "function")));
+		free(under);
+	}
+	cr_expect_eq(k, 3);
+	json_decref(doc);
+}

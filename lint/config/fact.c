@@ -48,10 +48,24 @@ struct fact *facts_set(struct facts *t, const char *key, struct value v, struct 
 	return f;
 }
 
+void facts_close_under(struct facts *t, const char *section)
+{
+	const char **v = arena_alloc(t->arena, (t->n_closed_under + 1) * sizeof(*v));
+	if (t->n_closed_under)
+		memcpy(v, t->closed_under, t->n_closed_under * sizeof(*v));
+	v[t->n_closed_under++] = arena_strdup(t->arena, section);
+	t->closed_under = v;
+}
+
 static struct value absent(const struct facts *t, const char *key)
 {
 	if (!strncmp(key, "runtime.", 8))
 		return value_unknown;   /* known only once the job runs (fact.h) */
+	for (size_t k = 0; k < t->n_closed_under; k++) {
+		size_t m = strlen(t->closed_under[k]);
+		if (!strncmp(key, t->closed_under[k], m) && key[m] == '.')
+			return value_null;
+	}
 	bool env = !strncmp(key, "env.", 4);
 	return (env ? t->env_closed : t->closed) ? value_null : value_unknown;
 }

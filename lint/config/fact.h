@@ -42,6 +42,8 @@ struct facts {
 	size_t n, cap;
 	struct strmap index;    /* key -> position in 'order' */
 	bool closed;            /* defaults assumed: absent keys are null */
+	const char **closed_under; /* sections whose absent keys are null (an env_vars dict built empty) */
+	size_t n_closed_under;
 	bool env_closed;        /* the job's environment is known: absent env.* are unset (null) */
 };
 
@@ -49,6 +51,8 @@ void facts_init(struct facts *t, struct arena *a);
 void facts_release(struct facts *t);
 
 struct fact *facts_get(const struct facts *t, const char *key);
+/* Absent keys under 'section' read as null from now on ('section' is copied). */
+void facts_close_under(struct facts *t, const char *section);
 /* Set 'key' from an input layer: both 'val' and 'raw' take 'v'. */
 struct fact *facts_set(struct facts *t, const char *key, struct value v, struct loc loc, const char *layer);
 /* The value an expression sees: the fact's, else null when closed, else unknown. */

@@ -163,8 +163,9 @@ static void assign_dict(struct fn *f, const char *key, TSNode dict, unsigned dep
 {
 	const char *why;
 	struct value whole = py_eval(f, dict, &why, depth + 1);
-	if (whole.kind == V_MAP) {      /* every entry known, '**' entries from dicts cglint reads */
+	if (whole.kind == V_MAP) {      /* every entry known, '**' entries from dicts cglint reads: */
 		put_value(f, key, whole, loc_of(f->path, dict), NULL);
+		py_unit_mark(&f->log, PY_CLOSE, key, loc_of(f->path, dict));   /* no other entry */
 		/* entries written here are placed on their own keys */
 		for (uint32_t k = 0; k < ts_node_named_child_count(dict); k++) {
 			TSNode c = ts_node_named_child(dict, k);

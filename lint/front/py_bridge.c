@@ -51,7 +51,7 @@ bool py_bridge_defaults_known(const char *cls)
  * leave out. Those with a default_factory are that class built with no arguments: closed, so
  * the packs' defaults fill them; the others are None. */
 static const char *const factories[] = {"rng", "rerun_state_machine", "ddp", "validation", "dist",
-						   "profiling"};
+						   "profiling", "env_vars"};
 static const char *const nones[] = {"ft", "straggler", "nvrx_straggler", "peft", "comm_overlap",
 					      "mixed_precision", "tensor_inspect", "inprocess_restart"};
 

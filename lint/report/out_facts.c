@@ -102,8 +102,13 @@ void out_facts_unit(void *sink, const char *path, const char *unit, unsigned lin
 		json_array_append_new(keys, j);
 	}
 	arena_free(a);
-	json_array_append_new(s->units, json_pack("{s:o, s:o, s:i, s:o}", "path", text(path), "function", text(unit),
-						  "line", (int)line, "keys", keys));
+	/* where a key no input sets reads as null rather than unknown */
+	json_t *closed = json_array();
+	for (size_t k = 0; k < t->n_closed_under; k++)
+		json_array_append_new(closed, text(t->closed_under[k]));
+	json_array_append_new(s->units, json_pack("{s:o, s:o, s:i, s:o, s:{s:b, s:b, s:o}}", "path", text(path), "function",
+						  text(unit), "line", (int)line, "keys", keys, "absent_is_null",
+						  "all", t->closed, "env", t->env_closed, "under", closed));
 }
 
 static void print_text(const struct out_facts *s, FILE *f)

@@ -177,6 +177,9 @@ static void unit_facts(struct lint_run *r, const struct py_unit *pu, struct fact
 		f->origin = placed ? pk->loc : (struct loc){0};
 	}
 	python_sections(t, pu->keys, pu->n_keys);
+	for (size_t c = 0; c < pu->n_closed; c++)       /* env_vars left at ConfigContainer's dict() */
+		if (!strcmp(pu->closed[c], "env_vars") && !pu->env_spread)
+			facts_close_under(t, "env_vars");
 	for (size_t c = 0; c < pu->n_closed; c++)
 		for (size_t k = 0; k < r->pack->n_defaults; k++) {
 			const struct pack_default *d = &r->pack->defaults[k];

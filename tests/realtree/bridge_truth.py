@@ -195,10 +195,13 @@ def run_exec(root, mcore, python, keys, cache, refresh, verbose):
 
 # --- facts ----------------------------------------------------------------------------------
 
-def run_facts(cglint, root):
+def run_facts(cglint, root, mcore):
+    """cglint facts as a Bridge user runs it: Megatron Core importable (here through --python-path,
+    as an installed megatron-core would be on the environment's sys.path)."""
     folders = [os.path.join(root, f) for f in FOLDERS if os.path.isdir(os.path.join(root, f))]
-    p = subprocess.run([cglint, "facts", "--isolated", "--format", "json", *folders],
-                       capture_output=True, text=True)
+    env = dict(os.environ, CGLINT_PYTHON="none", PYTHONPATH="")
+    p = subprocess.run([cglint, "facts", "--isolated", "--python-path", mcore, "--format", "json", *folders],
+                       capture_output=True, text=True, env=env)
     if p.returncode not in (0, 1):
         sys.exit(f"cglint facts exited {p.returncode}: {p.stderr.strip()[-2000:]}")
     try:
@@ -266,6 +269,8 @@ def compare(truth, facts, root):
             else:
                 r["truth"] = t["value"]
                 h = held.get(k)
+                if h is None and absent_is_null(unit, k):     # cglint reads it as not set
+                    h = {"known": True, "value": None, "layer": "absent"}
                 if h is None:
                     r.update(verdict="unknown", why="not mentioned")
                 elif not h.get("known"):
@@ -275,6 +280,15 @@ def compare(truth, facts, root):
                     r["verdict"] = "equal" if same(t["value"], h.get("value")) else "wrong"
             rows.append(r)
     return rows, fn_rows
+
+
+def absent_is_null(unit, key):
+    """cglint facts says which keys no input sets read as null: all (defaults assumed), env.* once
+    the environment is known, and those under a section built empty (env_vars left at dict())."""
+    a = unit.get("absent_is_null") or {}
+    if key.startswith("env."):
+        return bool(a.get("env"))
+    return bool(a.get("all")) or any(key.startswith(s + ".") for s in a.get("under", []))
 
 
 def pct(n, d):
@@ -434,7 +448,7 @@ def main():
     keys = rule_keys()
     print(f"tree:  {root}; MCore {mcore}; python {python}; {len(keys)} keys")
     truth = run_exec(root, mcore, python, keys, args.cache, args.refresh, args.verbose)
-    facts = json.load(open(args.facts)) if args.facts else run_facts(args.cglint, root)
+    facts = json.load(open(args.facts)) if args.facts else run_facts(args.cglint, root, mcore)
     if args.self_test:
         return 0 if self_test(truth, facts, root) else 1
     rows, fn_rows = compare(truth, facts, root)
