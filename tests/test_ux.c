@@ -565,3 +565,19 @@ Test(ux, facts_say_where_absent_keys_are_null)
 	cr_expect_eq(k, 3);
 	json_decref(doc);
 }
+
+/* A helper that returns sections in a tuple (Bridge's optimizer_utils: optimizer, scheduler):
+ * unpacked, each section keeps what the helper set. */
+Test(ux, facts_follow_sections_returned_in_a_tuple)
+{
+	put("opt.py", "def adam_with_cosine(lr=3e-4):\n    optimizer = OptimizerConfig(lr=lr, optimizer_cuda_graph=False)\n"
+		      "    scheduler = SchedulerConfig(lr_warmup_iters=10)\n    return optimizer, scheduler\n\n\n"
+		      "def my_config():\n    opt, sched = adam_with_cosine(lr=1e-4)\n"
+		      "    cfg = ConfigContainer(optimizer=opt, scheduler=sched)\n"
+		      "    cfg.model.cuda_graph_impl = \"none\"\n    return cfg\n");
+	char *out;
+	sh("cglint facts --function my_config opt.py | grep -E 'optimizer\\.(lr|optimizer_cuda_graph) '", &out);
+	expect_str(out, "  optimizer.lr = 0.0001  [config opt.py:8:18, written at opt.py:2:33]\n"
+			"  optimizer.optimizer_cuda_graph = false  [config opt.py:8:18, written at opt.py:2:40]\n");
+	free(out);
+}

@@ -427,7 +427,7 @@ static void returns(struct fn *f, TSNode v)
 		TSNode e = items[k];
 		const char *p = path_of(f, e, 0);
 		struct py_ret sub;
-		if (p && !strchr(p, '.')) {
+		if (p && (!strchr(p, '.') || tuple)) {  /* an object, or a section in a tuple (optimizer, scheduler) */
 			r.ns[k] = p;
 		} else if (is(e, "call") && is_constructor(callee_name(f, e)) && py_bridge_section(callee_name(f, e))) {
 			const char *section = py_bridge_section(callee_name(f, e));
