@@ -610,3 +610,72 @@ Test(python, keys_past_sixteen_parts_are_not_read)
 	expect_str(out, "r.py:1:5: note: deep_config: 7 keys read, 0 unknown\n");
 	free(out);
 }
+
+/* Bridge's MixedPrecisionConfig.setup() copies the section onto the model before validation
+ * (steps-bridge-setup.yaml BR-mixed-precision): a preset function's MixedPrecisionConfig(...) is
+ * followed with its class defaults, __setattr__'s twins (fp8_param, fp8_param_gather) stay
+ * equal, and the model's fp8 is the section's; a preset name not resolved leaves it unknown. */
+Test(python, mixed_precision_section_is_copied_onto_the_model)
+{
+	put("mp.py", "from dataclasses import dataclass\n"
+		     "from typing import Optional\n"
+		     "\n"
+		     "@dataclass(kw_only=True)\n"
+		     "class MixedPrecisionConfig:\n"
+		     "    bf16: bool = False\n"
+		     "    fp8: Optional[str] = None\n"
+		     "    fp8_param: Optional[bool] = None\n"
+		     "    fp8_param_gather: bool = False\n"
+		     "\n"
+		     "    def __setattr__(self, name, value):\n"
+		     "        object.__setattr__(self, name, value)\n"
+		     "        if name == 'fp8_param_gather' and hasattr(self, 'fp8_param'):\n"
+		     "            object.__setattr__(self, 'fp8_param', value)\n"
+		     "        elif name == 'fp8_param' and hasattr(self, 'fp8_param_gather'):\n"
+		     "            object.__setattr__(self, 'fp8_param_gather', value)\n"
+		     "\n"
+		     "def bf16_mixed():\n"
+		     "    return MixedPrecisionConfig(bf16=True)\n"
+		     "\n"
+		     "def fp8_mixed():\n"
+		     "    cfg = bf16_mixed()\n"
+		     "    cfg.fp8 = 'hybrid'\n"
+		     "    cfg.fp8_param_gather = True\n"
+		     "    return cfg\n");
+	put("r.py", "from mp import fp8_mixed, bf16_mixed\n"
+		    "\n"
+		    "def a_config():\n"
+		    "    cfg = ConfigContainer()\n"
+		    "    cfg.model.fp8 = None\n"
+		    "    cfg.mixed_precision = fp8_mixed()\n"
+		    "    return cfg\n"
+		    "\n"
+		    "def b_config():\n"
+		    "    cfg = ConfigContainer()\n"
+		    "    cfg.model.fp8 = 'e4m3'\n"
+		    "    mp = bf16_mixed()\n"
+		    "    mp.fp8_param = True\n"
+		    "    cfg.mixed_precision = mp\n"
+		    "    return cfg\n"
+		    "\n"
+		    "def c_config():\n"
+		    "    cfg = ConfigContainer()\n"
+		    "    cfg.model.fp8 = 'hybrid'\n"
+		    "    cfg.mixed_precision = 'bf16_mixed'\n"
+		    "    return cfg\n");
+	char *out = NULL;
+	harness_run(dir, "facts --bridge 0.6 --function a_config r.py 2>&1 | grep -E '^  model\\.fp8(_param)? '", &out);
+	expect_str(out, "  model.fp8 = \"hybrid\"  [config mp.py:23:15; written null]\n"
+			"  model.fp8_param = true  [normalized mp.py:24:28]\n");
+	free(out);
+	harness_run(dir, "facts --bridge 0.6 --function b_config r.py 2>&1 | grep -E '^  (model|mixed_precision)\\.fp8(_param)?(_gather)? ' | cut -d'[' -f1", &out);
+	expect_str(out, "  model.fp8 = null  \n"
+			"  mixed_precision.fp8 = null  \n"
+			"  mixed_precision.fp8_param = true  \n"
+			"  mixed_precision.fp8_param_gather = true  \n"
+			"  model.fp8_param = true  \n");
+	free(out);
+	harness_run(dir, "facts --bridge 0.6 --function c_config r.py 2>&1 | grep -E '^  model\\.fp8 ' | cut -d'[' -f1", &out);
+	expect_str(out, "  model.fp8 = (unknown)  \n");
+	free(out);
+}

@@ -22,6 +22,7 @@ const char *py_bridge_section(const char *cls)
 		{"RerunStateMachineConfig", "rerun_state_machine"},
 		{"CheckpointConfig", "checkpoint"},
 		{"LoggerConfig", "logger"},
+		{"MixedPrecisionConfig", "mixed_precision"},
 	};
 	size_t n = strlen(cls);
 	for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++) {
@@ -62,20 +63,22 @@ const char *py_bridge_container_section(size_t k, bool *factory)
 	return k < nf ? factories[k] : k < nf + nn ? nones[k - nf] : NULL;
 }
 
-/* Bridge 0.6's MixedPrecisionConfig fields (training/mixed_precision.py:30-75); setup() copies
- * each onto the config that has it (update_config_with_precision_settings, L148-156). */
-bool py_bridge_mixed_precision(const char *field)
+/* Bridge's MixedPrecisionConfig.__setattr__ (training/mixed_precision.py, 0.6.0 L77-95; the
+ * same pairs 0.2-0.5) keeps fp8_param equal to fp8_param_gather, and fp4_param to
+ * fp4_param_gather: a write to one writes the other. */
+const char *py_bridge_mp_partner(const char *key, size_t *stem)
 {
-	static const char *const names[] = {
-		"fp32", "fp16", "bf16", "params_dtype", "pipeline_dtype", "autocast_dtype", "autocast_enabled",
-		"grad_reduce_in_fp32", "fp8", "fp8_recipe", "first_last_layers_bf16", "fp8_margin",
-		"fp8_amax_history_len", "fp8_amax_compute_algo", "fp8_wgrad", "fp8_dot_product_attention",
-		"fp8_multi_head_attention", "fp8_param", "fp8_param_gather", "fp4", "fp4_recipe", "fp4_param",
-		"fp4_param_gather", "loss_scale", "initial_loss_scale", "min_loss_scale", "loss_scale_window",
-		"hysteresis", "num_layers_at_start_in_bf16", "num_layers_at_end_in_bf16",
-		"reuse_grad_buf_for_mxfp8_param_ag"};
-	for (size_t k = 0; field && k < sizeof(names) / sizeof(names[0]); k++)
-		if (!strcmp(field, names[k]))
-			return true;
-	return false;
+	static const char *const pairs[][2] = {{"fp8_param", "fp8_param_gather"}, {"fp4_param", "fp4_param_gather"}};
+	static const char sec[] = "mixed_precision.";
+	size_t n = key ? strlen(key) : 0;
+	for (size_t k = 0; k < 2 * sizeof(pairs) / sizeof(pairs[0]); k++) {
+		const char *name = pairs[k / 2][k % 2];
+		size_t m = strlen(name), s = sizeof(sec) - 1;
+		if (n >= m + s && !strcmp(key + n - m, name) && !strncmp(key + n - m - s, sec, s) &&
+		    (n == m + s || key[n - m - s - 1] == '.')) {
+			*stem = n - m;
+			return pairs[k / 2][1 - k % 2];
+		}
+	}
+	return NULL;
 }

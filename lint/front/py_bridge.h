@@ -20,9 +20,9 @@ bool py_bridge_defaults_known(const char *cls);
  * a default_factory (the class built with no arguments), else it defaults to None. */
 const char *py_bridge_container_section(size_t k, bool *factory);
 
-/* Whether Bridge's MixedPrecisionConfig.setup() copies a field of that name onto the model,
- * optimizer and DDP configs (every field of MixedPrecisionConfig the config has): a class
- * default of one is not what Bridge validates when the config has a mixed_precision section. */
-bool py_bridge_mixed_precision(const char *field);
+/* A key of a mixed_precision section that MixedPrecisionConfig.__setattr__ keeps equal to
+ * another (fp8_param and fp8_param_gather, fp4_param and fp4_param_gather): the other field's
+ * name, with '*stem' the length of the key before the field; NULL for any other key. */
+const char *py_bridge_mp_partner(const char *key, size_t *stem);
 
 #endif

@@ -539,11 +539,6 @@ bool py_class_defaults(struct fn *f, TSNode call, const char *key, bool known_on
 					break;
 				}
 		}
-		if (v.kind != V_UNKNOWN && py_bridge_mixed_precision(fd->name)) {
-			v = value_unknown;
-			why = arena_printf(f->a, "Bridge's MixedPrecisionConfig.setup() sets %s.%s from the config's "
-					   "mixed_precision section, where it has one", cls, fd->name);
-		}
 		if (v.kind == V_UNKNOWN && known_only)
 			continue;
 		v.loc = at;

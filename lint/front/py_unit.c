@@ -8,6 +8,7 @@
 
 #include "base/mem.h"
 #include "base/strmap.h"
+#include "front/py_bridge.h"
 
 void py_unit_init(struct py_log *l, struct arena *a)
 {
@@ -126,7 +127,23 @@ bool py_unit_under(const char *key, const char *prefix)
 	return !strncmp(key, prefix, n) && (key[n] == '\0' || key[n] == '.');
 }
 
+static void rec_one(struct py_log *l, struct py_rec r);
+
+/* A record; a write to a field of a mixed_precision section that MixedPrecisionConfig.__setattr__
+ * keeps equal to another (fp8_param, fp8_param_gather) writes that one too, as Python does on
+ * every assignment; copies and replays come through here, in order, so the pair stays equal. */
 static void rec(struct py_log *l, struct py_rec r)
+{
+	rec_one(l, r);
+	size_t stem;
+	const char *other = r.op == PY_SET && l->a ? py_bridge_mp_partner(r.key, &stem) : NULL;
+	if (other && !l->over) {
+		r.key = arena_printf(l->a, "%.*s%s", (int)stem, r.key, other);
+		rec_one(l, r);
+	}
+}
+
+static void rec_one(struct py_log *l, struct py_rec r)
 {
 	if (too_deep(r.key))
 		return;
