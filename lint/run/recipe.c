@@ -118,7 +118,8 @@ static void where_written(struct lint_run *r, struct diag *d, const struct py_un
 	if (!src || src->via.line != d->loc.line || strcmp(src->via.path, d->loc.path ? d->loc.path : ""))
 		return;
 	struct diag_note *notes = arena_alloc(r->arena, (d->n_notes + 1) * sizeof(*notes));
-	memcpy(notes, d->notes, d->n_notes * sizeof(*notes));
+	if (d->n_notes)
+		memcpy(notes, d->notes, d->n_notes * sizeof(*notes));
 	notes[d->n_notes] = (struct diag_note){src->loc, arena_printf(r->arena, "%s is written here", src->key)};
 	d->notes = notes;
 	d->n_notes++;
