@@ -298,3 +298,13 @@ Test(hostile, layers_and_environment_on_the_command_line)
 			       0, NULL));
 	json_decref(expect_run("--mcore 0.17 base.yaml model.cuda_graph_impl=local 'model.cuda_graph_scope=[moe_routr]'", 1, "CG122"));
 }
+
+/* Recipes whose calls never end: a parameter's default that calls its own function, and two
+ * functions whose defaults call each other (found by fuzz_py as a stack overflow). */
+Test(hostile, python_calls_in_defaults_end)
+{
+	write_str("loop.py", "def f(x=f()):\n    cfg = ConfigContainer()\n    cfg.model.cuda_graph_impl = \"local\"\n"
+			     "    return cfg\n\n\ndef g(y=h()):\n    return f()\n\n\ndef h(z=g()):\n    return g()\n\n\n"
+			     "def r():\n    cfg = h()\n    cfg.model.cuda_graph_impl = \"local\"\n    return cfg\n");
+	json_decref(expect_run("loop.py", 0, NULL));
+}

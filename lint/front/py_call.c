@@ -162,7 +162,9 @@ bool py_call_follow(struct fn *f, TSNode call, struct py_ret *ret)
 	*ret = (struct py_ret){0};
 	struct mod *m;
 	size_t d;
-	if (!f->cache || !resolve(f, py_field(call, "function"), &m, &d))
+	/* a parameter's default may call the function again (def f(x=f()):): bounded here, before
+	 * the defaults are evaluated, as summarize() bounds the walk */
+	if (!f->cache || f->depth > FE_PY_MAX_DEPTH || !resolve(f, py_field(call, "function"), &m, &d))
 		return false;
 	m->defs[d].called |= m == f->mod;
 	struct params ps;
