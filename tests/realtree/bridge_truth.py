@@ -271,8 +271,11 @@ def compare(truth, facts, root):
                 h = held.get(k)
                 if h is None and absent_is_null(unit, k):     # cglint reads it as not set
                     h = {"known": True, "value": None, "layer": "absent"}
-                if h is None:
-                    r.update(verdict="unknown", why="not mentioned")
+                if h is None:   # a section above it may be unknown, and say why (as cglint's checks do)
+                    up = next((held[a] for a in (k.rsplit(".", n)[0] for n in range(1, k.count(".") + 1))
+                               if a in held and not held[a].get("known")), None)
+                    why = f"{'.'.join(k.split('.')[:1])} section: {up.get('why')}" if up and up.get("why") else None
+                    r.update(verdict="unknown", why=why or "not mentioned")
                 elif not h.get("known"):
                     r.update(verdict="unknown", why=h.get("why") or "no why", layer=h.get("layer"), at=h.get("at"))
                 else:
