@@ -581,3 +581,24 @@ Test(ux, facts_follow_sections_returned_in_a_tuple)
 			"  optimizer.optimizer_cuda_graph = false  [config opt.py:8:18, written at opt.py:2:40]\n");
 	free(out);
 }
+
+/* cfg.mixed_precision = "NAME": the preset Bridge registers under that name ('-' read as '_'),
+ * whose fields Bridge copies onto the model. */
+Test(ux, facts_follow_a_mixed_precision_preset_name)
+{
+	put("mp/src/megatron/bridge/__init__.py", "");
+	put("mp/src/megatron/bridge/training/__init__.py", "");
+	put("mp/src/megatron/bridge/training/mixed_precision.py",
+	    "def bf16_mixed():\n    return MixedPrecisionConfig(bf16=True, fp8=None)\n\n\n"
+	    "def bf16_fp8_mixed():\n    cfg = bf16_mixed()\n    cfg.fp8 = \"hybrid\"\n    return cfg\n");
+	put("mp/recipes/r.py", "def r_config():\n    cfg = ConfigContainer()\n    cfg.model.cuda_graph_impl = \"none\"\n"
+			       "    cfg.mixed_precision = \"bf16-fp8-mixed\"\n    return cfg\n\n\n"
+			       "def unknown_config():\n    cfg = ConfigContainer()\n    cfg.model.cuda_graph_impl = \"none\"\n"
+			       "    cfg.mixed_precision = \"no_such_preset\"\n    return cfg\n");
+	char *out;
+	sh("cd mp && cglint facts --bridge 0.6 recipes/r.py | grep -E '^recipes|model.fp8 '", &out);
+	expect_str(out, "recipes/r.py:1: r_config\n"
+			"  model.fp8 = \"hybrid\"  [normalized src/megatron/bridge/training/mixed_precision.py:7:15]\n"
+			"recipes/r.py:8: unknown_config\n");
+	free(out);
+}

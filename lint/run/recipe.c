@@ -193,15 +193,14 @@ static void unit_facts(struct lint_run *r, const struct py_unit *pu, struct fact
 
 /* The recipe function 'name' of 'package' as a launcher in 'script' would import it: a stand-in
  * module beside the script calls it, so the search is Python's from there (py_mod.h). */
-static const struct py_unit *launch_unit(struct lint_run *r, struct arena *a, const char *script, const char *package,
-					 const char *name)
+static const struct py_unit *stand_in(struct lint_run *r, struct arena *a, const char *script, const char *package,
+				      const char *name, const char *body)
 {
 	const char *slash = strrchr(script, '/');
 	const char *dir = slash ? arena_strndup(a, script, (size_t)(slash - script)) : ".";
 	/* the module stays in the run's cache of parsed modules: its path and text live as long */
 	const char *path = arena_printf(r->arena, "%s/<cglint: %s.%s>.py", dir, package, name);
-	const char *text = arena_printf(r->arena, "from %s import %s as _recipe\n\n\ndef _launch():\n    return _recipe()\n",
-					package, name);
+	const char *text = arena_printf(r->arena, "from %s import %s as _imported\n\n\ndef _launch():\n%s", package, name, body);
 	struct py_file py;
 	if (fe_py_parse(a, r->py, path, text, strlen(text), &py))
 		return NULL;
@@ -223,7 +222,7 @@ bool recipe_launch(struct lint_run *r, const char *script, const char *name, str
 	const struct py_unit *pu = NULL;
 	const char *found;
 	for (size_t k = 0; k < 2 && !pu; k++)
-		pu = launch_unit(r, a, script, packages[k], name);
+		pu = stand_in(r, a, script, packages[k], name, "    return _imported()\n");
 	for (size_t k = read_before; k < fe_py_cache_count(r->py); k++) {
 		const char *mpath, *mbuf;
 		size_t mlen;
@@ -249,6 +248,39 @@ bool recipe_launch(struct lint_run *r, const char *script, const char *name, str
 	}
 	arena_free(a);
 	return pu != NULL;
+}
+
+/* cfg.mixed_precision = "bf16_mixed": Bridge builds the preset registered under that name,
+ * '-' read as '_' (training/mixed_precision.py, get_mixed_precision_config, 0.6: L432-447); its
+ * fields are the section's, placed where the name is written. A name cglint cannot find leaves
+ * them unknown, as before. */
+static void mixed_precision_preset(struct lint_run *r, const char *path, struct facts *t)
+{
+	const struct fact *f = facts_get(t, "mixed_precision");
+	if (!f || f->val.kind != V_STR || !*f->val.s || strlen(f->val.s) > 128)
+		return;
+	struct arena *a = arena_new();
+	char *name = arena_strdup(a, f->val.s);
+	for (char *c = name; *c; c++)
+		if (*c == '-')
+			*c = '_';
+		else if (!isalnum((unsigned char)*c) && *c != '_')
+			goto out;
+	struct loc at = f->loc;
+	const struct py_unit *pu = stand_in(r, a, path, "megatron.bridge.training.mixed_precision", name,
+					    "    cfg = ConfigContainer()\n    cfg.mixed_precision = _imported()\n    return cfg\n");
+	/* the preset's writes in order (a later one wins), under what the recipe itself set */
+	size_t before = t->n;
+	for (size_t k = 0; pu && k < pu->n_keys; k++) {
+		const struct fact *own = facts_get(t, pu->keys[k].key);
+		bool recipe_set = false;
+		for (size_t i = 0; own && i < before && !recipe_set; i++)
+			recipe_set = t->order[i] == own;
+		if (!strncmp(pu->keys[k].key, "mixed_precision.", 16) && !recipe_set)
+			facts_set(t, pu->keys[k].key, pu->keys[k].val, at, "config")->why = pu->keys[k].why;
+	}
+out:
+	arena_free(a);
 }
 
 /* A Python recipe: each function that sets a CUDA-graph key (itself, or through a helper or a
@@ -316,6 +348,7 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 		struct facts t;
 		facts_init(&t, ua);
 		unit_facts(r, pu, &t, &utg, NULL, "config");
+		mixed_precision_preset(r, path, &t);
 		size_t first = r->diags.n;
 		r->unit_line = pu->loc.line;    /* a finding no key places goes on the def line */
 		r->unit_name = pu->name;
