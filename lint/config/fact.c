@@ -48,6 +48,12 @@ struct fact *facts_set(struct facts *t, const char *key, struct value v, struct 
 	return f;
 }
 
+bool facts_internal(const char *key)
+{
+	const char *leaf = strrchr(key, '.');
+	return (leaf ? leaf + 1 : key)[0] == '_';
+}
+
 void facts_close_under(struct facts *t, const char *section)
 {
 	const char **v = arena_alloc(t->arena, (t->n_closed_under + 1) * sizeof(*v));

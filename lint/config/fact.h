@@ -51,6 +51,9 @@ void facts_init(struct facts *t, struct arena *a);
 void facts_release(struct facts *t);
 
 struct fact *facts_get(const struct facts *t, const char *key);
+/* A key only the packs' steps use (a leaf starting with '_', model._bridge_full_iteration): no
+ * input writes it, and views of the config leave it out. */
+bool facts_internal(const char *key);
 /* Absent keys under 'section' read as null from now on ('section' is copied). */
 void facts_close_under(struct facts *t, const char *section);
 /* Set 'key' from an input layer: both 'val' and 'raw' take 'v'. */

@@ -75,36 +75,50 @@ static struct first_loc rule_at(const struct judge *j, const struct rule *r)
 struct open_keys {
 	const struct facts *facts;
 	struct sbuf sb;
-	size_t n, hidden;       /* listed; internal ones (a leaf starting with '_') left out */
+	size_t n, hidden;       /* listed; internal ones (facts_internal) left out */
+	const char *seen[32];   /* the keys looked at, once each (an expression may read one twice) */
+	size_t n_seen;
 	bool given;             /* an input sets a key the expression reads */
 };
+
+/* The nearest section above 'path' that is unknown for a reason (a model built from a Hugging
+ * Face config), or NULL. */
+static const struct fact *unknown_section(const struct facts *t, const char *path)
+{
+	char sect[256];
+	if (strlen(path) >= sizeof(sect))
+		return NULL;
+	strcpy(sect, path);
+	for (char *dot; (dot = strrchr(sect, '.'));) {
+		*dot = '\0';
+		const struct fact *s = facts_get(t, sect);
+		if (s && s->val.kind == V_UNKNOWN && s->why)
+			return s;
+	}
+	return NULL;
+}
 
 static void open_key(const char *path, void *ctx)
 {
 	struct open_keys *o = ctx;
+	for (size_t k = 0; k < o->n_seen; k++)
+		if (!strcmp(o->seen[k], path))
+			return;
+	if (o->n_seen < sizeof(o->seen) / sizeof(*o->seen))
+		o->seen[o->n_seen++] = path;
 	const struct fact *f = facts_get(o->facts, path);
 	if (f && f->loc.path && f->val.kind != V_UNKNOWN)
 		o->given = true;
-	if (facts_value(o->facts, path).kind != V_UNKNOWN || strstr(o->sb.buf, path))
+	if (facts_value(o->facts, path).kind != V_UNKNOWN)
 		return;
-	const char *leaf = strrchr(path, '.');
-	if ((leaf ? leaf + 1 : path)[0] == '_') {       /* derived by a step; its own inputs are listed */
+	if (facts_internal(path)) {     /* derived by a step; its own inputs are listed */
 		o->hidden++;
 		return;
 	}
-	/* no fact of its own: a section above it may say why (a model built from a Hugging Face config) */
-	const struct fact *up = f;
-	char *sect = arena_strdup(o->facts->arena, path);
-	for (char *dot; !up && (dot = strrchr(sect, '.'));) {
-		*dot = '\0';
-		const struct fact *s = facts_get(o->facts, sect);
-		if (s && s->val.kind == V_UNKNOWN && s->why)
-			up = s;
-	}
-	sbuf_printf(&o->sb, "%s%s (%s%s%s)", o->n++ ? ", " : "", path, up && up != f ? up->key : "",
-		    up && up != f ? " is " : "",
-		    !strncmp(path, "runtime.", 8) ? "known only when the job runs"
-		    : !up ? "no input sets it" : up->why ? up->why : "its value is not known");
+	const struct fact *up = f ? NULL : unknown_section(o->facts, path);
+	const char *why = !strncmp(path, "runtime.", 8) ? "known only when the job runs"
+			: up ? up->why : !f ? "no input sets it" : f->why ? f->why : "its value is not known";
+	sbuf_printf(&o->sb, "%s%s (%s%s%s)", o->n++ ? ", " : "", path, up ? up->key : "", up ? " is " : "", why);
 }
 
 static void open_keys(struct open_keys *o, const struct facts *f, const struct expr *x)

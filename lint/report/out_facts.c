@@ -83,8 +83,7 @@ void out_facts_unit(void *sink, const char *path, const char *unit, unsigned lin
 	struct arena *a = arena_new();
 	for (size_t k = 0; k < t->n; k++) {
 		const struct fact *f = t->order[k];
-		const char *leaf = strrchr(f->key, '.');
-		if (f->val.kind == V_MAP || (leaf ? leaf + 1 : f->key)[0] == '_')
+		if (f->val.kind == V_MAP || facts_internal(f->key))
 			continue;       /* a section (its keys follow), or a value only the packs' steps use */
 		json_t *j = json_pack("{s:o, s:b}", "key", text(f->key), "known", f->val.kind != V_UNKNOWN);
 		if (f->val.kind != V_UNKNOWN)

@@ -81,6 +81,7 @@ struct lint_run {
 	const char *unit_name;          /* the recipe function being judged, or NULL */
 	bool said_python_path;          /* -v named the Python search path (input/pyenv.h) */
 	const char *bridge_root;        /* the Megatron-Bridge recipes' imports reached, once found */
+	size_t bridge_scanned;          /* modules read so far that were looked at for it */
 	const char **empty;             /* folders named that held no input */
 	size_t n_empty;
 	struct lint_silent *silent;     /* files named (not walked) that gave nothing to judge */

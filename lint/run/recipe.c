@@ -125,14 +125,26 @@ static void where_written(struct lint_run *r, struct diag *d, const struct py_un
 	d->n_notes++;
 }
 
+/* The modules read to follow calls since the k-th, into the run's texts: findings, suppressions
+ * and fixes may point into them. */
+static void keep_texts(struct lint_run *r, size_t k)
+{
+	for (; k < fe_py_cache_count(r->py); k++) {
+		const char *mpath, *mbuf;
+		size_t mlen;
+		fe_py_cache_file(r->py, k, &mpath, &mbuf, &mlen);
+		text_put(r->texts, mpath, mbuf, mlen);
+	}
+}
+
 /* The Megatron-Bridge a recipe's imports reached, once a run: said with -v, and a warning when
  * the target is another release (the packs judge what that release does, not this one). */
 static void bridge_release(struct lint_run *r, struct loc at, const struct target *tg)
 {
-	for (size_t k = 0; !r->bridge_root && k < fe_py_cache_count(r->py); k++) {
+	for (; !r->bridge_root && r->bridge_scanned < fe_py_cache_count(r->py); r->bridge_scanned++) {
 		const char *mpath, *mbuf, *root;
 		size_t mlen;
-		fe_py_cache_file(r->py, k, &mpath, &mbuf, &mlen);
+		fe_py_cache_file(r->py, r->bridge_scanned, &mpath, &mbuf, &mlen);
 		int rel = py_mod_bridge_release(r->arena, mpath, &root);
 		if (!rel)
 			continue;
@@ -223,12 +235,7 @@ bool recipe_launch(struct lint_run *r, const char *script, const char *name, str
 	const char *found;
 	for (size_t k = 0; k < 2 && !pu; k++)
 		pu = stand_in(r, a, script, packages[k], name, "    return _imported()\n");
-	for (size_t k = read_before; k < fe_py_cache_count(r->py); k++) {
-		const char *mpath, *mbuf;
-		size_t mlen;
-		fe_py_cache_file(r->py, k, &mpath, &mbuf, &mlen);
-		text_put(r->texts, mpath, mbuf, mlen);
-	}
+	keep_texts(r, read_before);
 	if (pu) {
 		unit_facts(r, pu, t, tg, &at, "recipe");
 		bridge_release(r, at, tg);
@@ -269,16 +276,11 @@ static void mixed_precision_preset(struct lint_run *r, const char *path, struct 
 	struct loc at = f->loc;
 	const struct py_unit *pu = stand_in(r, a, path, "megatron.bridge.training.mixed_precision", name,
 					    "    cfg = ConfigContainer()\n    cfg.mixed_precision = _imported()\n    return cfg\n");
-	/* the preset's writes in order (a later one wins), under what the recipe itself set */
-	size_t before = t->n;
-	for (size_t k = 0; pu && k < pu->n_keys; k++) {
-		const struct fact *own = facts_get(t, pu->keys[k].key);
-		bool recipe_set = false;
-		for (size_t i = 0; own && i < before && !recipe_set; i++)
-			recipe_set = t->order[i] == own;
-		if (!strncmp(pu->keys[k].key, "mixed_precision.", 16) && !recipe_set)
+	/* the preset's writes in order, a later one winning; the string replaced whatever the recipe
+	 * wrote under the section before, and Python lets nothing be written under a string after */
+	for (size_t k = 0; pu && k < pu->n_keys; k++)
+		if (!strncmp(pu->keys[k].key, "mixed_precision.", 16))
 			facts_set(t, pu->keys[k].key, pu->keys[k].val, at, "config")->why = pu->keys[k].why;
-	}
 out:
 	arena_free(a);
 }
@@ -300,13 +302,7 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 		arena_free(a);
 		return;
 	}
-	/* modules read to follow calls: findings, suppressions and fixes may point into them */
-	for (size_t k = read_before; k < fe_py_cache_count(r->py); k++) {
-		const char *mpath, *mbuf;
-		size_t mlen;
-		fe_py_cache_file(r->py, k, &mpath, &mbuf, &mlen);
-		text_put(r->texts, mpath, mbuf, mlen);
-	}
+	keep_texts(r, read_before);
 	bool reported = false;
 	for (size_t u = 0; u < py.n_units; u++) {
 		const struct py_unit *pu = &py.units[u];
