@@ -139,7 +139,9 @@ Test(sarif, log_run_and_tool)
 	cr_expect_eq(json_array_size(at(log, "runs")), 1);
 	cr_expect_str_eq(str(log, "runs.0.tool.driver.name"), "cglint");
 	cr_expect_str_eq(str(log, "runs.0.tool.driver.semanticVersion"), CGLINT_VERSION);
-	cr_expect_str_eq(str(log, "runs.0.tool.driver.informationUri"), "https://github.com/cglint/cglint");
+	/* no address that does not exist: the build was given none (-DCGLINT_DOCS_URL=) */
+	cr_expect_null(at(log, "runs.0.tool.driver.informationUri"));
+	cr_expect_null(at(log, "runs.0.tool.driver.rules.0.helpUri"));
 	cr_expect_str_eq(str(log, "runs.0.columnKind"), "unicodeCodePoints");
 	char uri[PATH_MAX + 16];
 	snprintf(uri, sizeof(uri), "file://%s/", root);
@@ -665,6 +667,25 @@ Test(out, table_of_formats)
 	cr_expect_eq(formats_find("concise"), &out_concise);
 	cr_expect_eq(formats_find("gitlab"), &out_gitlab);
 	cr_expect_eq(formats_find("junit"), &out_junit);
+}
+
+/* -DCGLINT_DOCS_URL=: a folder of pages (ID.md after a '/'), or a pattern with {id} for a site */
+Test(out, rule_page_under_a_docs_url)
+{
+	const char *cases[][2] = {
+		{"https://docs.example.org/cglint/rules/", "https://docs.example.org/cglint/rules/CG101.md"},
+		{"https://docs.example.org/cglint/rules", "https://docs.example.org/cglint/rules/CG101.md"},
+		{"https://docs.example.org/rules/{id}.html", "https://docs.example.org/rules/CG101.html"},
+		{"https://docs.example.org/r?rule={id}", "https://docs.example.org/r?rule=CG101"},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
+		char *url = out_docs_link(cases[k][0], "CG101");
+		cr_expect_str_eq(url, cases[k][1], "%s", cases[k][0]);
+		free(url);
+	}
+	char *uri = out_uri_encode("file://", "/opt/my env/share/doc/cglint/rules/CG101.md", "");
+	cr_expect_str_eq(uri, "file:///opt/my%20env/share/doc/cglint/rules/CG101.md");
+	free(uri);
 }
 
 static void expect_rel(const char *path, const char *want)

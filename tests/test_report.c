@@ -81,7 +81,7 @@ Test(report, text_frame_underlines_the_key_and_shows_the_other_keys)
 		"      |   ^^^^^^^^^^^^^^^^^^\n"
 		"    fix: set rng.te_rng_tracker: true (Bridge copies it to model.use_te_rng_tracker); for Megatron "
 		"Core's GPTModelConfig set model.use_te_rng_tracker: true\n"
-		"    see: https://github.com/cglint/cglint/blob/main/docs/rules/CG101.md\n";
+		"    see: cglint explain CG101\n";
 	cr_expect_str_eq(out, want, "\n--- got:\n%s--- wanted:\n%s", out, want);
 	free(out);
 }
@@ -129,8 +129,8 @@ Test(report, json_carries_url_and_edits)
 	put("r.yaml", recipe);
 	json_t *doc = run_json("--mcore 0.17 --format json r.yaml");
 	json_t *d = json_array_get(json_object_get(doc, "diagnostics"), 0);
-	cr_expect_str_eq(json_string_value(json_object_get(d, "url")),
-			 "https://github.com/cglint/cglint/blob/main/docs/rules/CG101.md");
+	/* a build without -DCGLINT_DOCS_URL, not installed: no address to give (tests/install has the page) */
+	cr_expect(json_is_null(json_object_get(d, "url")), "url: %s", json_string_value(json_object_get(d, "url")));
 	json_t *e = json_array_get(json_object_get(d, "edits"), 0);
 	cr_assert_not_null(e);
 	cr_expect_str_eq(json_string_value(json_object_get(e, "text")), "true");

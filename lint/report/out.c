@@ -137,14 +137,92 @@ char *out_utf8(const char *s)
 	return buf;
 }
 
+char *out_uri_encode(const char *prefix, const char *path, const char *suffix)
+{
+	size_t n = strlen(path);
+	char *out = mem_alloc(strlen(prefix) + 3 * n + strlen(suffix) + 1), *w = out;
+	w += strlen(strcpy(w, prefix));
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~!$&'()*+,;=@/", *p))
+			*w++ = (char)*p;
+		else
+			w += sprintf(w, "%%%02X", *p);
+	}
+	strcpy(w, suffix);
+	return out;
+}
+
+char *out_docs_link(const char *base, const char *id)
+{
+	const char *at = strstr(base, "{id}");
+	size_t n = strlen(base) + strlen(id) + 5;
+	char *url = mem_alloc(n);
+	if (at)
+		snprintf(url, n, "%.*s%s%s", (int)(at - base), base, id, at + 4);
+	else
+		snprintf(url, n, "%s%s%s.md", base, *base && base[strlen(base) - 1] != '/' ? "/" : "", id);
+	return url;
+}
+
+/* The installed page of rule 'id' (malloc'd), or NULL: DOCDIR/rules/ID.md, DOCDIR found from the
+ * program's own folder as the install laid them out. A build folder has none. */
+static char *installed_page(const char *id)
+{
+#ifdef CGLINT_DOCDIR_FROM_BIN
+	static char dir[PATH_MAX];
+	static int state;               /* 0 not looked yet, 1 found, -1 none */
+	if (!state) {
+		char exe[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		char *slash = n > 0 ? (exe[n] = '\0', strrchr(exe, '/')) : NULL;
+		state = -1;
+		if (slash) {
+			*slash = '\0';
+			char rules[PATH_MAX];
+			if ((size_t)snprintf(rules, sizeof(rules), "%s/%s/rules", exe, CGLINT_DOCDIR_FROM_BIN) < sizeof(rules) &&
+			    realpath(rules, dir))
+				state = 1;
+		}
+	}
+	if (state > 0) {
+		size_t n = strlen(dir) + strlen(id) + 5;
+		char *page = mem_alloc(n);
+		snprintf(page, n, "%s/%s.md", dir, id);
+		if (access(page, R_OK) == 0)
+			return page;
+		free(page);
+	}
+#else
+	(void)id;
+#endif
+	return NULL;
+}
+
 char *out_rule_url(const struct rule *r)
 {
 	if (!r->builtin)
 		return NULL;
-	size_t n = sizeof(OUT_RULE_DOCS) + strlen(r->head.id) + 4;
-	char *url = mem_alloc(n);
-	snprintf(url, n, "%s%s.md", OUT_RULE_DOCS, r->head.id);
+	if (*CGLINT_DOCS_URL)
+		return out_docs_link(CGLINT_DOCS_URL, r->head.id);
+	char *page = installed_page(r->head.id);
+	char *url = page ? out_uri_encode("file://", page, "") : NULL;
+	free(page);
 	return url;
+}
+
+char *out_rule_see(const struct rule *r)
+{
+	if (!r->builtin)
+		return NULL;
+	if (*CGLINT_DOCS_URL)
+		return out_docs_link(CGLINT_DOCS_URL, r->head.id);
+	char *page = installed_page(r->head.id);
+	size_t n = strlen(r->head.id) + (page ? strlen(page) : 0) + 32;
+	char *see = mem_alloc(n);
+	snprintf(see, n, "cglint explain %s%s%s", r->head.id, page ? " or " : "", page ? page : "");
+	free(page);
+	return see;
 }
 
 /* The 1-based line and code-point column of byte 'off' of 'buf'. */

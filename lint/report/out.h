@@ -55,12 +55,26 @@ const char *out_root(void);
  */
 const char *out_relpath(char *buf, size_t size, const char *path);
 /*
- * Where the built-in rules' pages are: docs/rules/ID.md in the repository, generated from the
- * packs (cglint_rule_docs). The one place the address is written.
+ * Where a built-in rule's page is (docs/rules/ID.md, generated from the packs): at the address the
+ * build was given (-DCGLINT_DOCS_URL=, CGLINT_DOCS_URL here), else installed beside the program
+ * (cmake --install, pip: CGLINT_DOCDIR_FROM_BIN, relative to the program's folder), else nowhere
+ * but `cglint explain ID`. No address is made up: a link in a finding is one the user can open.
  */
-#define OUT_RULE_DOCS "https://github.com/cglint/cglint/blob/main/docs/rules/"
-/* The page of rule 'r' (malloc'd), or NULL for a rule of a --rules pack, which has none. */
+#ifndef CGLINT_DOCS_URL
+#define CGLINT_DOCS_URL ""
+#endif
+/* The page of rule 'r' as a URI (malloc'd): the build's address, else file:// of the installed
+ * page when it is there; NULL otherwise and for a rule of a --rules pack, which has no page. */
 char *out_rule_url(const struct rule *r);
+/* What a `see:` line says for rule 'r' (malloc'd): the build's address; else `cglint explain ID`,
+ * with the installed page's path after it when there is one; NULL for a --rules pack's rule. */
+char *out_rule_see(const struct rule *r);
+/* The address of rule 'id' under a documentation URL: '{id}' in it replaced, else 'ID.md' appended
+ * after a '/' (malloc'd). */
+char *out_docs_link(const char *base, const char *id);
+/* A URI reference for 'path' between 'prefix' and 'suffix': RFC 3986 path characters kept, the
+ * rest percent-encoded, ':' too, so that no first segment reads as a scheme (malloc'd). */
+char *out_uri_encode(const char *prefix, const char *path, const char *suffix);
 
 /*
  * A finding's mechanical fix (fix.h) as an edit with positions, for the formats that carry fixes

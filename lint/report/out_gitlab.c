@@ -70,7 +70,7 @@ static void gitlab_diag(struct out_ctx *o, const struct diag *d)
 			      "issue", "categories", "Bug Risk", "location", "path", jstr(path), "lines", "begin", line, "end",
 			      line);
 	free(desc);
-	char *url = out_rule_url(d->rule);
+	char *url = out_rule_see(d->rule);
 	if (url)
 		json_object_set_new(j, "content", json_pack("{s:s+}", "body", "See ", url));
 	free(url);

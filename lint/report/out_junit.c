@@ -80,7 +80,7 @@ static void put_case(FILE *f, const struct diag *d, const char *path, bool faile
 		fputs("\nfix: ", f);
 		put_xml(f, d->fix);
 	}
-	char *url = out_rule_url(d->rule);
+	char *url = out_rule_see(d->rule);
 	if (url) {
 		fputs("\nsee: ", f);
 		put_xml(f, url);

@@ -97,24 +97,6 @@ static void put_md(FILE *f, const char *s)
 	}
 }
 
-/* A URI reference for a path: RFC 3986 path characters kept, everything else percent-encoded.
- * ':' is encoded too, so that no first segment reads as a scheme. */
-static char *uri_encode(const char *prefix, const char *path, const char *suffix)
-{
-	size_t n = strlen(path);
-	char *out = malloc(strlen(prefix) + 3 * n + strlen(suffix) + 1), *w = out;
-	w += strlen(strcpy(w, prefix));
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    strchr("-._~!$&'()*+,;=@/", *p))
-			*w++ = (char)*p;
-		else
-			w += sprintf(w, "%%%02X", *p);
-	}
-	strcpy(w, suffix);
-	return out;
-}
-
 /* ---- the text of a file, read again for regions ---- */
 
 static char *read_file(const char *path, size_t *len)
@@ -201,7 +183,7 @@ static json_t *artifact(const char *path)
 	if (rel != name || name[0] == '<') {
 		/* "<command line>" is no URI ('<', '>' and ' ' are not allowed); encoded it is a valid
 		 * relative reference that names what every other format names. */
-		uri = uri_encode("", rel, "");
+		uri = out_uri_encode("", rel, "");
 		j = json_pack("{s:o, s:s}", "uri", jstr(uri), "uriBaseId", "%SRCROOT%");
 	} else {
 		/* outside the project: absolute; a file gone since it was read keeps its dot segments */
@@ -211,7 +193,7 @@ static json_t *artifact(const char *path)
 			strcpy(abs, real ? real : name);
 		else
 			sprintf(abs, "%s/%s", getcwd(cwd, sizeof(cwd)) ? cwd : "", name);
-		uri = uri_encode("file://", abs, "");
+		uri = out_uri_encode("file://", abs, "");
 		free(abs);
 		free(real);
 		j = json_pack("{s:o}", "uri", jstr(uri));
@@ -293,10 +275,13 @@ static json_t *descriptor(const struct rule *r)
 			      jstr(r->head.name), "shortDescription", "text", jstr(shrt), "fullDescription", "text", jstr(full),
 			      "help", help(r), "defaultConfiguration", "level", level[r->head.sev], "properties", "tags", tags,
 			      "precision", "high");
-	char *url = out_rule_url(r);
-	if (url)
-		json_object_set_new(j, "helpUri", json_string(url));
-	free(url);
+	/* helpUri only where the build was given an address: the rule's whole page is in 'help', and an
+	 * installed page's file:// on a CI runner is nothing a reader of the alert can open */
+	if (*CGLINT_DOCS_URL) {
+		char *url = out_rule_url(r);
+		json_object_set_new(j, "helpUri", jstr(url));
+		free(url);
+	}
 	free(shrt);
 	free(full);
 	return j;
@@ -437,13 +422,12 @@ static void sarif_end(struct out_ctx *o, const struct diag_list *l)
 			json_object_del(r, "ruleIndex");
 	}
 	free(u);
-	char *root = uri_encode("file://", out_root(), strcmp(out_root(), "/") ? "/" : "");
-	json_t *doc = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:[{s:b}], s:{s:{s:o}}, s:s, s:o}]}",
+	char *root = out_uri_encode("file://", out_root(), strcmp(out_root(), "/") ? "/" : "");
+	json_t *doc = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:[{s:b}], s:{s:{s:o}}, s:s, s:o}]}",
 				"$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs",
-				"tool", "driver", "name", "cglint", "semanticVersion", CGLINT_VERSION, "informationUri",
-				"https://github.com/cglint/cglint", "rules", rules, "invocations", "executionSuccessful",
-				1, "originalUriBaseIds", "%SRCROOT%", "uri", jstr(root), "columnKind",
-				"unicodeCodePoints", "results", s->results);
+				"tool", "driver", "name", "cglint", "semanticVersion", CGLINT_VERSION, "rules", rules,
+				"invocations", "executionSuccessful", 1, "originalUriBaseIds", "%SRCROOT%", "uri",
+				jstr(root), "columnKind", "unicodeCodePoints", "results", s->results);
 	free(root);
 	json_dumpf(doc, o->f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', o->f);

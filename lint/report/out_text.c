@@ -94,7 +94,7 @@ static void text_diag(struct out_ctx *o, const struct diag *d)
 		put_str(o->f, d->fix);
 		fputc('\n', o->f);
 	}
-	char *url = out_rule_url(d->rule);
+	char *url = out_rule_see(d->rule);
 	if (url)
 		fprintf(o->f, "    %ssee:%s %s\n", paint(o, "\033[1m"), reset, url);
 	free(url);

@@ -27,7 +27,19 @@ import jsonschema
 import published
 
 cglint, root = os.path.abspath(sys.argv[1]), pathlib.Path(sys.argv[2]).resolve()
-PAGES = "https://github.com/cglint/cglint/blob/main/docs/rules/"
+# the address the build was given for rule pages (-DCGLINT_DOCS_URL=); empty: findings link no
+# address (JSON url null, no SARIF helpUri) and name `cglint explain ID` instead (item 13 of issue 30)
+_cache = pathlib.Path(cglint).parent / "CMakeCache.txt"
+DOCS_URL = next((line.split("=", 1)[1].strip() for line in (_cache.read_text().splitlines() if _cache.exists() else [])
+                 if line.startswith("CGLINT_DOCS_URL:")), "")
+
+
+def page_url(rule):
+    if not DOCS_URL:
+        return None
+    return DOCS_URL.replace("{id}", rule) if "{id}" in DOCS_URL else DOCS_URL.rstrip("/") + f"/{rule}.md"
+
+
 failures = []
 OTHERS = ("gitlab", "junit", "sarif")
 LIMITS = ["--source-timeout", "3", "--source-memory", "512"]
@@ -112,10 +124,10 @@ try:
         for d in diags:
             seen["edits"] += "edits" in d
             seen["notes"] += "notes" in d
-            if d["url"]:
+            if d["rule"] in pages:
                 seen["url"] += 1
-                if not d["url"].startswith(PAGES) or d["url"][len(PAGES):-3] not in pages:
-                    fail(f"json url {d['url']} names no page in docs/rules/")
+                if d["url"] != page_url(d["rule"]):
+                    fail(f"json {d['rule']}: url {d['url']}, expected {page_url(d['rule'])}")
         gl = json.loads(outs["gitlab"])
         for e in gitlab_schema.iter_errors(gl):
             fail(f"gitlab {' '.join(args)}: {e.json_path}: {e.message}")
@@ -140,11 +152,15 @@ try:
         check_junit(" ".join(args), suites, diags, fail_on(args))
         seen["junit"] += len(suites.findall("./testsuite/testcase/failure"))
         seen["clean"] += not diags and len(suites.findall("./testsuite/testcase")) == 1
-        # the rule pages: every rule SARIF describes links its page, which exists
+        # no format links an address that does not exist (github.com/cglint/cglint was one)
+        for fmt, text in outs.items():
+            if "github.com/cglint" in text:
+                fail(f"{fmt} {' '.join(args)}: links github.com/cglint, a repository that does not exist")
+        # the rule pages: every rule SARIF describes has its page, linked where the build gave an address
         for r in json.loads(outs["sarif"])["runs"][0]["tool"]["driver"]["rules"]:
-            url = r.get("helpUri", "")
-            if url != f"{PAGES}{r['id']}.md":
-                fail(f"sarif rule {r['id']}: helpUri '{url}', expected {PAGES}{r['id']}.md")
+            url = r.get("helpUri")
+            if url != page_url(r["id"]):
+                fail(f"sarif rule {r['id']}: helpUri '{url}', expected {page_url(r['id'])}")
             if r["id"] not in pages:
                 fail(f"rule {r['id']} has no page docs/rules/{r['id']}.md")
     # SARIF describes the rules that fired; every rule of the packs has its page all the same

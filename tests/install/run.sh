@@ -33,6 +33,19 @@ set -e
 [ "$crc" -eq 1 ] || fail "the installed cglint exits $crc on a CUDA source (libclang not found?)"
 echo "$out" | grep -q '"rule": *"CG3' || fail "no capture hazard found in capture.cu"
 
+# a finding links what the user has (issue 30 item 13): `cglint explain ID` and the page installed
+# beside the program, never an address the build was not given
+see=$("$bin" --isolated --color never "$src/fixtures/examples/nemotron_full_recompute.yaml" 2>/dev/null | grep -m1 '^    see: ')
+page="$(cd "$prefix" && pwd -P)/share/doc/cglint/rules/CG142.md"
+[ "$see" = "    see: cglint explain CG142 or $page" ] || fail "the see: line is '$see', not the installed page $page"
+[ -f "$page" ] || fail "$page is not installed"
+url=$("$bin" --isolated --format json "$src/fixtures/examples/nemotron_full_recompute.yaml" 2>/dev/null |
+	python3 -c 'import json, sys; print(json.load(sys.stdin)["diagnostics"][0]["url"])')
+[ "$url" = "file://$page" ] || fail "the JSON url is '$url', not file://$page"
+if "$bin" --isolated --format sarif "$src/fixtures/examples" 2>/dev/null | grep -q 'github.com/cglint'; then
+	fail "the SARIF links github.com/cglint"
+fi
+
 # the man page renders without warnings and lists every option of --help
 man_txt=$(MANWIDTH=100 man -l "$prefix/share/man/man1/cglint.1" 2>&1) || fail "man cannot render cglint.1"
 for opt in $("$bin" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
