@@ -679,3 +679,59 @@ Test(python, mixed_precision_section_is_copied_onto_the_model)
 	expect_str(out, "  model.fp8 = (unknown)  \n");
 	free(out);
 }
+
+/* A helper handed the config reads what its caller set (Bridge's _benchmark_common reads
+ * cfg.model through getattr() to decide the TE-RNG flags): each caller gets the helper's answer
+ * for its own values, a summary is not reused for a caller whose values differ, getattr()'s
+ * default is not taken for a field that is there, and hasattr() of a field set is true. */
+Test(python, a_helper_reads_what_its_caller_set)
+{
+	put("common.py", "def _bench(cfg):\n"
+			 "    impl = getattr(cfg.model, 'cuda_graph_impl', None)\n"
+			 "    if impl == 'none':\n"
+			 "        cfg.model.cuda_graph_scope = []\n"
+			 "    if impl is not None:\n"
+			 "        cfg.rng.te_rng_tracker = cfg.model.use_te_rng_tracker = impl != 'none'\n"
+			 "    if hasattr(cfg.model, 'moe_router_dtype') and cfg.model.recompute_granularity == 'full':\n"
+			 "        cfg.model.moe_router_dtype = 'fp32'\n");
+	put("r.py", "from common import _bench\n"
+		    "\n"
+		    "def te_config():\n"
+		    "    cfg = ConfigContainer()\n"
+		    "    cfg.model.cuda_graph_impl = 'transformer_engine'\n"
+		    "    cfg.model.moe_router_dtype = None\n"
+		    "    cfg.model.recompute_granularity = 'full'\n"
+		    "    _bench(cfg)\n"
+		    "    return cfg\n"
+		    "\n"
+		    "def off_config():\n"
+		    "    cfg = ConfigContainer()\n"
+		    "    cfg.model.cuda_graph_impl = 'none'\n"
+		    "    _bench(cfg)\n"
+		    "    return cfg\n"
+		    "\n"
+		    "def unset_config():\n"
+		    "    cfg = ConfigContainer()\n"
+		    "    _bench(cfg)\n"
+		    "    return cfg\n");
+	/* [] then cleared to null as Bridge 0.6 clears an impl-none scope; hasattr() of a field
+	 * cglint does not see set is not known */
+	static const char *const want[][2] = {
+		{"te_config", "  model.moe_router_dtype = \"fp32\"  \n  rng.te_rng_tracker = true  \n"
+			      "  model.use_te_rng_tracker = true  \n"},
+		{"off_config", "  model.cuda_graph_scope = null  \n  rng.te_rng_tracker = false  \n"
+			       "  model.use_te_rng_tracker = false  \n  model.moe_router_dtype = (unknown)  \n"},
+		{"unset_config", "  model.cuda_graph_scope = (unknown)  \n  rng.te_rng_tracker = (unknown)  \n"
+				 "  model.use_te_rng_tracker = (unknown)  \n  model.moe_router_dtype = (unknown)  \n"},
+	};
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		char *cmd = NULL, *out = NULL;
+		cr_assert(asprintf(&cmd, "facts --bridge 0.6 --function %s r.py 2>&1 | grep -E "
+				   "'^  (rng|model)\\.(te_rng|use_te|cuda_graph_scope|moe_router)' | cut -d'[' -f1",
+				   want[k][0]) > 0);
+		harness_run(dir, cmd, &out);
+		expect_str(out, want[k][1]);
+		free(out);
+		free(cmd);
+	}
+}

@@ -247,8 +247,11 @@ static void assign_ctor(struct fn *f, const char *key, TSNode call, unsigned dep
 		py_unit_mark(&f->log, PY_CLOSE, key, loc_of(f->path, call));
 	/* a config section's class: its other fields at their defaults (those the packs hold win) */
 	const char *section = py_bridge_section(callee), *dot = strchr(key, '.');
-	if (section && *section && (!dot || !strchr(dot + 1, '.')))
+	if (section && *section && (!dot || !strchr(dot + 1, '.'))) {
+		/* the section is there now (comm_overlap != null), whatever its fields */
+		put(f, key, (struct value){.kind = V_MAP}, loc_of(f->path, call), NULL);
 		py_class_defaults(f, call, key, py_bridge_defaults_known(callee));
+	}
 	if (is_container(callee))
 		container_defaults(f, key, call);
 	TSNode args = field(call, "arguments");

@@ -17,6 +17,15 @@
 
 /* What one module-level function does with the values its caller passes ('sig': them
  * rendered, "" for none), recorded once for each and replayed at each call. */
+/* A key a function read from its caller's object (a parameter's), and what it found: a summary
+ * is reused only where the caller's objects still read so. */
+struct py_read {
+	const char *key;        /* in the callee's namespaces */
+	bool found;
+	struct value val;
+	const char *why;
+};
+
 struct sum {
 	const char *sig;
 	struct sum *next;
@@ -29,6 +38,8 @@ struct sum {
 	struct py_ret ret;      /* what it returns */
 	unsigned next_ns;       /* the namespaces it made */
 	bool over;              /* its log was cut at PY_UNIT_MAX_RECS */
+	struct py_read *reads;  /* what it read through its parameters, in order */
+	size_t n_reads;
 };
 
 struct def {

@@ -6,7 +6,8 @@
 #include "front/py_fn.h"
 
 #define MAX_WALKS 20000         /* functions walked to follow calls, a run */
-#define MAX_SUMS 64             /* argument signatures kept per function; past them, not followed */
+#define MAX_SUMS 512            /* summaries kept per function (argument signatures, reads of the
+                                 * caller's objects); past them, not followed */
 
 void py_call_note(struct fn *f, TSNode at, const char *text)
 {
@@ -95,36 +96,54 @@ static void params_of(struct arena *a, const char *src, TSNode def, struct param
 	}
 }
 
-/* What function 'd' of 'm' does when called with 'args' ('sig' renders them), walked once for
- * each; NULL where it cannot be said (recursion, the depth or walk limit: '*cut' then). */
-static const struct sum *summarize(struct py_cache *c, struct mod *m, size_t d, unsigned depth, bool *cut,
-				   const struct py_arg *args, size_t n_args, const char *sig)
+/* A summary whose reads of the caller's objects read the same now. */
+static bool reads_agree(struct fn *caller, const struct sum *s, const struct py_arg *args, size_t n_args)
+{
+	for (size_t k = 0; k < s->n_reads; k++) {
+		const struct py_read *r = &s->reads[k];
+		const char *up = caller ? py_eval_in_caller(caller->a, s->param_ns, s->n_params, args, n_args, r->key) : NULL;
+		struct value v = value_unknown;
+		const char *why = NULL;
+		bool found = up && py_fn_get(caller, up, &v, &why);
+		if (found != r->found || (found && (v.kind != r->val.kind || !value_equal(&v, &r->val) ||
+						    (v.kind == V_UNKNOWN && (!why) != (!r->why)))))
+			return false;
+	}
+	return true;
+}
+
+/* What function 'd' of 'm' does when 'caller' calls it with 'args' ('sig' renders them), walked
+ * once for each signature and what it reads of the caller's objects; NULL where it cannot be
+ * said (recursion, the depth or walk limit: '*cut' then). */
+static const struct sum *summarize(struct py_cache *c, struct fn *caller, struct mod *m, size_t d, unsigned depth,
+				   bool *cut, const struct py_arg *args, size_t n_args, const char *sig)
 {
 	struct def *def = &m->defs[d];
 	size_t kept = 0;
-	struct sum *s = def->sums;
-	for (; s && strcmp(s->sig, sig); s = s->next)
-		kept++;
-	if (s && s->state == 2)
-		return s;
-	if ((s && s->state == 1) || depth > FE_PY_MAX_DEPTH || c->walks >= MAX_WALKS || (!s && kept >= MAX_SUMS)) {
-		*cut = !(s && s->state == 1);
+	bool walking = false;
+	for (struct sum *s = def->sums; s; s = s->next, kept++) {
+		if (strcmp(s->sig, sig))
+			continue;
+		walking |= s->state == 1;
+		if (s->state == 2 && reads_agree(caller, s, args, n_args))
+			return s;
+	}
+	if (walking || depth > FE_PY_MAX_DEPTH || c->walks >= MAX_WALKS || kept >= MAX_SUMS) {
+		*cut = !walking;
 		return NULL;
 	}
-	if (!s) {
-		s = arena_alloc(c->a, sizeof(*s));
-		*s = (struct sum){.sig = arena_strdup(c->a, sig), .next = def->sums};
-		def->sums = s;
-	}
+	struct sum *s = arena_alloc(c->a, sizeof(*s));
+	*s = (struct sum){.sig = arena_strdup(c->a, sig), .next = def->sums};
+	def->sums = s;
 	c->walks++;
 	s->state = 1;
 	struct fn f = {.a = c->a, .path = m->path, .src = m->src, .cache = c, .mod = m, .depth = depth,
-		       .args = args, .n_args = n_args};
+		       .args = args, .n_args = n_args, .caller = caller};
 	py_unit_init(&f.log, c->a);
 	c->ops->walk(&f, def->node);
 	*s = (struct sum){.sig = s->sig, .next = s->next, .state = 2, .n = f.log.n, .params = f.params,
 			  .param_ns = f.param_ns, .n_params = f.n_params, .n_positional = f.n_positional, .ret = f.ret,
-			  .next_ns = f.log.next_ns, .over = f.log.over};
+			  .next_ns = f.log.next_ns, .over = f.log.over, .reads = f.reads, .n_reads = f.n_reads};
 	s->recs = arena_alloc(c->a, (f.log.n ? f.log.n : 1) * sizeof(*s->recs));
 	if (f.log.n)
 		memcpy(s->recs, f.log.recs, f.log.n * sizeof(*s->recs));
@@ -138,7 +157,7 @@ static const struct sum *summarize(struct py_cache *c, struct mod *m, size_t d, 
 
 const struct sum *py_call_top(struct py_cache *c, struct mod *m, size_t d, bool *cut)
 {
-	return summarize(c, m, d, 0, cut, NULL, 0, "");
+	return summarize(c, NULL, m, d, 0, cut, NULL, 0, "");
 }
 
 /* An argument: an object (a variable bound to a config or one of its sections) or a value. */
@@ -245,7 +264,7 @@ bool py_call_follow(struct fn *f, TSNode call, struct py_ret *ret)
 				    args[p].why ? args[p].why : "");
 	}
 	bool cut = false;
-	const struct sum *s = summarize(f->cache, m, d, f->depth + 1, &cut, args, ps.n, sig.buf);
+	const struct sum *s = summarize(f->cache, f, m, d, f->depth + 1, &cut, args, ps.n, sig.buf);
 	sbuf_release(&sig);
 	f->cut |= cut;
 	if (!s)

@@ -19,6 +19,8 @@ static struct value unknown(const char **why, const char *reason)
 
 /* The key an expression names: 'cfg.model.x' -> "#0.model.x", 'cfg.env_vars["A"]' ->
  * "#0.env_vars.A", a tracked variable -> its prefix. NULL for anything else. */
+static const char *attr_call(struct fn *f, TSNode call, const char *which, bool *has_default, unsigned depth);
+
 const char *py_eval_path(struct fn *f, TSNode n, unsigned depth)
 {
 	if (depth > FE_PY_MAX_NEST)
@@ -40,9 +42,42 @@ const char *py_eval_path(struct fn *f, TSNode n, unsigned depth)
 	}
 	if (py_is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
 		return py_eval_path(f, ts_node_named_child(n, 0), depth + 1);
+	if (py_is(n, "call")) {
+		bool dflt = true;
+		const char *key = attr_call(f, n, "getattr", &dflt, depth);
+		return dflt ? NULL : key;
+	}
 	return NULL;
 }
 
+
+const char *py_eval_in_caller(struct arena *a, const char *const *param_ns, size_t n_params,
+			     const struct py_arg *args, size_t n_args, const char *key)
+{
+	for (size_t p = 0; p < n_params && p < n_args; p++)
+		if (args[p].ns && py_unit_under(key, param_ns[p]))
+			return arena_printf(a, "%s%s", args[p].ns, key + strlen(param_ns[p]));
+	return NULL;
+}
+
+bool py_fn_get(struct fn *f, const char *key, struct value *out, const char **why)
+{
+	if (py_unit_get(&f->log, key, out, why))
+		return true;
+	const char *up = f->caller ? py_eval_in_caller(f->a, f->param_ns, f->n_params, f->args, f->n_args, key) : NULL;
+	if (!up)
+		return false;
+	bool found = py_fn_get(f->caller, up, out, why);
+	if (f->n_reads == f->cap_reads) {
+		f->cap_reads = f->cap_reads ? 2 * f->cap_reads : 8;
+		struct py_read *more = arena_alloc(f->a, f->cap_reads * sizeof(*more));
+		if (f->n_reads)
+			memcpy(more, f->reads, f->n_reads * sizeof(*more));
+		f->reads = more;
+	}
+	f->reads[f->n_reads++] = (struct py_read){key, found, found ? *out : value_unknown, found ? *why : NULL};
+	return found;
+}
 
 /* A name bound by an import of 'm': the module's constant, followed through re-exports. */
 static bool imported(struct py_cache *c, struct mod *m, const struct imp *im, struct value *out, const char **why,
@@ -127,7 +162,7 @@ static struct value attribute_value(struct fn *f, TSNode n, const char **why)
 	const char *key = py_eval_path(f, n, 0);
 	struct value v;
 	if (key && strchr(key, '.')) {
-		if (py_unit_get(&f->log, key, &v, why))
+		if (py_fn_get(f, key, &v, why))
 			return v.kind == V_UNKNOWN ? unknown(why, *why ? *why : "not known where it is read") : v;
 		const char *shown = strchr(key, '.') + 1;
 		return unknown(why, arena_printf(f->a, "read from '%s', which this function does not set before", shown));
@@ -440,6 +475,61 @@ static struct value subscript(struct fn *f, TSNode n, const char **why, unsigned
 	return unknown(why, arena_printf(f->a, "from '%s', which cglint cannot index", py_snippet(f, n)));
 }
 
+/* getattr(obj, "name"[, default]) and hasattr(obj, "name") on a config object: its key's path,
+ * with '*has_default' (or NULL where the call is not one of them). */
+static const char *attr_call(struct fn *f, TSNode call, const char *which, bool *has_default, unsigned depth)
+{
+	TSNode fnode = py_field(call, "function"), args = py_field(call, "arguments");
+	if (!py_is(fnode, "identifier") || !py_is(args, "argument_list"))
+		return NULL;
+	const char *name = py_text(f, fnode);
+	if (strcmp(name, which) || py_unit_var(&f->log, name) || (f->mod && fe_py_mod_import(f->mod, name)))
+		return NULL;
+	TSNode a[3];
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < ts_node_named_child_count(args); k++) {
+		TSNode c = ts_node_named_child(args, k);
+		if (py_is(c, "comment"))
+			continue;
+		if (n == 3 || py_is(c, "keyword_argument") || py_is(c, "list_splat") || py_is(c, "dictionary_splat"))
+			return NULL;
+		a[n++] = c;
+	}
+	struct value attr;
+	if (n < 2 || n > (which[0] == 'g' ? 3u : 2u) || !fe_py_lit_string(f->a, f->src, a[1], &attr) ||
+	    !*attr.s || strchr(attr.s, '.'))
+		return NULL;
+	const char *base = py_eval_path(f, a[0], depth + 1);
+	if (has_default)
+		*has_default = n == 3;
+	return base ? arena_printf(f->a, "%s.%s", base, attr.s) : NULL;
+}
+
+/* getattr() and hasattr() on a config object: what the key holds, whether it is there. */
+static bool attr_builtin(struct fn *f, TSNode call, struct value *out, const char **why)
+{
+	bool dflt = false;
+	const char *key = attr_call(f, call, "getattr", &dflt, 0);
+	if (key) {
+		if (py_fn_get(f, key, out, why) && out->kind != V_UNKNOWN)
+			return true;
+		/* a default returned only where the field is not there: not known which */
+		*out = unknown(why, *why && !dflt ? *why : arena_printf(f->a, "from '%s', which cglint cannot read", py_snippet(f, call)));
+		return true;
+	}
+	key = attr_call(f, call, "hasattr", NULL, 0);
+	if (!key)
+		return false;
+	struct value v;
+	const char *w;
+	/* a field set (to anything) is there; not set here, it may or may not be */
+	if (py_fn_get(f, key, &v, &w) && !(v.kind == V_UNKNOWN && w && strstr(w, "replaced")))
+		*out = value_bool(true);
+	else
+		*out = unknown(why, arena_printf(f->a, "from '%s': cglint does not know the object's fields", py_snippet(f, call)));
+	return true;
+}
+
 /* Calls whose value cglint knows: str(), int(), float(), bool(), len(), min(), max(), abs(). */
 static bool builtin(struct fn *f, TSNode call, struct value *out, const char **why, unsigned depth)
 {
@@ -621,7 +711,7 @@ struct value py_eval(struct fn *f, TSNode n, const char **why, unsigned depth)
 		return py_eval(f, ts_node_named_child(n, b == TRI_TRUE ? 0 : 2), why, depth + 1);
 	}
 	if (!strcmp(t, "call")) {
-		if (builtin(f, n, &v, why, depth))
+		if (attr_builtin(f, n, &v, why) || builtin(f, n, &v, why, depth))
 			return v;
 		struct py_ret r;
 		if (f->cache && f->cache->ops->follow(f, n, &r) && r.n == 1 && !r.tuple && !r.ns[0]) {

@@ -88,7 +88,7 @@ static void merge(struct fn *f, struct branch *br, size_t nb, const char *why)
 			/* its value on each path: the branch's last write, else what it was before */
 			struct value before;
 			const char *bw;
-			bool had = py_unit_get(l, r->key, &before, &bw);
+			bool had = py_fn_get(f, r->key, &before, &bw);
 			const struct py_rec *first = NULL;
 			bool equal = true;
 			struct value v = value_unknown;

@@ -43,6 +43,9 @@ struct fn {
 	size_t n_params, n_positional;
 	const struct py_arg *args;      /* per parameter (n_params of them), or NULL */
 	size_t n_args;
+	struct fn *caller;      /* reads of a parameter's object go through to it; NULL at the top */
+	struct py_read *reads;  /* what was read so, for the summary */
+	size_t n_reads, cap_reads;
 };
 
 static inline bool py_is(TSNode n, const char *type)
@@ -93,6 +96,12 @@ struct py_ops {
 void py_flow_if(struct fn *f, TSNode st);
 
 /* ---- py_eval.c ---- */
+/* The latest value at 'key', as py_unit_get, and where this function's log has none and the key
+ * is under a parameter the caller passed an object for, the caller's (recorded in f->reads). */
+bool py_fn_get(struct fn *f, const char *key, struct value *out, const char **why);
+/* 'key' under one of a callee's parameter namespaces, as its caller names it; NULL if none. */
+const char *py_eval_in_caller(struct arena *a, const char *const *param_ns, size_t n_params,
+			      const struct py_arg *args, size_t n_args, const char *key);
 /* The key an expression names: 'cfg.model.x' -> "#0.model.x", 'cfg.env_vars["A"]' ->
  * "#0.env_vars.A", a variable bound to an object -> its prefix. NULL for anything else. */
 const char *py_eval_path(struct fn *f, TSNode n, unsigned depth);

@@ -83,10 +83,12 @@ void out_facts_unit(void *sink, const char *path, const char *unit, unsigned lin
 	struct arena *a = arena_new();
 	for (size_t k = 0; k < t->n; k++) {
 		const struct fact *f = t->order[k];
-		if (f->val.kind == V_MAP || facts_internal(f->key))
-			continue;       /* a section (its keys follow), or a value only the packs' steps use */
+		if (facts_internal(f->key))
+			continue;       /* a value only the packs' steps use */
 		json_t *j = json_pack("{s:o, s:b}", "key", text(f->key), "known", f->val.kind != V_UNKNOWN);
-		if (f->val.kind != V_UNKNOWN)
+		if (f->val.kind == V_MAP)       /* a section that is there (not null); its keys follow */
+			json_object_set_new(j, "section", json_true());
+		else if (f->val.kind != V_UNKNOWN)
 			json_object_set_new(j, "value", jvalue(&f->val));
 		if (f->raw.kind != V_UNKNOWN && (!value_equal(&f->raw, &f->val) || f->raw.kind != f->val.kind))
 			json_object_set_new(j, "written", jvalue(&f->raw));     /* before normalization */
@@ -124,6 +126,8 @@ static void print_text(const struct out_facts *s, FILE *f)
 			const char *at = json_string_value(json_object_get(key, "at"));
 			const char *why = json_string_value(json_object_get(key, "why"));
 			const char *layer = json_string_value(json_object_get(key, "layer"));
+			if (json_object_get(key, "section"))
+				continue;       /* its keys say it */
 			fprintf(f, "  %s = ", json_string_value(json_object_get(key, "key")));
 			if (json_is_true(json_object_get(key, "known")))
 				json_dumpf(json_object_get(key, "value"), f, JSON_ENCODE_ANY | JSON_COMPACT);

@@ -279,8 +279,9 @@ def compare(truth, facts, root):
                 elif not h.get("known"):
                     r.update(verdict="unknown", why=h.get("why") or "no why", layer=h.get("layer"), at=h.get("at"))
                 else:
-                    r.update(cglint=h.get("value"), layer=h.get("layer"), at=h.get("at"))
-                    r["verdict"] = "equal" if same(t["value"], h.get("value")) else "wrong"
+                    held_value = {"__section__": "present"} if h.get("section") else h.get("value")
+                    r.update(cglint=held_value, layer=h.get("layer"), at=h.get("at"))
+                    r["verdict"] = "equal" if same(t["value"], held_value) else "wrong"
             rows.append(r)
     return rows, fn_rows
 
@@ -371,7 +372,7 @@ def self_test(truth=None, facts=None, root=None):
         {"key": "rng.te_rng_tracker", "known": True, "value": 1},                    # wrong: 1 is not true
         {"key": "model.cuda_graph_scope", "known": False, "why": "set from parameter 'x'"},
         {"key": "model.cuda_graph_modules", "known": True, "value": ["attn", "mlp"]},
-        {"key": "comm_overlap", "known": True, "value": {"tp_comm_overlap": True}},
+        {"key": "comm_overlap", "known": True, "section": True},
         {"key": "ddp.overlap_grad_reduce", "known": True, "value": True}]}]}
     rows, fns = compare(t, f, "/t")
     v = collections.Counter(r["verdict"] for r in rows)
