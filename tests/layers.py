@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 # The stages, lowest first. This list is the one place the order is written.
-STAGES = ["base", "input", "config", "front", "source", "report", "probe", "run", "lsp", "cli"]
+STAGES = ["base", "input", "config", "front", "source", "report", "probe", "run", "suggest", "lsp", "cli"]
 
 # Third-party headers (by prefix) and the only files allowed to include them.
 THIRD_PARTY = {

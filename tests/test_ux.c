@@ -435,7 +435,7 @@ Test(ux, facts_shows_each_key_and_its_origin)
 	json_decref(doc);
 	/* what belongs to facts alone, and what facts cannot print */
 	expect_run("cglint --function mine rec.py 2>&1", 2,
-		   "cglint: --function belongs to 'cglint facts'\n(try 'cglint --help')\n");
+		   "cglint: --function belongs to 'cglint facts' and 'cglint suggest'\n(try 'cglint --help')\n");
 	cr_expect_eq(sh("cglint facts --format sarif rec.py 2>/dev/null", &out), 2);
 	free(out);
 	cr_expect_eq(sh("cglint facts 2>/dev/null", &out), 2);

@@ -33,6 +33,7 @@
 #include "run/session.h"
 #include "run/summary.h"
 #include "source/fe_clang.h"
+#include "suggest/sg.h"
 
 CG_PRINTF(1, 2)
 static int usage_error(const char *fmt, ...)
@@ -79,6 +80,7 @@ struct cli {
 	size_t n_configs;
 	const char *probe_only_opt;     /* the first probe-only option given, for the usage check */
 	const char *function;           /* facts --function */
+	bool allow_fi;                  /* suggest --allow full-iteration */
 };
 
 static void push(const char ***arr, size_t *n, const char *s)
@@ -222,6 +224,11 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case O_CONFIG: push(&c->configs, &c->n_configs, optarg); break;
 		case O_FUNCTION: c->function = optarg; break;
+		case O_ALLOW:
+			if (strcmp(optarg, "full-iteration"))
+				return usage_error("--allow takes full-iteration, not '%s'", optarg);
+			c->allow_fi = true;
+			break;
 		case O_PYTHON_PATH: pyenv_add(optarg); break;
 		case O_HELP: opts_usage(stdout); return -1;
 		case O_VERSION: opts_version(stdout); return -1;
@@ -492,6 +499,15 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 	return rc;
 }
 
+/* What could not be read is said on stderr, never skipped (facts and suggest print no findings). */
+static void say_input_problems(const struct session_result *res)
+{
+	struct out_ctx err = {.f = stderr};
+	for (size_t k = 0; k < res->run.diags.n; k++)
+		if (res->run.diags.items[k].rule && !strncmp(res->run.diags.items[k].rule->head.id, "CG9", 3))
+			out_text.diag(&err, &res->run.diags.items[k]);
+}
+
 /* cglint facts: the run's units as the rules see them, instead of its findings. */
 static int cmd_facts(struct session *s, struct cli *c, struct out_facts *sink, const struct out_ctx *o)
 {
@@ -502,12 +518,47 @@ static int cmd_facts(struct session *s, struct cli *c, struct out_facts *sink, c
 	out_facts_print(sink, stdout, o->target);
 	fflush(stdout);
 	int rc = res.run.diags.input_error ? 2 : 0;
-	struct out_ctx err = {.f = stderr};
-	for (size_t k = 0; k < res.run.diags.n; k++)         /* what could not be read is said, never skipped */
-		if (res.run.diags.items[k].rule && !strncmp(res.run.diags.items[k].rule->head.id, "CG9", 3))
-			out_text.diag(&err, &res.run.diags.items[k]);
+	say_input_problems(&res);
 	if (!out_facts_count(sink))
 		fprintf(stderr, "cglint facts: no unit%s%s found\n", c->function ? " named " : "", c->function ? c->function : "");
+	session_result_release(&res);
+	return rc;
+}
+
+static bool may_write(void *ctx, const char *path)
+{
+	if (fix_inside(ctx, path))
+		return true;
+	refuse_fix(path, "it lies outside the paths given (through a symbolic link)");
+	return false;
+}
+
+/* cglint suggest: the strongest CUDA-graph setting of each unit, or the patch that writes it.
+ * --diff exits 1 when there is a patch, as lint --diff does. */
+static int cmd_suggest(struct session *s, struct cli *c, struct sg *sg, const struct out_ctx *o)
+{
+	if (!c->n_paths)
+		return usage_error("suggest: nothing to look at: give a file, a folder or '-'");
+	struct session_result res;
+	session_lint(s, c->paths, c->n_paths, &res);
+	int rc = res.run.diags.input_error ? 2 : 0;
+	if (c->fix || c->diff) {
+		size_t files = 0;
+		int prc = sg_patch(sg, res.texts, c->diff, stdout, &files, may_write, c);
+		if (prc)
+			rc = prc;
+		else if (c->fix)
+			fprintf(stderr, "cglint suggest: --fix: wrote %zu file(s)\n", files);
+		else if (files && !rc)
+			rc = 1;
+	} else {
+		sg_print(sg, stdout, o->target);
+	}
+	fflush(stdout);
+	say_input_problems(&res);
+	if (!sg_count(sg))
+		fprintf(stderr, "cglint suggest: no unit%s%s with model settings found\n", c->function ? " named " : "",
+			c->function ? c->function : "");
 	session_result_release(&res);
 	return rc;
 }
@@ -571,8 +622,12 @@ static int check_combinations(const char *cmd, const struct cli *c, bool probe)
 				   "(for example --baseline .cglint-baseline.json)");
 	if (c->fix && c->diff)
 		return usage_error("--fix and --diff exclude each other: --diff shows what --fix would do");
-	if ((c->fix || c->diff || c->write_baseline) && strcmp(cmd, "lint"))
-		return usage_error("--fix, --diff and --write-baseline belong to 'cglint lint'");
+	if ((c->fix || c->diff) && strcmp(cmd, "lint") && strcmp(cmd, "suggest"))
+		return usage_error("--fix and --diff belong to 'cglint lint' and 'cglint suggest'");
+	if (c->write_baseline && strcmp(cmd, "lint"))
+		return usage_error("--write-baseline belongs to 'cglint lint'");
+	if (c->allow_fi && strcmp(cmd, "suggest"))
+		return usage_error("--allow belongs to 'cglint suggest'");
 	return 0;
 }
 
@@ -591,7 +646,7 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 	} else if (probe && (c->n_paths || c->gpu_auto)) {
 		return usage_error("probe takes no paths (lint them with --config FILE) and finds the GPU itself");
 	}
-	if (!strcmp(cmd, "lint") || !strcmp(cmd, "lsp") || !strcmp(cmd, "facts") || c->n_configs)
+	if (!strcmp(cmd, "lint") || !strcmp(cmd, "lsp") || !strcmp(cmd, "facts") || !strcmp(cmd, "suggest") || c->n_configs)
 		split_dotlists(c);
 	const char *cp = c->s.lint.sources.cuda_path;
 	if (cp && !strcmp(cp, "auto"))
@@ -610,23 +665,34 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 	struct session_opts so = c->s;
 	if (c->write_baseline)
 		so.baseline = NULL;     /* it is written, not read */
-	bool facts = !strcmp(cmd, "facts");
-	if (c->function && !facts)
-		return usage_error("--function belongs to 'cglint facts'");
-	if (facts && c->format != &out_text && c->format != &out_json)
-		return usage_error("facts prints text or json, not %s", c->format->name);
+	bool facts = !strcmp(cmd, "facts"), suggest = !strcmp(cmd, "suggest");
+	if (c->function && !facts && !suggest)
+		return usage_error("--function belongs to 'cglint facts' and 'cglint suggest'");
+	if ((facts || suggest) && c->format != &out_text && c->format != &out_json)
+		return usage_error("%s prints text or json, not %s", cmd, c->format->name);
 	struct out_facts *sink = facts ? out_facts_new(c->format == &out_json, c->function) : NULL;
 	if (facts) {            /* units judged here, so that each reaches the sink */
 		so.lint.on_facts = out_facts_unit;
 		so.lint.on_facts_ctx = sink;
 		so.lint.sources.jobs = 1;
 	}
+	struct sg *sg = NULL;
+	if (suggest) {          /* likewise: each unit reaches the stage in this process */
+		sg = sg_new(&(struct sg_opts){.allow_full_iteration = c->allow_fi, .json = c->format == &out_json,
+					      .function = c->function});
+		so.lint.on_unit = sg_unit;
+		so.lint.on_unit_ctx = sg;
+		so.lint.sources.jobs = 1;
+	}
 	struct diag_list problems;
 	struct session *s = session_new(&so, a, &problems);
 	if (!s) {
 		out_facts_free(sink);
+		sg_free(sg);
 		return 2;
 	}
+	if (sg)
+		sg_set_pack(sg, session_pack(s));
 	struct out_ctx o = {
 		.f = stdout,
 		.color = c->color == 1 || (c->color == -1 && tty && !(nc && *nc) && !(term && !strcmp(term, "dumb"))),
@@ -647,12 +713,15 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 		rc = gpu_verify(p, &c->gpu, c->format == &out_json);
 	} else if (facts) {
 		rc = cmd_facts(s, c, sink, &o);
+	} else if (suggest) {
+		rc = cmd_suggest(s, c, sg, &o);
 	} else {
 		rc = cmd_lint(s, c, &o);
 	}
 	diag_release(&problems);
 	session_free(s);
 	out_facts_free(sink);
+	sg_free(sg);
 	return rc;
 }
 

@@ -46,7 +46,8 @@ const struct opt opts[] = {
 	{"ranks", 0, "N", O_RANKS, "probe: the multi-GPU section instead: NCCL in captured graphs, a process on each of N GPUs"},
 	{"probe-bin", 0, "PATH", O_PROBE_BIN, "the probe program (default: $CGLINT_PROBE, else cglint-probe beside cglint)"},
 	{"python-path", 0, "DIR", O_PYTHON_PATH, "also look for a recipe's imports in DIR, before $PYTHONPATH and the sys.path of the environment's python (repeatable)"},
-	{"function", 0, "NAME", O_FUNCTION, "facts: only the units of the recipe function NAME"},
+	{"function", 0, "NAME", O_FUNCTION, "facts, suggest: only the units of the recipe function NAME"},
+	{"allow", 0, "WHAT", O_ALLOW, "suggest: also consider full-iteration graphs (WHAT: full-iteration)"},
 	{"stdin-filename", 0, "NAME", O_STDIN_NAME, "the name to report for '-' (stdin)"},
 	{"color", 0, "WHEN", O_COLOR, "auto, always or never (auto honours NO_COLOR)"},
 	{"verbose", 'v', NULL, O_VERBOSE, "also print what normalization changed, to stderr"},
@@ -57,7 +58,7 @@ const struct opt opts[] = {
 const size_t opts_n = sizeof(opts) / sizeof(opts[0]);
 _Static_assert(sizeof(opts) / sizeof(opts[0]) <= OPTS_MAX, "raise OPTS_MAX");
 
-const char *const opts_commands[] = {"lint", "explain", "rules", "probe", "lsp", "facts", "completion"};
+const char *const opts_commands[] = {"lint", "explain", "rules", "probe", "lsp", "facts", "suggest", "completion"};
 const size_t opts_n_commands = sizeof(opts_commands) / sizeof(opts_commands[0]);
 
 void opts_usage(FILE *f)
@@ -69,6 +70,8 @@ void opts_usage(FILE *f)
 	      "  or:  cglint probe --config FILE...\n"
 	      "  or:  cglint facts [--function NAME] [--format json] [OPTIONS] PATH...\n"
 	      "        (what cglint holds for each unit: every key, its value or why it is unknown, its origin)\n"
+	      "  or:  cglint suggest [--allow full-iteration] [--diff|--fix] [--format json] [OPTIONS] PATH...\n"
+	      "        (the strongest CUDA-graph setting each unit passes with, as a patch in its own language)\n"
 	      "  or:  cglint lsp [OPTIONS]   (a language server on stdin/stdout)\n"
 	      "  or:  cglint completion bash|zsh|fish   (a shell completion script)\n"
 	      "  or:  cglint --version\n\n"

@@ -48,6 +48,12 @@ struct lint_opts {
 	void (*on_facts)(void *ctx, const char *path, const char *unit, unsigned line, const struct target *tg,
 			 const struct facts *t);
 	void *on_facts_ctx;
+	/* cglint suggest: each unit's facts as its inputs and layers built them, just before the engine
+	 * judges them (the callee may copy them, not keep them). Set, it makes recipe.c keep every
+	 * recipe function, those that set no CUDA-graph key too; in process, as on_facts. */
+	void (*on_unit)(void *ctx, const char *path, const char *unit, unsigned line, const struct target *tg,
+			const struct facts *t);
+	void *on_unit_ctx;
 };
 
 /* A recipe or launch script named on the command line that gave no unit and no finding, and why:

@@ -68,6 +68,8 @@ void unit_judge(struct lint_run *r, const char *path, struct facts *t, const str
 		.notes = r->opts->verbose ? &r->notes : NULL,
 	};
 	size_t first_note = r->notes.n;
+	if (r->opts->on_unit)
+		r->opts->on_unit(r->opts->on_unit_ctx, path, r->unit_name, r->unit_line ? r->unit_line : 1, tg, t);
 	engine_run(&e);
 	if (r->opts->on_facts)
 		r->opts->on_facts(r->opts->on_facts_ctx, path, r->unit_name, r->unit_line ? r->unit_line : 1, tg, t);

@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sg_eval: a unit's candidates judged by the engine. Each trial copies the unit's facts, writes
+ * the candidate and its companions over them (as statements at the end of the unit would), and
+ * runs defaults, normalization and every rule of the target. Errors the unit has with graphs off
+ * are the unit's own and do not count against a candidate; an error a candidate brings whose
+ * rule names the setting that lifts it (an autofix, or sg_table's companions) takes that setting
+ * and the trial runs again.
+ */
+#include "suggest/sg_int.h"
+
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/mem.h"
+#include "base/value.h"
+#include "config/engine.h"
+#include "config/fact.h"
+#include "config/pack.h"
+#include "config/target.h"
+
+#define MAX_SETS 24
+#define MAX_ROUNDS 4
+#define MAX_LIST 32
+
+/* The settings of one trial, over the unit's facts. */
+struct trial {
+	struct sg_set sets[MAX_SETS];
+	size_t n;
+};
+
+/* One engine run over a copy: its facts and diagnostics live in 'ta'. */
+struct run {
+	struct arena *ta;
+	struct facts f;
+	struct diag_list l;
+};
+
+static void put(struct trial *t, const char *key, struct value v, bool companion)
+{
+	for (size_t k = 0; k < t->n; k++)
+		if (!strcmp(t->sets[k].key, key)) {
+			t->sets[k].val = v;
+			return;
+		}
+	if (t->n < MAX_SETS)
+		t->sets[t->n++] = (struct sg_set){.key = key, .val = v, .companion = companion};
+}
+
+static void copy_facts(struct facts *dst, const struct facts *src)
+{
+	for (size_t k = 0; k < src->n; k++) {
+		const struct fact *f = src->order[k];
+		struct fact *g = facts_set(dst, f->key, f->val, f->loc, f->layer);
+		g->raw = f->raw;
+		g->why = f->why;
+		g->origin = f->origin;
+		g->enum_form = f->enum_form;
+	}
+	dst->closed = src->closed;
+	dst->env_closed = src->env_closed;
+	for (size_t k = 0; k < src->n_closed_under; k++)
+		facts_close_under(dst, src->closed_under[k]);
+}
+
+static void run_open(struct sgx *x, struct run *r, const struct facts *base, const struct trial *t)
+{
+	r->ta = arena_new();
+	facts_init(&r->f, r->ta);
+	copy_facts(&r->f, base);
+	for (size_t k = 0; t && k < t->n; k++)
+		facts_set(&r->f, t->sets[k].key, t->sets[k].val, (struct loc){x->path, x->line, 1}, "suggest");
+	diag_init(&r->l, r->ta, NULL, NULL);
+	struct engine e = {.pack = x->pack,
+			   .unit = {.target = x->tg, .facts = &r->f, .diags = &r->l, .arena = r->ta,
+				    .unit_path = x->path, .unit_line = x->line}};
+	engine_run(&e);
+}
+
+static void run_close(struct run *r)
+{
+	diag_release(&r->l);
+	facts_release(&r->f);
+	arena_free(r->ta);
+}
+
+/* The rule ids of a run's findings at 'sev' (open checks when 'open'), as one string. */
+static bool listed(const char *const *ids, size_t n, const char *id)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(ids[k], id))
+			return true;
+	return false;
+}
+
+static size_t ids_of(const struct run *r, bool open, enum sev lo, const char **out)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < r->l.n; k++) {
+		const struct diag *d = &r->l.items[k];
+		bool is_open = d->supp == DIAG_OPEN;
+		enum sev s = is_open ? d->rule->head.sev : d->sev;
+		if (is_open != open || s < lo || listed(out, n, d->rule->head.id) || n == MAX_LIST)
+			continue;
+		out[n++] = d->rule->head.id;
+	}
+	return n;
+}
+
+static struct value str_list(struct arena *a, const char *const *s, size_t n)
+{
+	struct value v = {.kind = V_LIST, .n = n, .items = arena_alloc(a, (n ? n : 1) * sizeof(struct value))};
+	for (size_t k = 0; k < n; k++)
+		v.items[k] = value_str(arena_strdup(a, s[k]));
+	return v;
+}
+
+/* The candidate as the unit's language spells it. */
+static void spell(const struct sgx *x, const struct sgt_cand *c, const char **impl, struct value *scope)
+{
+	*impl = c->impl;
+	*scope = str_list(x->a, c->scope, c->n);
+	if (c->full_iteration && x->lang == SG_MLM && x->tg->mcore >= 180) {
+		*impl = "full_iteration";       /* Megatron-LM 0.18+: an impl of its own, no scope flag */
+		*scope = str_list(x->a, NULL, 0);
+	}
+}
+
+static void candidate_sets(const struct sgx *x, const struct sgt_cand *c, struct trial *t)
+{
+	const char *impl;
+	struct value scope;
+	spell(x, c, &impl, &scope);
+	t->n = 0;
+	put(t, sgt_impl_key(x->lang), value_str(impl), false);
+	put(t, sgt_scope_key(x->lang, x->tg, x->pre), scope, false);
+	for (const char *const *p = sgt_always(x->lang, x->tg, c->full_iteration); *p; p += 2)
+		put(t, p[0], value_from_plain(x->a, p[1]), true);
+}
+
+/* The settings that lift the errors of 'r' not in 'own'; false when one has none. */
+static bool lift(struct sgx *x, const struct run *r, const char *const *own, size_t n_own, struct trial *t,
+		 const char **stuck)
+{
+	bool changed = false;
+	*stuck = NULL;
+	for (size_t k = 0; k < r->l.n; k++) {
+		const struct diag *d = &r->l.items[k];
+		if (d->supp != DIAG_SUPP_NONE || d->sev != SEV_ERROR || listed(own, n_own, d->rule->head.id))
+			continue;
+		const struct rule *rule = d->rule;
+		bool some = false;
+		for (size_t i = 0; i < rule->n_autofix; i++) {
+			if (!sgt_writable(x->lang, rule->autofix_keys[i]))
+				continue;
+			struct value v = value_from_plain(x->a, rule->autofix_values[i]);
+			struct value now = facts_value(&r->f, rule->autofix_keys[i]);
+			if (value_equal(&now, &v) && now.kind == v.kind)
+				continue;
+			put(t, arena_strdup(x->a, rule->autofix_keys[i]), v, true);
+			some = changed = true;
+		}
+		const char *val, *key = sgt_companion(rule->head.id, &val);
+		if (!some && key && sgt_writable(x->lang, key)) {
+			struct value v = value_from_plain(x->a, val);
+			if (!strncmp(key, "env.", 4))
+				v = value_str(val);     /* the environment is text */
+			struct value now = facts_value(&r->f, key);
+			if (!(value_equal(&now, &v) && now.kind == v.kind)) {
+				put(t, key, v, true);
+				some = changed = true;
+			}
+		}
+		if (!some && !*stuck)
+			*stuck = arena_printf(x->a, "%s (%s): %s%s%s", rule->head.id, rule->head.name, d->message,
+					      rule->head.fix ? "; lift: " : "", rule->head.fix ? rule->head.fix : "");
+	}
+	return changed && !*stuck;
+}
+
+static const char *scope_text(struct arena *a, const struct value *v)
+{
+	if (v->kind != V_LIST)
+		return value_string(a, v, true);
+	struct sbuf sb;
+	sbuf_init(&sb);
+	for (size_t k = 0; k < v->n; k++)
+		sbuf_printf(&sb, "%s%s", k ? ", " : "", value_string(a, &v->items[k], true));
+	const char *s = arena_strdup(a, sb.buf);
+	sbuf_release(&sb);
+	return s;
+}
+
+static const char *version(struct arena *a, const struct target *tg)
+{
+	char m[16], b[16];
+	if (tg->bridge == TARGET_NO_BRIDGE)
+		return arena_printf(a, "MCore %s (Megatron-LM)", target_version_str(tg->mcore, m));
+	return arena_printf(a, "MCore %s, Bridge %s", target_version_str(tg->mcore, m), target_version_str(tg->bridge, b));
+}
+
+/* The differences between the winner's settings and what the unit writes now. */
+static void diff_sets(struct sgx *x, const struct trial *t, struct sg_choice *c)
+{
+	c->sets = arena_alloc(x->a, (t->n ? t->n : 1) * sizeof(*c->sets));
+	for (size_t k = 0; k < t->n; k++) {
+		const struct sg_set *s = &t->sets[k];
+		struct value now = facts_value(x->pre, s->key);
+		bool same = strstr(s->key, "cuda_graph_scope") || strstr(s->key, "cuda_graph_modules")
+				    ? sgt_same_scope(&now, &s->val)
+				    : value_equal(&now, &s->val) && (now.kind == s->val.kind || (s->val.kind == V_STR && now.kind != V_NULL &&
+											 !strncmp(s->key, "env.", 4)));
+		if (same)
+			continue;
+		const struct fact *f = facts_get(x->pre, s->key);
+		c->sets[c->n_sets] = *s;
+		c->sets[c->n_sets].key = arena_strdup(x->a, s->key);
+		c->sets[c->n_sets].at = f ? f->loc : (struct loc){0};
+		if (c->sets[c->n_sets].at.path)
+			c->sets[c->n_sets].at.path = arena_strdup(x->a, c->sets[c->n_sets].at.path);
+		c->n_sets++;
+	}
+}
+
+static const char **copy_list(struct arena *a, const char *const *s, size_t n)
+{
+	const char **v = arena_alloc(a, (n ? n : 1) * sizeof(*v));
+	for (size_t k = 0; k < n; k++)
+		v[k] = arena_strdup(a, s[k]);
+	return v;
+}
+
+/* The open error checks and the new warnings of the winner's run, as lines. */
+static void collect(struct sgx *x, const struct run *r, const struct run *off, struct sg_choice *c)
+{
+	const char *lines[MAX_LIST];
+	const char *seen[MAX_LIST];
+	size_t n = 0, n_seen = ids_of(off, false, SEV_NOTE, seen);
+	for (size_t k = 0; k < r->l.n && n < MAX_LIST; k++) {
+		const struct diag *d = &r->l.items[k];
+		if (d->supp != DIAG_SUPP_NONE || d->sev == SEV_ERROR || listed(seen, n_seen, d->rule->head.id))
+			continue;
+		lines[n++] = arena_printf(x->a, "%s %s: %s", d->rule->head.id, diag_sev_name(d->sev), d->message);
+		seen[n_seen < MAX_LIST ? n_seen++ : n_seen - 1] = d->rule->head.id;
+	}
+	c->notes = copy_list(x->a, lines, c->n_notes = n);
+	n = 0;
+	n_seen = ids_of(off, true, SEV_ERROR, seen);
+	for (size_t k = 0; k < r->l.n && n < MAX_LIST; k++) {
+		const struct diag *d = &r->l.items[k];
+		if (d->supp != DIAG_OPEN || d->rule->head.sev != SEV_ERROR || listed(seen, n_seen, d->rule->head.id))
+			continue;
+		const char *fix = d->rule->head.fix;
+		lines[n++] = arena_printf(x->a, "%s (%s) %s%s%s", d->rule->head.id, d->rule->head.name,
+					  d->message + (strncmp(d->message, "check ", 6) ? 0 : 6), fix ? "; if it fails: " : "",
+					  fix ? fix : "");
+		seen[n_seen < MAX_LIST ? n_seen++ : n_seen - 1] = d->rule->head.id;
+	}
+	c->undecided = copy_list(x->a, lines, c->n_undecided = n);
+}
+
+/* The unit (with the branch's assumptions in 'base') judged: the leaf of the branch tree. */
+static void decide(struct sgx *x, const struct facts *base, const struct sgt_class *cls, const struct run *off,
+		   const struct run *now, struct sg_unit *u, struct sg_choice *c)
+{
+	const char *own[MAX_LIST];
+	size_t n_own = ids_of(off, false, SEV_ERROR, own);
+	struct sgt_cand cands[SGT_MAX_CANDS];
+	size_t n = sgt_candidates(cls, x->allow_fi, cands);
+	const char *blocked[SGT_MAX_CANDS];
+	size_t n_blocked = 0;
+	struct sbuf path;
+	sbuf_init(&path);
+	sbuf_printf(&path, "%s (%s) on %s", cls->row, cls->because, version(x->a, x->tg));
+	if (!x->allow_fi)
+		sbuf_adds(&path, "; local full_iteration not asked for");
+	c->row = cls->row;
+	for (size_t k = 0; k < n; k++) {
+		struct trial t;
+		candidate_sets(x, &cands[k], &t);
+		const char *impl;
+		struct value scope;
+		spell(x, &cands[k], &impl, &scope);
+		const char *stuck = NULL;
+		for (unsigned round = 0; round < MAX_ROUNDS; round++) {
+			struct run r;
+			run_open(x, &r, base, &t);
+			const char *errs[MAX_LIST];
+			size_t ne = ids_of(&r, false, SEV_ERROR, errs), fresh = 0;
+			for (size_t i = 0; i < ne; i++)
+				fresh += !listed(own, n_own, errs[i]);
+			if (!fresh) {
+				c->impl = impl;
+				c->scope = scope;
+				diff_sets(x, &t, c);
+				collect(x, &r, off, c);
+				run_close(&r);
+				break;
+			}
+			bool again = lift(x, &r, own, n_own, &t, &stuck);
+			run_close(&r);
+			if (!again)
+				break;
+		}
+		if (c->impl)
+			break;
+		blocked[n_blocked++] = arena_printf(x->a, "%s [%s]: %s", impl, scope_text(x->a, &scope),
+						    stuck ? stuck : "its companions do not settle");
+		sbuf_printf(&path, "; %s [%s] fails %.*s", impl, scope_text(x->a, &scope),
+			    stuck ? (int)strcspn(stuck, " ") : 5, stuck ? stuck : "rules");
+	}
+	c->blocked = copy_list(x->a, blocked, c->n_blocked = n_blocked);
+	const char *now_errs[MAX_LIST];
+	size_t n_now = ids_of(now, false, SEV_ERROR, now_errs), now_fresh = 0;
+	for (size_t i = 0; i < n_now; i++)
+		now_fresh += !listed(own, n_own, now_errs[i]);
+	int now_rank = u->impl ? sgt_rank(u->impl, &u->scope) : 0;
+	if (!c->impl) {
+		c->status = SG_NONE_FITS;
+		sbuf_adds(&path, ": no candidate passes");
+		/* graphs on and failing: turning them off is the setting that passes */
+		if (now_rank > 0 && now_fresh) {
+			struct trial t = {0};
+			put(&t, sgt_impl_key(x->lang), value_str("none"), false);
+			diff_sets(x, &t, c);
+		}
+	} else if (!now_fresh && now_rank > sgt_rank(c->impl, &c->scope)) {
+		c->status = SG_KEEP;
+		c->n_sets = 0;
+		sbuf_printf(&path, ": keeps its own %s [%s], which passes and captures more", u->impl, scope_text(x->a, &u->scope));
+	} else {
+		c->status = c->n_sets ? SG_SUGGEST : SG_ALREADY;
+		sbuf_printf(&path, ": %s [%s]%s", c->impl, scope_text(x->a, &c->scope), c->n_sets ? "" : " (already set)");
+	}
+	c->why = arena_strdup(x->a, path.buf);
+	sbuf_release(&path);
+}
+
+static void grow(struct sgx *x, struct sg_unit *u)
+{
+	struct sg_choice *v = arena_alloc(x->a, (u->n_choices + 1) * sizeof(*v));
+	if (u->n_choices)
+		memcpy(v, u->choices, u->n_choices * sizeof(*v));
+	u->choices = v;
+	u->n_choices++;
+}
+
+/* The branch tree: each unknown key the table reads splits it, at most a few levels deep. */
+static void walk(struct sgx *x, const struct facts *base, const char *when, unsigned depth, struct sg_unit *u)
+{
+	struct trial off_t = {0}, none = {0};
+	put(&off_t, sgt_impl_key(x->lang), value_str("none"), false);
+	struct run off, now;
+	run_open(x, &off, base, &off_t);
+	run_open(x, &now, base, &none);
+	struct sgt_class cls;
+	struct sgt_branch b;
+	if (sgt_classify(&off.f, x->a, &cls, &b) || depth >= 3) {
+		grow(x, u);
+		struct sg_choice *c = &u->choices[u->n_choices - 1];
+		*c = (struct sg_choice){.when = when};
+		if (!cls.row)
+			cls = (struct sgt_class){.row = "dense", .because = "unclassified"};
+		decide(x, base, &cls, &off, &now, u, c);
+	} else {
+		for (size_t k = 0; k < b.n; k++) {
+			struct arena *ba = arena_new();
+			struct facts f;
+			facts_init(&f, ba);
+			copy_facts(&f, base);
+			facts_set(&f, b.key, b.vals[k], (struct loc){0}, "branch");
+			const char *w = arena_printf(x->a, "%s%s%s = %s (%s)", when ? when : "", when ? ", " : "", b.key,
+						     value_string(x->a, &b.vals[k], false), b.labels[k]);
+			walk(x, &f, w, depth + 1, u);
+			facts_release(&f);
+			arena_free(ba);
+		}
+	}
+	run_close(&off);
+	run_close(&now);
+}
+
+/* "a = 1 (x), b = 2 (y)" -> "a and b are" (the keys a branch assumed) */
+static const char *branch_keys(struct arena *a, const char *when)
+{
+	struct sbuf sb;
+	sbuf_init(&sb);
+	size_t n = 0;
+	for (const char *p = when; p && *p; n++) {
+		size_t m = strcspn(p, " ");
+		sbuf_printf(&sb, "%s%.*s", n ? " and " : "", (int)m, p);
+		p = strstr(p, "), ");
+		p = p ? p + 3 : NULL;
+	}
+	sbuf_adds(&sb, n > 1 ? " are" : " is");
+	const char *s = arena_strdup(a, sb.buf);
+	sbuf_release(&sb);
+	return s;
+}
+
+/* Branches whose answers are the same settings are one answer: the unknown key did not matter. */
+static bool same_choice(const struct sg_choice *a, const struct sg_choice *b)
+{
+	if (a->status != b->status || a->n_sets != b->n_sets || !a->impl != !b->impl ||
+	    (a->impl && (strcmp(a->impl, b->impl) || !sgt_same_scope(&a->scope, &b->scope))))
+		return false;
+	for (size_t k = 0; k < a->n_sets; k++)
+		if (strcmp(a->sets[k].key, b->sets[k].key) || !value_equal(&a->sets[k].val, &b->sets[k].val))
+			return false;
+	return true;
+}
+
+void sge_unit(struct sgx *x, struct sg_unit *u)
+{
+	const char *ik = sgt_impl_key(x->lang), *sk = sgt_scope_key(x->lang, x->tg, x->pre);
+	struct value impl = facts_value(x->pre, ik);
+	u->impl = impl.kind == V_STR ? arena_strdup(x->a, impl.s) : impl.kind == V_NULL ? "none" : NULL;
+	struct value scope = facts_value(x->pre, sk);
+	u->scope = scope;
+	if (scope.kind == V_STR)
+		u->scope = value_str(arena_strdup(x->a, scope.s));
+	if (scope.kind == V_LIST) {
+		u->scope.items = arena_alloc(x->a, (scope.n + 1) * sizeof(struct value));
+		u->scope.n = 0;
+		for (size_t k = 0; k < scope.n; k++)
+			if (scope.items[k].kind == V_STR)
+				u->scope.items[u->scope.n++] = value_str(arena_strdup(x->a, scope.items[k].s));
+	}
+	walk(x, x->pre, NULL, 0, u);
+	for (size_t k = 1; k < u->n_choices; k++)
+		if (!same_choice(&u->choices[0], &u->choices[k]))
+			return;
+	if (u->n_choices > 1) { /* every branch agrees: one answer, nothing assumed */
+		struct sg_choice *c = &u->choices[0];
+		const char *tail = strchr(c->why, ';') ? strchr(c->why, ';') : strchr(c->why, ':');
+		c->row = "any";
+		c->why = arena_printf(x->a, "the same answer whatever %s, on %s%s", branch_keys(x->a, c->when),
+				      version(x->a, x->tg), tail ? tail : "");
+	}
+	u->n_choices = u->n_choices ? 1 : 0;
+	if (u->n_choices)
+		u->choices[0].when = NULL;
+}

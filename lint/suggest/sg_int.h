@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* sg_int: what the suggest stage's files share (sg.h is the stage's face). */
+#ifndef CGLINT_SG_INT_H
+#define CGLINT_SG_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "suggest/sg.h"
+
+struct arena;
+struct facts;
+struct pack;
+struct target;
+
+/* The decision table's row for a unit, from its facts once normalized with graphs off. */
+struct sgt_class {
+	bool moe, hybrid, static_tokens;
+	const char *row;                /* "dense", "dropless MoE", ... */
+	const char *because;            /* the facts that put it there */
+};
+
+/* A key the table reads and could not know: the values a branch is made for. */
+struct sgt_branch {
+	const char *key;
+	size_t n;
+	struct value vals[2];
+	const char *labels[2];          /* what each value means: "dense", "MoE" */
+};
+
+/* Classify; false when a key the row depends on is unknown: then *b names it. */
+bool sgt_classify(const struct facts *post, struct arena *a, struct sgt_class *c, struct sgt_branch *b);
+
+/* A candidate setting: an impl and its scope (module names). */
+struct sgt_cand {
+	const char *impl;
+	const char *scope[5];
+	size_t n;
+	bool full_iteration;
+};
+
+#define SGT_MAX_CANDS 8
+/* The row's candidates, strongest first. */
+size_t sgt_candidates(const struct sgt_class *c, bool allow_fi, struct sgt_cand *out);
+/* How much a setting captures: 0 for none, most for full iteration. */
+int sgt_rank(const char *impl, const struct value *scope);
+/* The keys a unit's language writes the impl and the scope in, and how it spells a candidate. */
+const char *sgt_impl_key(enum sg_lang lang);
+const char *sgt_scope_key(enum sg_lang lang, const struct target *tg, const struct facts *pre);
+/* The setting a rule needs that its pack gives no autofix for; NULL when none. */
+const char *sgt_companion(const char *rule_id, const char **value);
+/* Settings the guide pairs with every graph setting of a language and target (NULL-terminated
+ * key/value pairs: "model.use_te_rng_tracker", "true", ...). */
+const char *const *sgt_always(enum sg_lang lang, const struct target *tg, bool full_iteration);
+/* Whether a key can be written in the unit's language. */
+bool sgt_writable(enum sg_lang lang, const char *key);
+/* Two scopes with the same names, in any order. */
+bool sgt_same_scope(const struct value *a, const struct value *b);
+
+size_t sg_skipped(const struct sg *s);   /* units with no model settings */
+bool sg_json(const struct sg *s);
+/* A value as the patch writes it in 'lang' (sg_patch.c). */
+const char *sg_spelled(struct arena *a, const struct value *v, enum sg_lang lang);
+
+/* One unit, judged (sg_eval.c): the choices for every branch, into 'u'. */
+struct sgx {
+	const struct pack *pack;
+	const struct target *tg;
+	const struct facts *pre;        /* the unit's facts before the engine */
+	struct arena *a;                /* the results' */
+	const char *path;
+	unsigned line;
+	enum sg_lang lang;
+	bool allow_fi;
+};
+void sge_unit(struct sgx *x, struct sg_unit *u);
+
+#endif

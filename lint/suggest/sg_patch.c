@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sg_patch: a suggestion as edits in its input's own language, applied through fix.h (a unified
+ * diff, or each file replaced atomically). Python: assignments to the config the recipe function
+ * returns, just before its return, so they win over what the function and its helpers wrote.
+ * YAML: the key's value where the file writes it, else a key under its section. Harness command
+ * lines: the flag's word where given, else the flag after the command. Anything else is said on
+ * stderr and left alone: a patch is never guessed.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "base/value.h"
+#include "input/text.h"
+#include "report/fix.h"
+#include "suggest/sg.h"
+#include "suggest/sg_int.h"
+
+#define MAX_EDITS 64
+
+struct edits {
+	struct fix_edit e[MAX_EDITS];
+	size_t n;
+};
+
+static void edit(struct edits *ed, size_t start, size_t end, const char *text)
+{
+	if (ed->n < MAX_EDITS)
+		ed->e[ed->n++] = (struct fix_edit){start, end, text, NULL};
+}
+
+/* Python's spelling of a value (YAML's is the same but for true/false/null and quotes). */
+static void render(struct sbuf *sb, const struct value *v, enum sg_lang lang)
+{
+	bool py = lang == SG_PY;
+	switch (v->kind) {
+	case V_BOOL: sbuf_adds(sb, py ? (v->b ? "True" : "False") : (v->b ? "true" : "false")); break;
+	case V_NULL: sbuf_adds(sb, py ? "None" : "null"); break;
+	case V_INT: sbuf_printf(sb, "%lld", v->i); break;
+	case V_FLOAT: sbuf_printf(sb, "%g", v->f); break;
+	case V_STR: sbuf_printf(sb, py ? "\"%s\"" : "%s", v->s); break;
+	case V_LIST:
+		sbuf_addc(sb, '[');
+		for (size_t k = 0; k < v->n; k++) {
+			sbuf_adds(sb, k ? ", " : "");
+			render(sb, &v->items[k], lang);
+		}
+		sbuf_addc(sb, ']');
+		break;
+	default: sbuf_adds(sb, "?"); break;
+	}
+}
+
+static const char *spelled(struct arena *a, const struct value *v, enum sg_lang lang)
+{
+	struct sbuf sb;
+	sbuf_init(&sb);
+	if (lang == SG_HARNESS && v->kind == V_LIST)    /* the harness splits one word on ',' */
+		for (size_t k = 0; k < v->n; k++)
+			sbuf_printf(&sb, "%s%s", k ? "," : "", v->items[k].kind == V_STR ? v->items[k].s : "?");
+	else if (lang == SG_HARNESS && v->kind == V_STR)
+		sbuf_adds(&sb, v->s);
+	else
+		render(&sb, v, lang);
+	const char *s = arena_strdup(a, sb.buf);
+	sbuf_release(&sb);
+	return s;
+}
+
+static size_t indent_of(const char *line, size_t n)
+{
+	size_t k = 0;
+	while (k < n && (line[k] == ' ' || line[k] == '\t'))
+		k++;
+	return k;
+}
+
+static bool blank(const char *line, size_t n)
+{
+	size_t k = indent_of(line, n);
+	return k == n || line[k] == '#';
+}
+
+/* ---- Python: before the function's last top-level `return NAME` ---- */
+static const char *py_patch(struct arena *a, const char *buf, size_t len, const struct sg_unit *u,
+			    const struct sg_choice *c, struct edits *ed)
+{
+	size_t n;
+	const char *def = text_line(buf, len, u->line, &n);
+	if (!def)
+		return "the function's line is not in the file";
+	size_t def_ind = indent_of(def, n);
+	int depth = 0;
+	unsigned l = u->line;
+	for (;; l++) {          /* the header may run over several lines */
+		const char *s = text_line(buf, len, l, &n);
+		if (!s)
+			return "the function's header does not end";
+		for (size_t k = 0; k < n; k++)
+			depth += s[k] == '(' || s[k] == '[' ? 1 : s[k] == ')' || s[k] == ']' ? -1 : 0;
+		size_t e = n;
+		while (e && (s[e - 1] == ' ' || s[e - 1] == '\r'))
+			e--;
+		if (depth <= 0 && e && s[e - 1] == ':')
+			break;
+	}
+	unsigned ret = 0;
+	size_t body_ind = 0, name_len = 0;
+	const char *name = NULL;
+	for (l++;; l++) {
+		const char *s = text_line(buf, len, l, &n);
+		if (!s)
+			break;
+		if (blank(s, n))
+			continue;
+		size_t ind = indent_of(s, n);
+		if (ind <= def_ind)
+			break;
+		if (!body_ind)
+			body_ind = ind;
+		if (ind != body_ind || n - ind < 7 || strncmp(s + ind, "return ", 7))
+			continue;
+		size_t k = ind + 7, m = 0;
+		while (k + m < n && (isalnum((unsigned char)s[k + m]) || s[k + m] == '_'))
+			m++;
+		size_t rest = indent_of(s + k + m, n - k - m) + k + m;
+		if (m && (rest == n || s[rest] == '#' || s[rest] == '\r')) {
+			ret = l;
+			name = s + k;
+			name_len = m;
+		} else {
+			ret = 0;        /* a later return of an expression: nothing named to assign to */
+		}
+	}
+	if (!ret)
+		return "the function does not end in 'return NAME'";
+	struct sbuf sb;
+	sbuf_init(&sb);
+	for (size_t k = 0; k < c->n_sets; k++) {
+		const struct sg_set *s = &c->sets[k];
+		sbuf_printf(&sb, "%*s%.*s", (int)body_ind, "", (int)name_len, name);
+		if (!strncmp(s->key, "env.", 4))
+			sbuf_printf(&sb, ".env_vars[\"%s\"] = ", s->key + 4);
+		else
+			sbuf_printf(&sb, ".%s = ", s->key);
+		render(&sb, &s->val, SG_PY);
+		sbuf_addc(&sb, '\n');
+	}
+	const char *at = text_line(buf, len, ret, &n);
+	size_t off = (size_t)(at - buf);
+	edit(ed, off, off, arena_strdup(a, sb.buf));
+	sbuf_release(&sb);
+	return NULL;
+}
+
+/* ---- YAML ---- */
+
+/* The line of key 'name' (a leaf) at indent 'ind' in [from, to), or 0. */
+static unsigned yaml_find(const char *buf, size_t len, unsigned from, unsigned to, size_t ind, const char *name)
+{
+	size_t m = strlen(name), n;
+	for (unsigned l = from; l < to; l++) {
+		const char *s = text_line(buf, len, l, &n);
+		if (!s)
+			break;
+		if (blank(s, n))
+			continue;
+		size_t i = indent_of(s, n);
+		if (i < ind && l > from)
+			break;
+		if (i == ind && n > i + m && !strncmp(s + i, name, m) && s[i + m] == ':')
+			return l;
+	}
+	return 0;
+}
+
+/* The end of the block under the key at line l (its last line + 1). */
+static unsigned yaml_block_end(const char *buf, size_t len, unsigned l, size_t ind)
+{
+	size_t n;
+	unsigned last = l;
+	for (unsigned k = l + 1;; k++) {
+		const char *s = text_line(buf, len, k, &n);
+		if (!s)
+			break;
+		if (blank(s, n))
+			continue;
+		if (indent_of(s, n) <= ind && !(indent_of(s, n) == ind && s[ind] == '-'))
+			break;
+		last = k;
+	}
+	return last + 1;
+}
+
+static size_t line_off(const char *buf, size_t len, unsigned l)
+{
+	size_t n;
+	const char *s = text_line(buf, len, l, &n);
+	return s ? (size_t)(s - buf) : len;
+}
+
+static void yaml_set(struct arena *a, const char *buf, size_t len, unsigned first, const char *key, const char *val,
+		     struct edits *ed)
+{
+	char *path = arena_strdup(a, key);
+	if (!strncmp(path, "env.", 4))
+		path = arena_printf(a, "env_vars.%s", key + 4);
+	unsigned from = first, to = ~0u;
+	size_t ind = 0;
+	for (char *part = path, *dot;; part = dot + 1) {
+		dot = strchr(part, '.');
+		if (dot)
+			*dot = '\0';
+		unsigned l = yaml_find(buf, len, from, to, ind, part);
+		if (!l) {       /* write the rest of the path here: nested keys, the leaf last */
+			if (dot)
+				*dot = '.';
+			struct sbuf sb;
+			sbuf_init(&sb);
+			size_t i = ind;
+			for (char *p = part;; i += 2) {
+				char *d = strchr(p, '.');
+				if (d)
+					*d = '\0';
+				sbuf_printf(&sb, "%*s%s:%s%s\n", (int)i, "", p, d ? "" : " ", d ? "" : val);
+				if (!d)
+					break;
+				p = d + 1;
+			}
+			size_t off = to == ~0u ? len : line_off(buf, len, to);
+			const char *nl = off && buf[off - 1] != '\n' ? "\n" : "";
+			if (from > first) {     /* first under the section, after its header line */
+				off = line_off(buf, len, from);
+				nl = "";
+			}
+			edit(ed, off, off, arena_printf(a, "%s%s", nl, sb.buf));
+			sbuf_release(&sb);
+			return;
+		}
+		size_t n;
+		const char *s = text_line(buf, len, l, &n);
+		if (!dot) {     /* the leaf: its value, inline or a block below */
+			size_t v = indent_of(s, n) + strlen(part) + 1;
+			size_t end = n, cpos = v;
+			while (cpos < n && !(s[cpos] == '#' && (s[cpos - 1] == ' ' || s[cpos - 1] == '\t')))
+				cpos++;
+			end = cpos;
+			while (end > v && (s[end - 1] == ' ' || s[end - 1] == '\r'))
+				end--;
+			size_t base = (size_t)(s - buf);
+			unsigned bend = yaml_block_end(buf, len, l, ind);
+			if (end == v && bend > l + 1)   /* a block value: replace its lines */
+				edit(ed, base + v, line_off(buf, len, bend) - (bend <= l ? 0 : 1),
+				     arena_printf(a, " %s", val));
+			else
+				edit(ed, base + v, base + end, arena_printf(a, " %s", val));
+			return;
+		}
+		/* into the section: its children's indent from its first child */
+		from = l + 1;
+		to = yaml_block_end(buf, len, l, ind);
+		size_t child = ind + 2;
+		for (unsigned k = from; k < to; k++) {
+			const char *cs = text_line(buf, len, k, &n);
+			if (cs && !blank(cs, n)) {
+				child = indent_of(cs, n);
+				break;
+			}
+		}
+		ind = child;
+	}
+}
+
+/* ---- harness command lines ---- */
+static const char *harness_flag(const char *key)
+{
+	if (!strcmp(key, "perf.cuda_graph_impl"))
+		return "--cuda_graph_impl";
+	if (!strcmp(key, "perf.cuda_graph_scope"))
+		return "--cuda_graph_scope";
+	return NULL;
+}
+
+static const char *harness_patch(struct arena *a, const char *buf, size_t len, const struct sg_choice *c,
+				 struct edits *ed)
+{
+	unsigned cmd = 0;
+	struct sbuf tail;
+	sbuf_init(&tail);
+	for (size_t k = 0; k < c->n_sets; k++) {
+		const struct sg_set *s = &c->sets[k];
+		const char *word = spelled(a, &s->val, SG_HARNESS);
+		if (s->at.path && s->at.line && strncmp(s->key, "env.", 4)) {
+			size_t n;
+			const char *line = text_line(buf, len, s->at.line, &n);
+			size_t st = s->at.col ? s->at.col - 1 : 0, e = st;
+			while (line && e < n && !isspace((unsigned char)line[e]))
+				e++;
+			if (line && e > st) {
+				edit(ed, (size_t)(line - buf) + st, (size_t)(line - buf) + e, word);
+				cmd = cmd ? cmd : s->at.line;
+				continue;
+			}
+		}
+		const char *flag = harness_flag(s->key);
+		if (flag)
+			sbuf_printf(&tail, " %s %s", flag, word);
+		else if (!strncmp(s->key, "env.", 4))
+			sbuf_printf(&tail, " --custom_env_vars %s=%s", s->key + 4, word);
+	}
+	for (size_t k = 0; !cmd && k < c->n_sets; k++)
+		cmd = c->sets[k].at.line;
+	if (tail.len) {         /* after the command's last line (its '\' continuations followed) */
+		size_t n;
+		const char *s;
+		if (!cmd) {
+			for (unsigned l = 1; (s = text_line(buf, len, l, &n)); l++)
+				if (strstr(arena_strndup(a, s, n), "run_script.py")) {
+					cmd = l;
+					break;
+				}
+		}
+		if (!cmd) {
+			sbuf_release(&tail);
+			return "no harness command found to add the flags to";
+		}
+		while ((s = text_line(buf, len, cmd, &n)) && n && s[n - 1] == '\\')
+			cmd++;
+		if (!s) {
+			sbuf_release(&tail);
+			return "the command does not end";
+		}
+		size_t e = 0;
+		bool q = false;
+		while (e < n && !(s[e] == '#' && !q && e && isspace((unsigned char)s[e - 1])))
+			q ^= s[e++] == '"';
+		while (e && isspace((unsigned char)s[e - 1]))
+			e--;
+		size_t off = (size_t)(s - buf) + e;
+		edit(ed, off, off, arena_strdup(a, tail.buf));
+	}
+	sbuf_release(&tail);
+	return NULL;
+}
+
+static const char *unit_patch(struct arena *a, const char *buf, size_t len, const struct sg_unit *u,
+			      const struct sg_choice *c, struct edits *ed)
+{
+	switch (u->lang) {
+	case SG_PY: return py_patch(a, buf, len, u, c, ed);
+	case SG_YAML:
+		for (size_t k = 0; k < c->n_sets; k++)
+			yaml_set(a, buf, len, u->line, c->sets[k].key, spelled(a, &c->sets[k].val, SG_YAML), ed);
+		return NULL;
+	case SG_HARNESS: return harness_patch(a, buf, len, c, ed);
+	default: return "cglint writes no patch for this kind of input yet";
+	}
+}
+
+static void say(const struct sg_unit *u, const char *why)
+{
+	fprintf(stderr, "cglint suggest: %s:%u%s%s: not patched: %s\n", u->path, u->line, u->function ? ": " : "",
+		u->function ? u->function : "", why);
+}
+
+int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE *f, size_t *files,
+	     bool (*may_write)(void *ctx, const char *path), void *ctx)
+{
+	int rc = 0;
+	*files = 0;
+	struct arena *a = arena_new();
+	for (size_t t = 0; t < text_count(texts); t++) {
+		const char *buf;
+		size_t len;
+		const char *path = text_at(texts, t, &buf, &len);
+		struct edits ed = {.n = 0};
+		for (size_t k = 0; k < sg_count(s); k++) {
+			const struct sg_unit *u = sg_at(s, k);
+			if (strcmp(u->path, path) || u->n_choices == 0)
+				continue;
+			const struct sg_choice *c = &u->choices[0];
+			if (u->n_choices > 1) {
+				say(u, "the answer depends on keys cglint cannot know (cglint suggest shows each branch)");
+				continue;
+			}
+			if (!c->n_sets || (c->status != SG_SUGGEST && c->status != SG_NONE_FITS))
+				continue;
+			if (!strcmp(path, "<stdin>") || path[0] == '<') {
+				say(u, "no file to change");
+				continue;
+			}
+			const char *why = unit_patch(a, buf, len, u, c, &ed);
+			if (why)
+				say(u, why);
+		}
+		if (!ed.n)
+			continue;
+		size_t new_len;
+		char *out = fix_apply(a, buf, len, ed.e, ed.n, &new_len);
+		(*files)++;
+		const char *why = NULL;
+		if (diff)
+			fix_diff(f, path, buf, len, out, new_len);
+		else if (!may_write(ctx, path))
+			rc = 2;
+		else if (fix_write(path, out, new_len, &why)) {
+			fprintf(stderr, "cglint suggest: --fix: cannot write %s: %s\n", path, why ? why : "write failed");
+			rc = 2;
+		}
+	}
+	arena_free(a);
+	return rc;
+}
+
+const char *sg_spelled(struct arena *a, const struct value *v, enum sg_lang lang)
+{
+	return spelled(a, v, lang);
+}

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cglint suggest over fixtures/suggest/: each file names the answer it must get
+ * ("# suggest-expect: STATUS [IMPL SCOPE,...]" or "branches N") and the options it runs under
+ * ("# cglint-args:", "# suggest-args:"). A suggestion that can be applied is applied to a copy
+ * with --fix, which must then lint with no error and be the strongest already.
+ */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define SUGGEST_DIR CGLINT_FIXTURES "/suggest"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	cr_assert_not_null(f, "%s", path);
+	char *buf = calloc(1, 1 << 16);
+	size_t n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* The text after 'tag' on its line, or "" (a new string). */
+static char *line_after(const char *text, const char *tag)
+{
+	const char *p = strstr(text, tag);
+	if (!p)
+		return strdup("");
+	p += strlen(tag);
+	return strndup(p, strcspn(p, "\n"));
+}
+
+/* "attn,mlp" against a JSON list, in any order. */
+static bool same_scope(const char *want, json_t *got)
+{
+	size_t n = 0, k;
+	json_t *v;
+	json_array_foreach(got, k, v) {
+		const char *s = json_string_value(v);
+		size_t m = strlen(s);
+		const char *p = want;
+		bool found = false;
+		for (; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+			if (strcspn(p, ",") == m && !strncmp(p, s, m))
+				found = true;
+		}
+		cr_expect(found, "scope item %s is not in %s", s, want);
+		n++;
+	}
+	size_t items = *want ? 1 : 0;
+	for (const char *p = want; *p; p++)
+		items += *p == ',';
+	return n == items;
+}
+
+static json_t *suggest_json(const char *dir, const char *args, const char *file, int *rc)
+{
+	char *cmd, *out = NULL;
+	cr_assert_neq(asprintf(&cmd, "suggest --format json %s '%s'", args, file), -1);
+	*rc = harness_run(dir, cmd, &out);
+	json_error_t err;
+	json_t *doc = out ? json_loads(out, 0, &err) : NULL;
+	cr_assert_not_null(doc, "cglint %s: no JSON", cmd);
+	free(out);
+	free(cmd);
+	return doc;
+}
+
+static void one(const char *name)
+{
+	char *path;
+	cr_assert_neq(asprintf(&path, "%s/%s", SUGGEST_DIR, name), -1);
+	char *text = slurp(path);
+	char *lint_args = line_after(text, "cglint-args: "), *sg_args = line_after(text, "suggest-args: ");
+	char *expect = line_after(text, "suggest-expect: ");
+	cr_assert(*expect, "%s: no suggest-expect line", name);
+	char *args;
+	cr_assert_neq(asprintf(&args, "%s %s", lint_args, sg_args), -1);
+	int rc;
+	json_t *doc = suggest_json(SUGGEST_DIR, args, name, &rc);
+	cr_expect_eq(rc, 0, "%s: exit %d", name, rc);
+	json_t *units = json_object_get(doc, "units");
+	cr_assert_eq(json_array_size(units), 1, "%s: %zu units", name, json_array_size(units));
+	json_t *choices = json_object_get(json_array_get(units, 0), "choices");
+	unsigned branches;
+	if (sscanf(expect, "branches %u", &branches) == 1) {
+		cr_expect_eq(json_array_size(choices), branches, "%s: %zu branches", name, json_array_size(choices));
+		for (size_t k = 0; k < json_array_size(choices); k++)     /* each says what it assumed */
+			cr_expect(json_string_value(json_object_get(json_array_get(choices, k), "when")), "%s", name);
+		goto done;
+	}
+	cr_assert_eq(json_array_size(choices), 1, "%s: %zu choices", name, json_array_size(choices));
+	json_t *c = json_array_get(choices, 0);
+	char status[32] = "", impl[32] = "", scope[128] = "";
+	sscanf(expect, "%31s %31s %127s", status, impl, scope);
+	cr_expect_str_eq(json_string_value(json_object_get(c, "status")), status, "%s", name);
+	cr_expect(json_string_value(json_object_get(c, "why"))[0], "%s: no explanation", name);
+	if (*impl) {
+		cr_expect_str_eq(json_string_value(json_object_get(c, "impl")), impl, "%s", name);
+		cr_expect(same_scope(scope, json_object_get(c, "scope")), "%s: scope is not %s", name, scope);
+	}
+	if (!strcmp(status, "none-fits"))
+		cr_expect_gt(json_array_size(json_object_get(c, "blocked")), 0, "%s: says no rule that forbids it", name);
+	if (strcmp(status, "suggest"))
+		goto done;
+	/* applied to a copy: no error on the target, and nothing left to suggest */
+	char tmpl[] = "/tmp/cglint-suggest-XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	cr_assert_not_null(dir);
+	free(harness_write(dir, name, text, strlen(text)));
+	char *cmd, *out;
+	cr_assert_neq(asprintf(&cmd, "suggest --fix %s '%s'", args, name), -1);
+	cr_expect_eq(harness_run(dir, cmd, NULL), 0, "%s: suggest --fix failed", name);
+	free(cmd);
+	cr_assert_neq(asprintf(&cmd, "--fail-on error %s '%s'", lint_args, name), -1);
+	int lrc = harness_run(dir, cmd, &out);
+	cr_expect_eq(lrc, 0, "%s: the patched file fails lint:\n%s", name, out);
+	free(out);
+	free(cmd);
+	json_t *again = suggest_json(dir, args, name, &rc);
+	json_t *c2 = json_array_get(json_object_get(json_array_get(json_object_get(again, "units"), 0), "choices"), 0);
+	cr_expect_str_eq(json_string_value(json_object_get(c2, "status")), "already", "%s: patched, still suggests", name);
+	json_decref(again);
+	char *rm;
+	cr_assert_neq(asprintf(&rm, "rm -rf '%s'", dir), -1);
+	cr_expect_eq(system(rm), 0);
+	free(rm);
+done:
+	json_decref(doc);
+	free(args);
+	free(expect);
+	free(sg_args);
+	free(lint_args);
+	free(text);
+	free(path);
+}
+
+Test(suggest, every_fixture_gets_its_answer)
+{
+	DIR *d = opendir(SUGGEST_DIR);
+	cr_assert_not_null(d);
+	struct dirent *e;
+	size_t n = 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "README.md"))
+			continue;
+		one(e->d_name);
+		n++;
+	}
+	closedir(d);
+	cr_expect_geq(n, 12, "only %zu fixtures", n);
+}
+
+/* --diff shows, --fix writes, and the patch is in the input's language. */
+Test(suggest, diff_in_each_language)
+{
+	char *out;
+	cr_expect_eq(harness_run(SUGGEST_DIR, "suggest --diff --mcore 0.19 --bridge 0.6 recipe.py", &out), 1);
+	cr_expect(strstr(out, "+    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"), "%s", out);
+	cr_expect(strstr(out, "+    cfg.rng.te_rng_tracker = True\n"), "%s", out);
+	free(out);
+	cr_expect_eq(harness_run(SUGGEST_DIR, "suggest --diff --mcore 0.19 --bridge 0.6 --assume-defaults expandable-segments.yaml",
+				 &out), 1);
+	cr_expect(strstr(out, "+  cuda_graph_scope: [attn, mlp]\n"), "%s", out);
+	cr_expect(strstr(out, "+  NCCL_GRAPH_REGISTER: 0\n"), "%s", out);  /* the companion CG201 asks for */
+	free(out);
+	/* a unit with branches gets no patch: nothing is guessed */
+	cr_expect_eq(harness_run(SUGGEST_DIR, "suggest --diff --mcore 0.19 --bridge 0.6 moe-unknown.yaml", &out), 0);
+	cr_expect_str_eq(out, "");
+	free(out);
+}
