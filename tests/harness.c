@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* harness: running the cglint binary from tests. */
+#define _DEFAULT_SOURCE /* mkdtemp */
 #include "harness.h"
 
 #include <stdio.h>
@@ -73,4 +74,23 @@ char *harness_heads(const char *text)
 		p += n;
 	}
 	return out;
+}
+
+bool harness_tmpdir(char *dir, size_t size, const char *name)
+{
+	snprintf(dir, size, "/tmp/cglint-%s-XXXXXX", name);
+	if (!mkdtemp(dir))
+		return false;
+	free(harness_write(dir, ".cglint.yaml", "# no search above the test tree\n", 32));
+	return true;
+}
+
+int harness_rmdir(const char *dir)
+{
+	size_t n = strlen(dir) + 16;
+	char *cmd = malloc(n);
+	snprintf(cmd, n, "rm -rf '%s'", dir);
+	int rc = system(cmd);
+	free(cmd);
+	return rc;
 }

@@ -4,6 +4,8 @@
 #define CGLINT_TEST_HARNESS_H
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Run `cd DIR && cglint ARGS` through /bin/sh; returns the exit status (or -1 if cglint died
@@ -14,6 +16,11 @@ int harness_run(const char *dir, const char *args, char **out);
 int harness_run_json(const char *dir, const char *args, json_t **doc);
 /* Write 'len' bytes to DIR/NAME; returns the malloc'd path. */
 char *harness_write(const char *dir, const char *name, const char *data, size_t len);
+
+/* A fresh folder /tmp/cglint-NAME-XXXXXX in 'dir' holding a .cglint.yaml (so no configuration
+ * above it is searched); false if it could not be made. harness_rmdir() removes it: rm's status. */
+bool harness_tmpdir(char *dir, size_t size, const char *name);
+int harness_rmdir(const char *dir);
 
 /* The lines of a text output that are not indented (the frames, notes and fix lines are): one
  * line per diagnostic, malloc'd. */

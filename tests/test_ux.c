@@ -18,20 +18,16 @@
 
 #include "harness.h"
 
-static char dir[] = "/tmp/cglint-ux-XXXXXX";
+static char dir[64];
 
 static void mkdir_tmp(void)
 {
-	strcpy(dir, "/tmp/cglint-ux-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-	free(harness_write(dir, ".cglint.yaml", "# no search above the test tree\n", 32));
+	cr_assert(harness_tmpdir(dir, sizeof(dir), "ux"));
 }
 
 static void rm_tmp(void)
 {
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	cr_expect_eq(system(cmd), 0);
+	cr_expect_eq(harness_rmdir(dir), 0);
 }
 
 TestSuite(ux, .init = mkdir_tmp, .fini = rm_tmp);

@@ -91,13 +91,20 @@ static void normalize(struct engine *e)
 		for (size_t i = 0; i < s->n; i++) {
 			struct fact *f = facts_get(e->unit.facts, s->keys[i]);
 			struct value old = f ? f->val : facts_value(e->unit.facts, s->keys[i]);
+			if (vals[i].kind == V_UNKNOWN && (!f || old.kind == V_UNKNOWN)) {
+				/* a derived key is kept, without a note: a rule reading only derived keys then
+				 * names what the step waits for (judge.c), and a closed table does not read it as null */
+				if (!f && facts_internal(s->keys[i]))
+					f = facts_set(e->unit.facts, s->keys[i], vals[i], (struct loc){0}, "normalized");
+				if (f && facts_internal(s->keys[i]))
+					f->from = s->exprs[i];
+				continue;
+			}
 			if (value_equal(&old, &vals[i]) && old.kind == vals[i].kind)
 				continue;
 			/* the fact now says what its new value's origin says: a diagnostic about it points there */
 			struct loc origin = value_origin(e, s, s->exprs[i], &vals[i], !f);
 			if (!f) {
-				if (vals[i].kind == V_UNKNOWN)
-					continue;
 				f = facts_set(e->unit.facts, s->keys[i], vals[i], origin, "normalized");
 				f->raw = old;
 			} else {
@@ -107,6 +114,7 @@ static void normalize(struct engine *e)
 			}
 			if (whys[i])
 				f->why = whys[i];
+			f->from = vals[i].kind == V_UNKNOWN ? s->exprs[i] : NULL;
 			const char *mirror = pack_mirror_for(s->mirrors, s->n_mirrors, e->unit.target);
 			note(e, f->loc.path ? f->loc : (struct loc){e->unit.unit_path, e->unit.unit_line ? e->unit.unit_line : 1, 1},
 			     arena_printf(e->unit.arena, "%s: %s -> %s (%s: %s%s%s)", s->keys[i], value_string(e->unit.arena, &old, false),

@@ -24,6 +24,7 @@
 #include "base/value.h"
 
 struct arena;
+struct expr;
 
 struct fact {
 	const char *key;
@@ -34,6 +35,7 @@ struct fact {
 	const char *why;        /* V_UNKNOWN: why the input's value cannot be known, or NULL */
 	struct loc origin;      /* placed at a call (loc) but written elsewhere (a helper's line); path NULL if not */
 	bool enum_form;         /* written as {_target_: ...Enum, _name_: x} dicts (catalogue §B.1) */
+	const struct expr *from; /* an unknown a pack step computed: the expression, whose keys say why */
 };
 
 struct facts {

@@ -76,6 +76,7 @@ struct open_keys {
 	const struct facts *facts;
 	struct sbuf sb;
 	size_t n, hidden;       /* listed; internal ones (facts_internal) left out */
+	unsigned depth;         /* steps followed back (a step may read what an earlier one derived) */
 	const char *seen[32];   /* the keys looked at, once each (an expression may read one twice) */
 	size_t n_seen;
 	bool given;             /* an input sets a key the expression reads */
@@ -107,12 +108,19 @@ static void open_key(const char *path, void *ctx)
 	if (o->n_seen < sizeof(o->seen) / sizeof(*o->seen))
 		o->seen[o->n_seen++] = path;
 	const struct fact *f = facts_get(o->facts, path);
-	if (f && f->loc.path && f->val.kind != V_UNKNOWN)
+	/* behind a step, a value a later step wrote (BR-04's cleared modules) is not the input's */
+	if (f && f->loc.path && f->val.kind != V_UNKNOWN && !(o->depth && !strcmp(f->layer, "normalized")))
 		o->given = true;
 	if (facts_value(o->facts, path).kind != V_UNKNOWN)
 		return;
-	if (facts_internal(path)) {     /* derived by a step; its own inputs are listed */
-		o->hidden++;
+	if (facts_internal(path)) {     /* derived by a step: the keys it was computed from instead */
+		if (f && f->from && o->depth < 8) {
+			o->depth++;
+			expr_each_path(f->from, open_key, o);
+			o->depth--;
+		} else {
+			o->hidden++;
+		}
 		return;
 	}
 	const struct fact *up = f ? NULL : unknown_section(o->facts, path);

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * msgs: what the config rules say (issue 30). A check whose verdict waits on a key names that
+ * key, even through the packs' derived keys; `local` with per-layer names is CG170 in every
+ * input form; messages name the key as written; severities and version numbers follow the
+ * target's code; provenance cites the provider in use; fixes are in the input's language.
+ */
+#define _GNU_SOURCE /* asprintf */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+
+static char dir[64];
+
+static void mkdir_tmp(void)
+{
+	cr_assert(harness_tmpdir(dir, sizeof(dir), "msgs"));
+}
+
+static void rm_tmp(void)
+{
+	cr_expect_eq(harness_rmdir(dir), 0);
+}
+
+TestSuite(msgs, .init = mkdir_tmp, .fini = rm_tmp);
+
+static void put(const char *name, const char *text)
+{
+	free(harness_write(dir, name, text, strlen(text)));
+}
+
+/* `cglint ARGS 2>&1` in the test folder: the exit status, and what it printed in '*out'. */
+static int run(const char *args, char **out)
+{
+	char *a;
+	cr_assert_neq(asprintf(&a, "%s 2>&1", args), -1);
+	int rc = harness_run(dir, a, out);
+	free(a);
+	cr_assert_not_null(*out);
+	return rc;
+}
+
+#define expect_has(out, s) cr_expect(strstr(out, s), "wanted '%s' in:\n%s", s, out)
+#define expect_lacks(out, s) cr_expect(!strstr(out, s), "did not want '%s' in:\n%s", s, out)
+
+/* Item 1: a rule reading only derived keys (CG170 reads model._bridge_local_rejected) was never
+ * reported undecided: `local` alone passed silently. */
+Test(msgs, undecided_names_the_keys_behind_derived_ones)
+{
+	put("local.yaml", "model:\n  cuda_graph_impl: local\n  use_te_rng_tracker: true\n");
+	char *out;
+	cr_expect_eq(run("-v --bridge 0.6 local.yaml", &out), 0);
+	expect_has(out, "local.yaml:2:3: note: check undecided: it depends on model.cuda_graph_modules (no input sets it), "
+			"model.cuda_graph_scope (no input sets it), model.inference_cuda_graph_scope (no input sets it) "
+			"[CG170 local-graphs-full-iteration-only]");
+	free(out);
+}
+
+/* Item 1: the override form of the harness's `--cuda_graph_impl local --cuda_graph_scope attn`. */
+Test(msgs, local_with_a_per_layer_scope_is_cg170_in_every_form)
+{
+	put("o.yaml", "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [attn]\n  use_te_rng_tracker: true\n");
+	put("run.sh", "python scripts/performance/run_script.py -g h100 --cuda_graph_impl local --cuda_graph_scope attn \\\n"
+		      "    -m llama3 -mr llama3_8b\n");
+	char *out;
+	cr_expect_eq(run("--bridge 0.6 -q o.yaml", &out), 1);
+	expect_has(out, "o.yaml:2:3: error: Megatron Bridge supports");
+	free(out);
+	cr_expect_eq(run("--bridge 0.6 -q run.sh", &out), 1);
+	expect_has(out, "[CG170 local-graphs-full-iteration-only]");
+	free(out);
+	cr_expect_eq(run("--bridge 0.6 -q o.yaml model.cuda_graph_modules=full_iteration", &out), 1);
+	expect_has(out, "[CG131 scope-and-modules-together]");      /* the one world CG170 leaves out */
+	free(out);
+}
