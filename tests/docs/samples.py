@@ -101,6 +101,15 @@ def main():
                 continue
             if not os.path.exists(os.path.normpath(os.path.join(os.path.dirname(path), target.split("#")[0]))):
                 bad.append(f"{rel}: the link to {target} names no file")
+    # the README's editor snippets are the ones docs/editors.md marks and tests/lsp runs
+    editors = open(os.path.join(root, "docs", "editors.md"), encoding="utf-8").read()
+    readme_text = open(os.path.join(root, "README.md"), encoding="utf-8").read()
+    for m in re.finditer(r"^( *)```(lua|elisp)\n(.*?)^\1```", readme_text, re.S | re.M):
+        block = re.sub(r"^" + m.group(1), "", m.group(3), flags=re.M)
+        marked = re.search(r"<!-- tests/lsp/[\w-]+\.sh runs the next block[^>]*-->\n```" + m.group(2) + r"\n"
+                           + re.escape(block) + "```", editors)
+        if not marked:
+            bad.append(f"README.md: the {m.group(2)} snippet is not the one docs/editors.md marks for tests/lsp")
     if not counts["README.md"]:
         bad.append("README.md: no sample (<!-- sample: cglint ... --> before a ```text block)")
     if not write:

@@ -36,4 +36,19 @@ if ! grep -qx 'lsp-eglot: ok' <<<"$out"; then
 	echo "lsp-eglot: FAIL: the script did not report success" >&2
 	exit 1
 fi
+
+# The documented set-up itself (docs/editors.md's init.el), started as Emacs starts: Debian's
+# site-start, the packages it activates (elpa-eglot), then the init file; on a YAML config, a
+# launch script, a Python recipe and a CUDA source (issue 30 item 10).
+# shellcheck source=tests/lsp/setup-files.sh
+. "$here/setup-files.sh"
+setup_files eglot-e2e.sh init.el || { echo "lsp-eglot: FAIL: no documented set-up" >&2; exit 1; }
+out=$(cd "$tmp/kinds" && PATH="$tmp/path:$PATH" HOME="$tmp" CGLINT_E2E_KINDS="$tmp/kinds" \
+	timeout 90 emacs --batch --eval '(package-initialize)' -l "$tmp/setup/init.el" -l "$here/eglot-setup.el" 2>&1 </dev/null)
+rc=$?
+printf '%s\n' "$out"
+if [ "$rc" -ne 0 ] || ! grep -qx 'lsp-eglot: setup ok' <<<"$out"; then
+	echo "lsp-eglot: FAIL: the documented set-up (docs/editors.md) exited $rc" >&2
+	exit 1
+fi
 echo "lsp-eglot: PASS ($(emacs --version | head -1), $(basename /usr/share/emacs/site-lisp/elpa/eglot-*))"

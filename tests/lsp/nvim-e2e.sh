@@ -36,4 +36,19 @@ if ! grep -qx 'lsp-nvim: ok' <<<"$out"; then
 	echo "lsp-nvim: FAIL: the script did not report success" >&2
 	exit 1
 fi
+
+# The documented set-up itself (docs/editors.md's init.lua), with Neovim's own filetype detection,
+# on a YAML config, a launch script, a Python recipe and a CUDA source (issue 30 item 10).
+# shellcheck source=tests/lsp/setup-files.sh
+. "$here/setup-files.sh"
+setup_files nvim-e2e.sh init.lua || { echo "lsp-nvim: FAIL: no documented set-up" >&2; exit 1; }
+out=$(cd "$tmp/kinds" && PATH="$tmp/path:$PATH" HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" \
+	XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache" CGLINT_E2E_KINDS="$tmp/kinds" \
+	timeout 45 nvim --headless -u "$tmp/setup/init.lua" -i NONE -c "luafile $here/nvim-setup.lua" 2>&1 </dev/null)
+rc=$?
+printf '%s\n' "$out"
+if [ "$rc" -ne 0 ] || ! grep -qx 'lsp-nvim: setup ok' <<<"$out"; then
+	echo "lsp-nvim: FAIL: the documented set-up (docs/editors.md) exited $rc" >&2
+	exit 1
+fi
 echo "lsp-nvim: PASS ($(nvim --version | head -1))"
