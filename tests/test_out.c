@@ -189,7 +189,47 @@ static bool fired(json_t *log, const char *id)
 	return false;
 }
 
-/* A descriptor for each rule that fired, once, sorted; none for the rest of the pack. */
+/* A result of rule 'id' that is a finding (reported or suppressed), not an undecided check. */
+static bool reported(json_t *log, const char *id)
+{
+	size_t k;
+	json_t *r;
+	json_array_foreach(at(log, "runs.0.results"), k, r)
+		if (!strcmp(str(r, "ruleId"), id) && strcmp(str(r, "kind"), "open"))
+			return true;
+	return false;
+}
+
+/* Relationships (issue 30 item 9): each names another rule of the packs, kind "relevant", with the
+ * index of its descriptor exactly when this run carries one. Returns how many 'd' has. */
+static size_t expect_relationships(const struct pack *p, json_t *rules, json_t *d)
+{
+	const char *id = str(d, "id");
+	size_t k, n = 0;
+	json_t *rel;
+	json_array_foreach(json_object_get(d, "relationships"), k, rel)
+	{
+		const char *to = str(rel, "target.id");
+		n++;
+		cr_expect_neq(strcmp(to, id), 0, "%s is related to itself", id);
+		cr_expect_not_null(pack_find(p, to), "%s is related to %s, no rule of the packs", id, to);
+		cr_expect_str_eq(str(rel, "kinds.0"), "relevant");
+		json_t *index = at(rel, "target.index"), *there = NULL, *x;
+		size_t i;
+		json_array_foreach(rules, i, x)
+			if (!strcmp(str(x, "id"), to))
+				there = x;
+		if (there)
+			cr_expect(json_is_integer(index) && !strcmp(str(json_array_get(rules, (size_t)json_integer_value(index)), "id"), to),
+				  "%s -> %s: the index does not name its descriptor", id, to);
+		else
+			cr_expect_null(index, "%s -> %s: an index, yet the run has no descriptor of %s", id, to, to);
+	}
+	return n;
+}
+
+/* A descriptor for each rule that fired, once, sorted; none for the rest of the pack. A rule that
+ * only an undecided check names is identified, without its doc, help or relationships. */
 Test(sarif, one_descriptor_per_rule_that_fired)
 {
 	struct pack *p = pack_new();
@@ -197,7 +237,7 @@ Test(sarif, one_descriptor_per_rule_that_fired)
 	int rc;
 	json_t *log = run_sarif(dir, "examples " CGLINT_FIXTURES "/config " CGLINT_FIXTURES "/mlm", &rc);
 	json_t *rules = at(log, "runs.0.tool.driver.rules");
-	size_t distinct = 0, cut = 0;
+	size_t distinct = 0, cut = 0, related = 0, bare = 0;
 	for (size_t k = 0; k < p->n_rules; k++) {
 		size_t i = 0;
 		while (i < k && strcmp(p->rules[i]->head.id, p->rules[k]->head.id))
@@ -232,6 +272,15 @@ Test(sarif, one_descriptor_per_rule_that_fired)
 		cr_expect_str_eq(str(d, "name"), r->head.name);
 		const char *shrt = str(d, "shortDescription.text"), *full = str(d, "fullDescription.text");
 		cr_expect(*shrt && strlen(shrt) <= 1024, "%s: shortDescription '%s'", id, shrt);
+		cr_expect_str_eq(str(d, "defaultConfiguration.level"), diag_sev_name(r->head.sev));
+		if (!reported(log, id)) {
+			bare++;
+			cr_expect_str_eq(str(d, "fullDescription.text"), shrt, "%s: only undecided, yet described whole", id);
+			cr_expect(strstr(str(d, "help.text"), "cglint explain") && !at(d, "relationships"),
+				  "%s: only undecided, yet described whole", id);
+			continue;
+		}
+		related += expect_relationships(p, rules, d);
 		cr_expect(*full && strlen(full) <= 1024, "%s: fullDescription of %zu bytes", id, strlen(full));
 		char *msg = collapse(r->message), *doc = collapse(r->doc ? r->doc : "");
 		cr_expect_str_eq(shrt, msg);
@@ -262,7 +311,6 @@ Test(sarif, one_descriptor_per_rule_that_fired)
 			snprintf(want, sizeof(want), "\n- %s: %s", r->mirrors[m].label, r->mirrors[m].where);
 			cr_expect(strstr(help, want), "%s: help.text lacks '%s'", id, want);
 		}
-		cr_expect_str_eq(str(d, "defaultConfiguration.level"), diag_sev_name(r->head.sev));
 		cr_expect_str_eq(str(d, "properties.tags.0"), "cuda-graphs");
 		const char *cat = category(id);
 		if (cat)
@@ -272,9 +320,30 @@ Test(sarif, one_descriptor_per_rule_that_fired)
 		free(doc);
 	}
 	cr_expect_gt(cut, 0, "no long doc was cut (CG101's is over 1024 bytes)");
+	cr_expect_gt(related, 5, "%zu relationships: the rules' docs name one another", related);
+	cr_expect_gt(bare, 0, "no rule was named by an undecided check alone");
 	cr_expect_str_eq(str(result(log, "CG132", "examples/llama3_8b_te_scoped.yaml"), "ruleId"), "CG132");
 	json_decref(log);
 	pack_free(p);
+}
+
+/* Sized for CI (issue 30 item 9): a report of 3 findings (and 11 undecided checks) carries only
+ * their rules, not the packs' 137 (365 KB before). */
+Test(sarif, a_few_findings_make_a_small_report)
+{
+	char *out = NULL;
+	cr_assert_eq(harness_run(dir, "--format sarif examples/nemotron_full_recompute.yaml 2>/dev/null", &out), 1);
+	json_error_t err;
+	json_t *log = json_loads(out, 0, &err);
+	cr_assert_not_null(log, "%s", err.text);
+	size_t findings = 0, k;
+	json_t *r;
+	json_array_foreach(at(log, "runs.0.results"), k, r)
+		findings += strcmp(str(r, "kind"), "open") != 0;
+	cr_expect_eq(findings, 3);
+	cr_expect_lt(strlen(out), 48u << 10, "%zu bytes of SARIF for 3 findings", strlen(out));
+	json_decref(log);
+	free(out);
 }
 
 Test(sarif, results_agree_with_json)

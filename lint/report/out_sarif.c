@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700   /* realpath */
 #include "report/out.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdint.h>
@@ -263,18 +264,77 @@ static json_t *help(const struct rule *r)
 	return j;
 }
 
-static json_t *descriptor(const struct rule *r)
+static int id_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, (*(const struct rule *const *)elem)->head.id);
+}
+
+static bool named(const json_t *rel, const char *id)
+{
+	size_t k;
+	json_t *x;
+	json_array_foreach(rel, k, x)
+	{
+		if (!strcmp(json_string_value(json_object_get(json_object_get(x, "target"), "id")), id))
+			return true;
+	}
+	return false;
+}
+
+/* The rules a rule's doc names (CGnnn outside `code`, where ids are examples; not itself), as
+ * relationships of kind "relevant": by index to the descriptor in this run where there is one,
+ * else by id alone, so the report stays as small as the rules that fired. NULL when none. */
+static json_t *relationships(const struct rule *r, const struct rule *const *u, size_t n)
+{
+	json_t *rel = json_array();
+	bool code = false;
+	const char *doc = r->doc ? r->doc : "";
+	for (const char *p = doc; *p; p++) {
+		if (*p == '`')
+			code = !code;
+		if (code || strncmp(p, "CG", 2) || strspn(p + 2, "0123456789") != 3 || (p > doc && isalnum((unsigned char)p[-1])))
+			continue;
+		char id[6];
+		memcpy(id, p, 5);
+		id[5] = '\0';
+		p += 4;
+		if (!strcmp(id, r->head.id) || named(rel, id))
+			continue;
+		json_t *target = json_pack("{s:s}", "id", id);
+		const struct rule *const *hit = bsearch(id, u, n, sizeof(*u), id_cmp);
+		if (hit)
+			json_object_set_new(target, "index", json_integer(hit - u));
+		json_array_append_new(rel, json_pack("{s:o, s:[s]}", "target", target, "kinds", "relevant"));
+	}
+	if (!json_array_size(rel)) {
+		json_decref(rel);
+		return NULL;
+	}
+	return rel;
+}
+
+/* A rule's metadata. 'whole': a rule that fired (reported or suppressed) gets its doc, help and
+ * relationships; one only an undecided check names gets its message and a pointer to the rest. */
+static json_t *descriptor(const struct rule *r, bool whole, const struct rule *const *u, size_t n)
 {
 	json_t *tags = json_pack("[s]", "cuda-graphs");
 	const char *cat = category(r->head.id);
 	if (cat)
 		json_array_append_new(tags, json_string(cat));
 	char *shrt = clip(r->message && *r->message ? r->message : r->head.name);
-	char *full = clip(r->doc && *r->doc ? r->doc : shrt);
-	json_t *j = json_pack("{s:o, s:o, s:{s:o}, s:{s:o}, s:o, s:{s:s}, s:{s:o, s:s}}", "id", jstr(r->head.id), "name",
-			      jstr(r->head.name), "shortDescription", "text", jstr(shrt), "fullDescription", "text", jstr(full),
-			      "help", help(r), "defaultConfiguration", "level", level[r->head.sev], "properties", "tags", tags,
-			      "precision", "high");
+	json_t *j = json_pack("{s:o, s:o, s:{s:o}}", "id", jstr(r->head.id), "name", jstr(r->head.name),
+			      "shortDescription", "text", jstr(shrt));
+	if (whole) {
+		char *full = clip(r->doc && *r->doc ? r->doc : shrt);
+		json_object_set_new(j, "fullDescription", json_pack("{s:o}", "text", jstr(full)));
+		json_object_set_new(j, "help", help(r));
+		free(full);
+	} else {        /* GitHub requires both: the message, and where the rest is */
+		json_object_set_new(j, "fullDescription", json_pack("{s:o}", "text", jstr(shrt)));
+		json_object_set_new(j, "help", json_pack("{s:s++}", "text", "cglint explain ", r->head.id, " describes the rule."));
+	}
+	json_object_set_new(j, "defaultConfiguration", json_pack("{s:s}", "level", level[r->head.sev]));
+	json_object_set_new(j, "properties", json_pack("{s:o, s:s}", "tags", tags, "precision", "high"));
 	/* helpUri only where the build was given an address: the rule's whole page is in 'help', and an
 	 * installed page's file:// on a CI runner is nothing a reader of the alert can open */
 	if (*CGLINT_DOCS_URL) {
@@ -282,19 +342,24 @@ static json_t *descriptor(const struct rule *r)
 		json_object_set_new(j, "helpUri", jstr(url));
 		free(url);
 	}
+	json_t *rel = whole ? relationships(r, u, n) : NULL;
+	if (rel)
+		json_object_set_new(j, "relationships", rel);
 	free(shrt);
-	free(full);
 	return j;
+}
+
+static bool names_rule(const struct diag_list *l, const struct rule *r)
+{
+	for (size_t k = 0; l && k < l->n; k++)
+		if (!strcmp(l->items[k].rule->head.id, r->head.id))
+			return true;
+	return false;
 }
 
 static int by_id(const void *a, const void *b)
 {
 	return strcmp((*(const struct rule *const *)a)->head.id, (*(const struct rule *const *)b)->head.id);
-}
-
-static int id_cmp(const void *key, const void *elem)
-{
-	return strcmp(key, (*(const struct rule *const *)elem)->head.id);
 }
 
 static void add_rule(const struct rule **u, size_t *n, const struct rule *r)
@@ -409,7 +474,7 @@ static void sarif_end(struct out_ctx *o, const struct diag_list *l)
 	const struct rule **u = unique_rules(l, o->suppressed, o->undecided, &n);
 	json_t *rules = json_array();
 	for (size_t k = 0; k < n; k++)
-		json_array_append_new(rules, descriptor(u[k]));
+		json_array_append_new(rules, descriptor(u[k], names_rule(l, u[k]) || names_rule(o->suppressed, u[k]), u, n));
 	size_t k;
 	json_t *r;
 	json_array_foreach(s->results, k, r)
@@ -429,6 +494,9 @@ static void sarif_end(struct out_ctx *o, const struct diag_list *l)
 				"invocations", "executionSuccessful", 1, "originalUriBaseIds", "%SRCROOT%", "uri",
 				jstr(root), "columnKind", "unicodeCodePoints", "results", s->results);
 	free(root);
+	if (*CGLINT_DOCS_URL)   /* no made-up home page: only the address the build was given */
+		json_object_set_new(json_object_get(json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "tool"),
+						    "driver"), "informationUri", jstr(CGLINT_DOCS_URL));
 	json_dumpf(doc, o->f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', o->f);
 	json_decref(doc);
