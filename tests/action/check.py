@@ -87,6 +87,35 @@ def readme_workflow(root, tmp):
     return path
 
 
+def bridge_tree():
+    """A Megatron-Bridge checkout, as tests/realtree finds one, or None."""
+    for d in (os.environ.get("CGLINT_BRIDGE_TREE", ""), "/tmp/mb6", "../Megatron-Bridge"):
+        if d and os.path.isdir(os.path.join(d, "src/megatron/bridge/recipes")):
+            return os.path.abspath(d)
+    return None
+
+
+def check_example_on_bridge(path, action, root, cglint, tmp):
+    """The README's example passes on Megatron-Bridge's own recipes (issue 30 item 7): with its
+    settings, the action's run over a Bridge checkout's recipes must not fail the job."""
+    tree = bridge_tree()
+    if not tree:
+        print("action: no Megatron-Bridge checkout (CGLINT_BRIDGE_TREE): the example is not run on one")
+        return
+    wf = yaml.safe_load(open(path, encoding="utf-8"))
+    for job in wf["jobs"].values():
+        for step in job.get("steps", []):
+            if step.get("uses", "").startswith("cglint/cglint@"):
+                given = {k: str(v) for k, v in (step.get("with") or {}).items()}
+                given["paths"] = os.path.join(tree, "src/megatron/bridge/recipes")
+                out, logs = run_action(action, root, cglint, tmp, given)
+                if out.get("lint", {}).get("exit-code") != "0":
+                    fault(f"README example on {tree}'s recipes: exit-code {out.get('lint')}: "
+                          f"{logs.get('lint', {}).get('stdout', '')[-2000:]}")
+                else:
+                    print(f"action: the README's example passes on {tree}'s recipes")
+
+
 def check_example(path, action):
     node_lint("workflow", path)
     wf = yaml.safe_load(open(path, encoding="utf-8"))
@@ -115,6 +144,8 @@ def expr(text, ctx):
         m = re.fullmatch(r"inputs\.([\w-]+)", e)
         if m:
             return ctx["inputs"][m.group(1)]
+        if e == "runner.temp":
+            return ctx["runner_temp"]
         m = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", e)
         if m:
             return ctx["outputs"].get(m.group(1), {}).get(m.group(2), "")
@@ -140,18 +171,23 @@ def condition(cond, ctx):
 
 STUBS = {
     # dpkg-query -W -f=... PKG: installed unless named in $STUB_MISSING
-    "dpkg-query": 'for p; do :; done\ncase " $STUB_MISSING " in *" $p "*) exit 1 ;; esac\nprintf "install ok installed"\n',
+    # dpkg-query -S FILE: "stub-NAME: FILE", NAME the file's name less what follows its first '.'
+    "dpkg-query": 'for p; do :; done\nif [ "$1" = -S ]; then b=${p##*/}; echo "stub-${b%%.*}: $p"; exit 0; fi\n'
+                  'case " $STUB_MISSING " in *" $p "*) exit 1 ;; esac\nprintf "install ok installed"\n',
     "apt-get": 'echo "apt-get $*" >> "$STUB_LOG"\n',
     "sudo": 'echo "sudo" >> "$STUB_LOG"\nexec "$@"\n',
 }
 
 
-def run_action(action, root, cglint, tmp, given, missing=""):
-    """Run every step whose if: holds with these inputs; returns (outputs, log of each run step)."""
+def run_action(action, root, cglint, tmp, given, missing="", cache=None, image=("ubuntu24", "20250105.1")):
+    """Run every step whose if: holds with these inputs on a fresh runner of this image; returns
+    (outputs, log of each run step). 'cache' (a dict: key -> saved folder) stands in for GitHub's
+    cache service across runs; without it every run is a first one."""
     inputs = {name: str(spec.get("default", "")) for name, spec in (action.get("inputs") or {}).items()}
     inputs.update(given)
-    ctx = {"inputs": inputs, "outputs": {}}
+    cache = {} if cache is None else cache
     runner = tempfile.mkdtemp(dir=tmp)
+    ctx = {"inputs": inputs, "outputs": {}, "runner_temp": runner}
     stubs = os.path.join(runner, "stubs")
     venv_bin = os.path.join(runner, "cglint-venv", "bin")
     os.makedirs(stubs)
@@ -175,12 +211,13 @@ def run_action(action, root, cglint, tmp, given, missing=""):
         sid = step.get("id", f"step{k}")
         if "uses" in step:
             logs[sid] = {key: expr(v, ctx) for key, v in (step.get("with") or {}).items()}
+            use_cache(step["uses"], logs[sid], cache, ctx["outputs"].setdefault(sid, {}))
             continue
         out_file = os.path.join(runner, f"out{k}")
         open(out_file, "w").close()
         env = {key: v for key, v in os.environ.items() if not key.startswith(("GITHUB_", "RUNNER_"))}
         extra_path = [line.strip() for line in open(path_file) if line.strip()]
-        env.update({"CGLINT_CUDA_PATH": "none", "RUNNER_TEMP": runner, "GITHUB_OUTPUT": out_file, "GITHUB_PATH": path_file,
+        env.update({"ImageOS": image[0], "ImageVersion": image[1], "CGLINT_CUDA_PATH": "none", "RUNNER_TEMP": runner, "GITHUB_OUTPUT": out_file, "GITHUB_PATH": path_file,
                     "GITHUB_ACTION_PATH": root, "STUB_LOG": log, "STUB_MISSING": missing,
                     "PATH": os.pathsep.join(extra_path[::-1] + [stubs, env["PATH"]])})
         env.update({key: expr(v, ctx) for key, v in (step.get("env") or {}).items()})
@@ -193,6 +230,23 @@ def run_action(action, root, cglint, tmp, given, missing=""):
             break           # a failed step ends the job
     logs["stubs"] = open(log).read()
     return ctx["outputs"], logs
+
+
+def use_cache(uses, given, cache, outputs):
+    """actions/cache/restore and /save, as the cache service does them: by exact key."""
+    if uses.startswith("actions/cache/restore@"):
+        saved = cache.get(given["key"])
+        outputs["cache-hit"] = "true" if saved else "false"
+        if saved:
+            shutil.rmtree(given["path"], ignore_errors=True)
+            shutil.copytree(saved, given["path"], symlinks=True)
+    elif uses.startswith("actions/cache/save@"):
+        if given["key"] in cache:
+            fault(f"the cache was saved again under {given['key']}, which GitHub refuses")
+        dest = tempfile.mkdtemp()
+        shutil.rmtree(dest)
+        shutil.copytree(given["path"], dest, symlinks=True)
+        cache[given["key"]] = dest
 
 
 def step_id(action, pred):
@@ -255,11 +309,47 @@ def check_steps(action, root, cglint, tmp):
     if rules != {"CG111"} or json.loads(logs["lint"]["stdout"])["target"]["mcore"] != "0.17":
         fault(f"args, mcore, working-directory: rules {rules}, {logs['lint']['stderr']}")
 
+    check_cache(action, root, cglint, tmp, ko)
+
     for given, why in (({"paths": ko, "fail-on": "errors"}, "a fail-on no one knows"),
                        ({"paths": "fixtures/examples/*.yaml"}, "a glob is a file name")):
         out, logs = run_action(action, root, cglint, tmp, given)
         if out["lint"].get("exit-code") != "2" or logs.get(verdict, {}).get("rc") != 1:
             fault(f"{why}: exit-code {out['lint'].get('exit-code')}, then {logs.get(verdict)}")
+
+
+def check_cache(action, root, cglint, tmp, ko):
+    """The build is cached by cglint's version, its sources, the runner's image and the CMake
+    options: a second run on the same image restores it and builds nothing, installing only what
+    the program loads at run time; another image or other options build again (issue 30 item 14)."""
+    cache = {}
+    version = re.search(r"^project\(cglint VERSION ([0-9.]+)", open(os.path.join(root, "CMakeLists.txt")).read(), re.M)
+    out, logs = run_action(action, root, cglint, tmp, {"paths": ko}, cache=cache)
+    key = out.get("key", {}).get("key", "")
+    if not key.startswith(f"cglint-{version.group(1)}-ubuntu24-20250105.1-") or list(cache) != [key]:
+        fault(f"first run: the cache key {key!r} (saved: {list(cache)}) names no version and runner image")
+    if "pip install" not in logs["stubs"] or out["lint"].get("exit-code") != "1":
+        fault(f"first run: no build, or no lint: {logs['stubs']!r} {out.get('lint')}")
+    runtime = os.path.join(cache.get(key, "/nonexistent"), "cglint-runtime-packages")
+    want = set(open(runtime).read().split()) if os.path.exists(runtime) else set()
+    if not {"stub-libclang-19", "stub-libgit2", "stub-stddef"} <= want:
+        fault(f"first run: the build did not record what it loads at run time: {want}")
+    missing = "libclang-19-dev cmake stub-libclang-19"
+    out, logs = run_action(action, root, cglint, tmp, {"paths": ko}, cache=cache, missing=missing)
+    if out.get("cache", {}).get("cache-hit") != "true" or "pip install" in logs["stubs"]:
+        fault(f"second run on the same image: the build ran again: {logs['stubs']!r}")
+    if "apt-get install -y -qq --no-install-recommends stub-libclang-19\n" not in logs["stubs"] or "cmake" in logs["stubs"]:
+        fault(f"second run: not only the run-time packages were installed: {logs['stubs']!r}")
+    if out["lint"].get("exit-code") != "1" or out.get("install", {}).get("version") != version.group(1):
+        fault(f"second run: the cached cglint did not run: {out.get('lint')} {out.get('install')}")
+    for given, image, why in (({"paths": ko}, ("ubuntu22", "20250105.1"), "another image"),
+                              ({"paths": ko, "cmake-args": "-DCGLINT_PROBE=OFF -DX=1"}, ("ubuntu24", "20250105.1"),
+                               "other CMake options")):
+        out, logs = run_action(action, root, cglint, tmp, given, cache=cache, image=image)
+        if out.get("cache", {}).get("cache-hit") != "false" or "pip install" not in logs["stubs"]:
+            fault(f"{why}: the cached build was used: {logs['stubs']!r}")
+    if len(cache) != 3:
+        fault(f"three keys expected in the cache, got {sorted(cache)}")
 
 
 def main():
@@ -278,6 +368,8 @@ def main():
         if example:
             check_example(example, action)
         check_steps(action, root, cglint, tmp)
+        if example:
+            check_example_on_bridge(example, action, root, cglint, tmp)
     if faults:
         sys.exit(f"action: {len(faults)} problem(s)")
     print("action: action.yml, the README's workflow and the action's steps are fine")
