@@ -3,7 +3,7 @@
 
 It is in the tree and uses the standard library only (pyproject.toml: requires = [],
 backend-path = ["cmake"]), so `pip install .` needs nothing from a package index. It does what
-scikit-build-core, the intended backend (README, "Install"), does with this CMakeLists.txt:
+scikit-build-core, the intended backend (docs/install.md), does with this CMakeLists.txt:
 configure (Release, no tests, Ninja where it is installed, plus $CMAKE_ARGS), build,
 `cmake --install --strip` into a staging prefix, then bin/ becomes the wheel's scripts and the
 rest of the prefix (man page, completions, docs) its data, installed under the environment's
@@ -40,7 +40,7 @@ def _version():
 def _metadata():
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         readme = f.read()
-    # libclang is only loaded to analyse sources, from the system or from this extra (README,
+    # libclang is only loaded to analyse sources, from the system or from this extra (docs/sources.md,
     # "Finding libclang"); 17 is the first with every function cglint calls.
     return (f"Metadata-Version: 2.1\nName: {NAME}\nVersion: {_version()}\nSummary: {SUMMARY}\n"
             "License: MIT\nProvides-Extra: libclang\nRequires-Dist: libclang>=17; extra == \"libclang\"\n"

@@ -4,7 +4,7 @@
  * launch command) once normalized for the target: every key, its value or why it is unknown,
  * and where it came from (the input's line, a default, a replayed transform). Units are
  * collected as the run judges them (lint.h's on_facts) and printed at the end, as text or as
- * JSON (README: Undecided checks).
+ * JSON (docs/reference.md: Undecided checks).
  */
 #ifndef CGLINT_OUT_FACTS_H
 #define CGLINT_OUT_FACTS_H

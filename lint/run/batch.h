@@ -37,7 +37,7 @@ typedef void batch_check_fn(struct lint_run *r, const struct batch_item *it);
 
 /*
  * The least work a worker is started for, in bytes of YAML: a worker costs about as much as
- * checking 3 configs, and a chunk of this size takes about 10 of them (README: Benchmark). A
+ * checking 3 configs, and a chunk of this size takes about 10 of them (CHANGELOG: Measurements). A
  * byte of a script costs about 2 of YAML, one of a recipe 4, and a file 2 KiB more.
  */
 enum { BATCH_CHUNK_BYTES = 128 << 10, BATCH_FILE_BYTES = 2 << 10 };

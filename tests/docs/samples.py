@@ -112,6 +112,20 @@ def main():
             bad.append(f"README.md: the {m.group(2)} snippet is not the one docs/editors.md marks for tests/lsp")
     if not counts["README.md"]:
         bad.append("README.md: no sample (<!-- sample: cglint ... --> before a ```text block)")
+    readme = outside_samples(open(os.path.join(root, "README.md"), encoding="utf-8").read())
+    for k, line in enumerate(readme.splitlines(), 1):
+        m = MEASURE.search(line)
+        if m:
+            bad.append(f"README.md: a measurement outside a sample ('{m.group(0)}' in: {line.strip()[:80]}); "
+                       "numbers go in docs/benchmark.md under the tests/bench command that measured them")
+    # every table of docs/benchmark.md sits under the tests/bench command that measured it
+    bench = open(os.path.join(root, "docs", "benchmark.md"), encoding="utf-8").read()
+    for m in re.finditer(r"(?:^(.*)\n)?^\|[^\n]*\|\n^\|[-| ]+\|$", bench, re.M):
+        cmd = re.fullmatch(r"<!-- bench: (.*) -->", (m.group(1) or "").strip())
+        script = re.search(r"tests/bench/\S+", cmd.group(1)) if cmd else None
+        if not script or not os.path.exists(os.path.join(root, script.group(0))):
+            bad.append(f"docs/benchmark.md: the table at '{bench[m.start():m.start() + 60].strip()}' names no "
+                       "tests/bench script it came from (<!-- bench: COMMAND --> on the line above)")
     if not write:
         bad += stale
     for b in bad:
