@@ -443,7 +443,7 @@ Test(src, preamble_changes_no_finding_and_is_removed)
 		json_decref(doc);
 	}
 	json_t *doc;
-	int rc = harness_run_json(dir, "-j 1 a.cu b.cu c.cu", &doc);
+	int rc = harness_run_json(dir, "--no-cache -j 1 a.cu b.cu c.cu", &doc);    /* the run's own preambles */
 	cr_assert_not_null(doc);
 	cr_expect_eq(rc, 2);
 	cr_expect_str_eq(ids(doc), alone);
@@ -496,6 +496,7 @@ Test(src, preamble_len_stops_at_code_and_open_conditionals)
 		{"#include <a.h>\n#ifndef G_H\n#define G_H\nint x;\n#endif\n", "#include <a.h>\n"},   /* a guard */
 		{"#ifndef G_H\n#define G_H\n#include <a.h>\nint x;\n#endif\n", ""},
 		{"#define N 4\nint x;\n", ""},                                      /* nothing included */
+		{"#include <a.h>\n#define N 4\n#if M\n#endif\nint x;\n", "#include <a.h>\n"},      /* macros after */
 		{"int x;\n#include <a.h>\n", ""},
 		{"#define L(a) \\\n  (a)\n#include <a.h>\nint x;\n", "#define L(a) \\\n  (a)\n#include <a.h>\n"},
 		{"#include <a.h>\n/* open", "#include <a.h>\n"},

@@ -208,6 +208,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
 				return 2;
 			break;
 		case O_SHOW_ARGS: c->show_args = true; break;
+		case O_NO_CACHE: c->s.lint.sources.no_cache = true; break;
 		case O_PROBE_BIN: c->gpu.program = optarg; break;
 		case O_FROM: c->gpu.from = optarg; break;
 		case O_ONLY: c->gpu.only = optarg; break;

@@ -42,6 +42,9 @@ struct fe_clang_opts {
 	bool file_preambles;            /* a preamble of each file's own #includes (language server) */
 	bool share_preamble;            /* this file's #includes, made once for the run's files that
 					   share them (same block, flags and folder: fe_clang_preamble_key) */
+	bool pch_cache;                 /* pch_dir is the cache kept between runs (pch_cache.h): names
+					   salted with libclang's version and the shim, a preamble used
+					   only while the files it holds are unchanged */
 	bool keep_unit;                 /* keep the unit for the next parse of the file (fe_clang_tu.h);
 					   one per process: a single-threaded worker's only */
 };

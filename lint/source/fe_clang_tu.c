@@ -1,22 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /* fe_clang_tu: a translation unit parsed through libclang from flags and text, starting from a
  * precompiled preamble when one applies (see fe_clang_tu.h). */
-#define _GNU_SOURCE     /* getline, realpath */
 #include "source/fe_clang_tu.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/mem.h"
 #include "source/cflags.h"
 #include "source/fe_clang.h"
 #include "source/fe_clang_lib.h"
+#include "source/pch_cache.h"
 #include "source/preamble.h"
 #include "source/sir.h"
 
@@ -181,39 +184,29 @@ static void included(struct arena *a, CXTranslationUnit tu, struct sir_tu *t)
 	fe_clang_lib.getInclusions(tu, add_inclusion, &in);
 }
 
-/* Save the files a preamble included beside it, as <pch>.inc, one per line: a unit parsed from
- * it does not list them (clang_getInclusions walks only its own files). */
-static bool save_inclusions(struct arena *a, CXTranslationUnit tu, const char *pch)
+/* Save the files a preamble (made as 'tmp', to be renamed 'pch') included beside it, as
+ * <pch>.inc (pch_cache.h): a unit parsed from it does not list them (clang_getInclusions walks
+ * only its own files), and the cache checks them before it is used again. */
+static bool save_inclusions(struct arena *a, CXTranslationUnit tu, const char *tmp, const char *pch)
 {
 	struct sir_tu t = {0};
+	struct stat st;
 	included(a, tu, &t);
-	const char *inc = arena_printf(a, "%s.inc", pch), *tmp = arena_printf(a, "%s.%ld", inc, (long)getpid());
-	FILE *o = fopen(tmp, "w");
-	if (!o)
-		return false;
-	for (size_t k = 0; k < t.n_included; k++)
-		fprintf(o, "%s\n", t.included[k]);
-	if (fclose(o) == 0 && rename(tmp, inc) == 0)
-		return true;
-	unlink(tmp);
-	return false;
+	return stat(tmp, &st) == 0 &&
+	       pch_cache_put_list(arena_printf(a, "%s.inc", pch), (uint64_t)st.st_size, t.included, t.n_included);
+}
+
+static void add_listed(void *ctx, const char *name)
+{
+	struct inclusions *in = ctx;
+	add_name(in, arena_strdup(in->a, name));
 }
 
 /* Add to t->included the files the preamble 'pch' included (save_inclusions). */
 static void pch_inclusions(struct arena *a, const char *pch, struct sir_tu *t)
 {
-	FILE *f = fopen(arena_printf(a, "%s.inc", pch), "r");
 	struct inclusions in = {a, t, t->n_included};
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	while (f && (n = getline(&line, &cap, f)) > 0) {
-		line[n - 1] = line[n - 1] == '\n' ? '\0' : line[n - 1];
-		add_name(&in, arena_strdup(a, line));
-	}
-	free(line);
-	if (f)
-		fclose(f);
+	pch_cache_each(arena_printf(a, "%s.inc", pch), add_listed, &in);
 }
 
 /* Parse src (text[0..len)) for a preamble and save it as 'pch'; false, with a mark 'bad' made,
@@ -224,22 +217,57 @@ static bool make_pch(struct arena *a, const struct cflags *f, const char *src, c
 	int rc;
 	CXTranslationUnit tu = parse_with(a, src, text, len, f,
 					  CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, false, &rc);
-	const char *tmp = arena_printf(a, "%s.%ld", pch, (long)getpid());
+	char tmp[PATH_MAX + 64];
+	pch_cache_tmp(tmp, sizeof(tmp), pch);
 	*err_at = SIZE_MAX;
 	bool ok = tu && !has_errors(tu, err_at) &&
 		  fe_clang_lib.saveTranslationUnit(tu, tmp, fe_clang_lib.defaultSaveOptions(tu)) == CXSaveError_None &&
-		  save_inclusions(a, tu, pch) && rename(tmp, pch) == 0;
+		  save_inclusions(a, tu, tmp, pch) && rename(tmp, pch) == 0;
 	if (tu)
 		fe_clang_lib.disposeTranslationUnit(tu);
 	if (!ok) {              /* the mark holds where the error was */
 		unlink(tmp);
-		FILE *m = fopen(bad, "w");
+		pch_cache_tmp(tmp, sizeof(tmp), bad);
+		FILE *m = fopen(tmp, "w");
 		if (m) {
 			fprintf(m, "%zu\n", *err_at);
-			fclose(m);
+			if (fclose(m) != 0 || rename(tmp, bad) != 0)
+				unlink(tmp);
 		}
 	}
 	return ok;
+}
+
+/* Whether a preamble failed before (make_pch's mark). In the cache kept between runs, a mark a
+ * day old is tried again: a header missing then may be installed now. */
+static bool marked_bad(const char *bad, bool cache)
+{
+	struct stat st;
+	return stat(bad, &st) == 0 && (!cache || time(NULL) - st.st_mtime < 86400);
+}
+
+/* Whether the preamble 'pch' can be used: in the cache, only while the files it holds are as
+ * they were (pch_cache_fresh). */
+static bool usable(struct arena *a, const char *pch, bool cache)
+{
+	return cache ? pch_cache_fresh(pch, arena_printf(a, "%s.inc", pch)) : access(pch, R_OK) == 0;
+}
+
+/* What the cache's names depend on besides the text and flags: libclang's version and the
+ * shim cglint serves from memory (a unit holds both). */
+static uint64_t cache_salt;
+static pthread_once_t salt_once = PTHREAD_ONCE_INIT;
+
+static void make_salt(void)
+{
+	CXString v = fe_clang_lib.getClangVersion();
+	const char *s = fe_clang_lib.getCString(v);
+	uint64_t h = fnv(14695981039346656037ull, s, strlen(s) + 1);
+	fe_clang_lib.disposeString(v);
+	for (size_t i = 0; i < shim_n_sources; i++)
+		h = fnv(fnv(h, shim_sources[i].path, strlen(shim_sources[i].path) + 1), shim_sources[i].text,
+			shim_sources[i].len);
+	cache_salt = h;
 }
 
 /* Where the error that made a .bad mark was, as make_pch wrote it; SIZE_MAX: not known. */
@@ -335,6 +363,10 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 	if (!o->pch_dir)
 		return NULL;
 	uint64_t h = flags_hash(f);
+	if (o->pch_cache) {
+		pthread_once(&salt_once, make_salt);
+		h = fnv(h, (const char *)&cache_salt, sizeof(cache_salt));
+	}
 	if (o->file_preambles || o->share_preamble)
 		*own = own_preamble(a, buf, len);
 	char prefix[20];
@@ -350,8 +382,8 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 		const char *base = arena_printf(a, "%s/%s%016llx", o->pch_dir, prefix, (unsigned long long)fnv(h, t, tlen));
 		const char *pch = arena_printf(a, "%s.pch", base), *bad = arena_printf(a, "%s.bad", base);
 		size_t err_at = SIZE_MAX;
-		bool ok = tlen && access(pch, R_OK) == 0;
-		if (tlen && !ok && access(bad, F_OK) != 0) {
+		bool ok = tlen && usable(a, pch, o->pch_cache);
+		if (tlen && !ok && !marked_bad(bad, o->pch_cache)) {
 			if (!o->share_preamble)
 				forget_preambles(o->pch_dir, prefix);
 			ok = make_pch(a, f, src, t, tlen, pch, bad, &err_at);
@@ -377,9 +409,9 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 	const char *base = arena_printf(a, "%s/%016llx", o->pch_dir, (unsigned long long)h);
 	const char *pch = arena_printf(a, "%s.pch", base), *bad = arena_printf(a, "%s.bad", base);
 	size_t err_at;
-	if (access(pch, R_OK) == 0)
+	if (usable(a, pch, o->pch_cache))
 		return pch;
-	return access(bad, F_OK) != 0 && make_pch(a, f, arena_printf(a, "%s.cu", base), "", 0, pch, bad, &err_at)
+	return !marked_bad(bad, o->pch_cache) && make_pch(a, f, arena_printf(a, "%s.cu", base), "", 0, pch, bad, &err_at)
 		       ? pch : NULL;
 }
 

@@ -6,7 +6,8 @@
  * set of flags; with o->file_preambles or o->share_preamble, the file's own leading directives
  * too (preamble.h), made once per file (the language server, across edits) or once per run for
  * the files that share them. The lines a preamble stands for are blanked in the file's parse,
- * so that lines and columns stay the same.
+ * so that lines and columns stay the same. With o->pch_cache the folder is the cache kept
+ * between runs (pch_cache.h), its preambles checked against the files they hold before use.
  */
 #ifndef CGLINT_FE_CLANG_TU_H
 #define CGLINT_FE_CLANG_TU_H

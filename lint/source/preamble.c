@@ -47,7 +47,7 @@ size_t preamble_len(const char *s, size_t len)
 {
 	size_t p = 0, end = 0;
 	int depth = 0;
-	bool includes = false, included_by_end = false, open;
+	bool included = false, open;      /* an #include since 'end' */
 	while ((p = skip_space(s, len, p, &open)) < len && !open && s[p] == '#') {
 		size_t q = p + 1, stop = line_end(s, len, p);
 		while (q < stop && (s[q] == ' ' || s[q] == '\t'))
@@ -64,14 +64,14 @@ size_t preamble_len(const char *s, size_t len)
 		else if (word_is(word, n, "endif") && --depth < 0)
 			break;
 		else if (word_is(word, n, "include") || word_is(word, n, "include_next") || word_is(word, n, "import"))
-			includes = true;
+			included = true;
 		p = stop;
-		if (depth == 0 && s[p - 1] == '\n') {
+		if (depth == 0 && s[p - 1] == '\n' && included) {
 			end = p;
-			included_by_end = includes;
+			included = false;
 		}
 	}
-	return included_by_end ? end : 0;
+	return end;
 }
 
 size_t preamble_lines(const char *s, size_t n, struct preamble_line *out)

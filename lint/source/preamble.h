@@ -11,9 +11,10 @@
 
 /*
  * The length of buf's preamble: whole lines of directives, comments and blank space before the
- * first line of code, ending where every #if it opens is closed; 0 when that block includes
- * nothing (so a header's include guard, which closes at the end of the file, ends it before the
- * guard).
+ * first line of code, ending after its last #include where every #if it opens is closed; 0 when
+ * that block includes nothing (so a header's include guard, which closes at the end of the
+ * file, ends it before the guard). The #defines after the last #include are left to the file:
+ * files that share their #includes but not their macros share one precompiled preamble.
  */
 size_t preamble_len(const char *buf, size_t len);
 

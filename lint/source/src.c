@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/diag.h"
@@ -21,6 +22,7 @@
 #include "source/cap_graph.h"
 #include "source/cap_guard.h"
 #include "source/fe_clang.h"
+#include "source/pch_cache.h"
 
 struct src_job {
 	const char *path;
@@ -80,6 +82,7 @@ struct pool {
 	const struct diag_filter *filter;
 	size_t *todo;                   /* the jobs a round checks, by task number */
 	const char *pch_dir;            /* precompiled preambles (fe_clang.h), or NULL */
+	bool cache;                     /* pch_dir is the cache kept between runs (pch_cache.h) */
 	struct strmap headers;          /* each queued header's real path -> its job */
 	bool claim;                     /* the round of sources: their units check the headers too */
 };
@@ -139,16 +142,18 @@ static void check_headers(struct pool *p, size_t self, const struct cap *main, s
 
 /* Mark the sources whose leading #includes, flags and folder another source's share, so that
  * their workers precompile that block once for all of them. Alone, a file would pay for the
- * preamble more than it saves. */
+ * preamble more than it saves, unless the cache keeps it for the next run: then every
+ * source's block is precompiled, for the files of its folder that share it. */
 static void share_preambles(struct src_queue *q, const size_t *todo, size_t n, const struct src_opts *o,
-			    struct fe_clang_cdbs *cdbs)
+			    struct fe_clang_cdbs *cdbs, bool cache)
 {
 	struct fe_clang_opts fo = {.cuda_path = o->cuda_path, .cdb_dir = o->cdb_dir, .cdbs = cdbs};
 	struct strmap seen = {0};
 	uint64_t *keys = mem_alloc((n ? n : 1) * sizeof(*keys));
 	for (size_t i = 0; i < n; i++) {
 		struct src_job *j = &q->jobs[todo[i]];
-		keys[i] = o->pch_dir || !j->text ? 0 : fe_clang_preamble_key(j->arena, j->path, j->text, j->len, &fo);
+		j->share = cache;
+		keys[i] = cache || o->pch_dir || !j->text ? 0 : fe_clang_preamble_key(j->arena, j->path, j->text, j->len, &fo);
 		size_t first;
 		if (!keys[i])
 			continue;
@@ -170,7 +175,7 @@ static void run_job(void *ctx, size_t k, struct sbuf *out)
 	struct fe_clang_opts fo = {.cuda_path = p->opts->cuda_path, .cdb_dir = p->opts->cdb_dir, .cdbs = p->cdbs,
 				   .mem_mib = p->opts->in_process ? 0 : src_memory(p->opts), .pch_dir = p->pch_dir,
 				   .file_preambles = p->opts->pch_dir != NULL, .share_preamble = j->share,
-				   .keep_unit = p->opts->in_worker};
+				   .pch_cache = p->cache, .keep_unit = p->opts->in_worker};
 	struct sir_tu *tu = NULL;
 	if (!p->opts->in_process)
 		fe_clang_worker();
@@ -307,7 +312,9 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 			p.todo[n++] = k;
 		}
 	}
-	share_preambles(q, p.todo, n, o, p.cdbs);
+	char *cache = o->pch_dir || o->no_cache || o->in_process ? NULL : pch_cache_dir();
+	p.cache = cache != NULL;
+	share_preambles(q, p.todo, n, o, p.cdbs, p.cache);
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct jobs_limits lim = {
 		.parallel = o->jobs ? o->jobs : cpus > 0 ? (unsigned)cpus : 1,
@@ -315,8 +322,8 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 		.mem_mib = src_memory(o),
 		.in_process = o->in_process || o->in_worker,
 	};
-	char *own = o->pch_dir || n + n_headers < 2 ? NULL : src_pch_dir_new();    /* worth making for two files */
-	p.pch_dir = o->pch_dir ? o->pch_dir : own;
+	char *own = o->pch_dir || cache || n + n_headers < 2 ? NULL : src_pch_dir_new();  /* worth it for two files */
+	p.pch_dir = o->pch_dir ? o->pch_dir : cache ? cache : own;
 	if (!lim.in_process && n + n_headers > 0)
 		fe_clang_preload();     /* once here: each worker inherits it mapped and relocated */
 	/* sources first; then the headers none of them included, each on its own */
@@ -335,6 +342,9 @@ size_t src_run(struct src_queue *q, const struct pack *pk, const struct diag_fil
 	}
 	jobs_run(n, &lim, run_job, job_done, &p);
 	src_pch_dir_remove(own);
+	if (cache)
+		pch_cache_clean(cache, time(NULL), PCH_CACHE_DAYS, (uint64_t)PCH_CACHE_MIB << 20);
+	free(cache);
 	strmap_release(&p.headers);
 	free(p.todo);
 	fe_clang_cdbs_free(p.cdbs);

@@ -30,7 +30,9 @@ struct src_opts {
 	bool in_worker;                 /* parse here: this process is already a worker under these
 					   limits (the language server's, base/jobs.h) */
 	const char *pch_dir;            /* precompiled preambles kept across runs (src_pch_dir_new);
-					 * NULL: a run of two files or more makes its own */
+					 * NULL: the cache's (pch_cache.h), else a run of two files or
+					 * more makes its own */
+	bool no_cache;                  /* --no-cache: neither read nor write the cache */
 };
 
 enum { SRC_TIMEOUT_S = 60, SRC_MEMORY_MIB = 4096 };

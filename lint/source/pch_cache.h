@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pch_cache: the folder of precompiled preambles kept between runs ($XDG_CACHE_HOME/cglint,
+ * default ~/.cache/cglint), so that a second run over the same sources loads what the first
+ * parsed of their headers. fe_clang_tu.c names each preamble by what decides its content (the
+ * file's #include block, the flags, the folder, libclang's version and the embedded shim) and
+ * writes beside it a list of the files it holds with their sizes and times; a preamble whose
+ * list no longer matches the disk is made again. Files are written under a unique name and
+ * renamed into place, so runs at the same time never read half a file; a preamble is touched
+ * when used, and pch_cache_clean deletes the ones unused for PCH_CACHE_DAYS, then the least
+ * recently used until the folder holds at most PCH_CACHE_MIB.
+ */
+#ifndef CGLINT_PCH_CACHE_H
+#define CGLINT_PCH_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+enum { PCH_CACHE_DAYS = 30, PCH_CACHE_MIB = 2048 };
+
+/* The cache folder, made (mode 0700) if missing; NULL when neither $XDG_CACHE_HOME nor $HOME
+ * names a usable one. The caller frees it. */
+char *pch_cache_dir(void);
+
+/* A name for a temporary file beside 'path' that no other process or thread picks: path.<pid>.<n>.tmp,
+ * into out[0..size). */
+void pch_cache_tmp(char *out, size_t size, const char *path);
+
+/* Write the list of files a preamble holds ('files', n of them) to 'list', with 'pch_size' (the
+ * preamble's size in bytes) and each file's size and modification time: through a temporary
+ * file renamed into place. False when it could not be written. */
+bool pch_cache_put_list(const char *list, uint64_t pch_size, const char *const *files, size_t n);
+
+/* Whether the preamble 'pch' and its list 'list' still hold: both readable, the preamble of
+ * the size the list says, and every file in it of the recorded size and time (a file that
+ * could not be looked at when the list was written, such as the shim's, is not checked).
+ * Touches the preamble, so that pch_cache_clean keeps what is used. */
+bool pch_cache_fresh(const char *pch, const char *list);
+
+/* Each file name in 'list', in order, through 'add'. */
+void pch_cache_each(const char *list, void (*add)(void *ctx, const char *name), void *ctx);
+
+/* Delete in 'dir' the files not touched for 'days', then the least recently touched until
+ * what is left is at most max_bytes; 'now' is the time to age them from. Files of other
+ * programs (names not ending in .pch, .inc, .bad or .tmp) are left alone. */
+void pch_cache_clean(const char *dir, time_t now, unsigned days, uint64_t max_bytes);
+
+#endif

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cache: the precompiled preambles kept between runs in $XDG_CACHE_HOME/cglint (pch_cache.h):
+ * made on a miss, used on a hit, made again when a header they hold changes or the file is
+ * corrupt, left alone with --no-cache, shared by runs at the same time, cleaned by age and size.
+ * Every run's findings must equal those of a run without the cache.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "source/pch_cache.h"
+
+static char dir[] = "/tmp/cglint-cache-XXXXXX";
+static char cache[sizeof(dir) + 32];
+
+static void mkdir_tmp(void)
+{
+	strcpy(dir, "/tmp/cglint-cache-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cache, sizeof(cache), "%s/xdg", dir);
+	setenv("XDG_CACHE_HOME", cache, 1);
+	strcat(cache, "/cglint");
+}
+
+static void rm_tmp(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(cache, .init = mkdir_tmp, .fini = rm_tmp);
+
+/* A capture that calls a helper from a header of its folder, so the preamble holds the helper. */
+static const char user[] =
+	"#include <cuda_runtime.h>\n"
+	"#include \"step.h\"\n"
+	"__global__ void k(float *x) {}\n"
+	"int f(float *x) {\n"
+	"  cudaStream_t s; cudaGraph_t g;\n"
+	"  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);\n"
+	"  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+	"  step(s);\n"                                                  /* line 8 */
+	"  k<<<1, 1, 0, s>>>(x);\n"
+	"  cudaStreamSynchronize(s);\n"                                 /* line 10 */
+	"  if (cudaStreamEndCapture(s, &g) != cudaSuccess) return 1;\n"
+	"  cudaGraphDestroy(g);\n"
+	"  return 0;\n"
+	"}\n";
+static const char quiet_step[] = "static inline void step(cudaStream_t s) { (void)s; }\n";
+static const char syncing_step[] = "static inline void step(cudaStream_t s) { cudaDeviceSynchronize(); }\n";
+
+/* "file:RULE@line " for each finding in a JSON document (malloc'd); NULL for none. */
+static char *listing(json_t *doc)
+{
+	char *out = calloc(1, 2048);
+	size_t i;
+	json_t *d;
+	json_array_foreach(json_object_get(doc, "diagnostics"), i, d) {
+		const char *path = json_string_value(json_object_get(d, "path")), *slash = strrchr(path, '/');
+		size_t n = strlen(out);
+		snprintf(out + n, 2048 - n, "%s:%s@%d ", slash ? slash + 1 : path,
+			 json_string_value(json_object_get(d, "rule")), (int)json_integer_value(json_object_get(d, "line")));
+	}
+	return out;
+}
+
+/* The findings of `cglint --format json ARGS` in the test folder, as listing() gives them. */
+static char *findings(const char *args, int *rc)
+{
+	json_t *doc;
+	*rc = harness_run_json(dir, args, &doc);
+	cr_assert_not_null(doc, "%s", args);
+	char *out = listing(doc);
+	json_decref(doc);
+	return out;
+}
+
+/* Run ARGS with the cache and with --no-cache: the same findings and exit status, which are returned. */
+static char *same_as_without(const char *args)
+{
+	int rc, rc_no;
+	char *got = findings(args, &rc), no_cache[512];
+	snprintf(no_cache, sizeof(no_cache), "--no-cache %s", args);
+	char *want = findings(no_cache, &rc_no);
+	cr_expect_str_eq(got, want, "%s: with the cache as without", args);
+	cr_expect_eq(rc, rc_no, "%s", args);
+	free(want);
+	return got;
+}
+
+/* The cache's entries whose names end in 'ext' (".pch", ".tmp", ...); the last one's path in 'path'. */
+static int count(const char *ext, char *path, size_t size)
+{
+	DIR *d = opendir(cache);
+	int n = 0;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		size_t len = strlen(e->d_name);
+		if (len > strlen(ext) && !strcmp(e->d_name + len - strlen(ext), ext)) {
+			n++;
+			if (path)
+				snprintf(path, size, "%s/%s", cache, e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void age(const char *path, time_t when)
+{
+	struct timespec t[2] = {{when, 0}, {when, 0}};
+	cr_assert_eq(utimensat(AT_FDCWD, path, t, 0), 0, "%s", path);
+}
+
+static void write_file(const char *name, const char *text)
+{
+	free(harness_write(dir, name, text, strlen(text)));
+}
+
+/* a.cu with step.h as 'step' in the test folder, run once with the cache (and once without):
+ * its findings must be 'want'; the one preamble saved, its path in pch[0..size). */
+static void first_run(const char *step, const char *want, char *pch, size_t size)
+{
+	write_file("a.cu", user);
+	write_file("step.h", step);
+	char *got = same_as_without("a.cu");
+	cr_expect_str_eq(got, want);
+	free(got);
+	cr_assert_eq(count(".pch", pch, size), 1, "the miss saved one preamble");
+}
+
+Test(cache, a_miss_makes_the_preamble_and_a_hit_uses_it)
+{
+	char pch[600];
+	first_run(quiet_step, "a.cu:CG301@10 ", pch, sizeof(pch));
+	cr_expect_eq(count(".pch.inc", NULL, 0), 1, "with the list of the files it holds");
+	struct stat before, after;
+	age(pch, 946684800);    /* 2000-01-01: a hit touches it */
+	cr_assert_eq(stat(pch, &before), 0);
+	char *second = same_as_without("a.cu");
+	cr_expect_str_eq(second, "a.cu:CG301@10 ");
+	free(second);
+	cr_assert_eq(stat(pch, &after), 0);
+	cr_expect_eq(after.st_ino, before.st_ino, "the hit read the saved preamble, it did not make a new one");
+	cr_expect_gt(after.st_mtime, before.st_mtime, "the hit marked the preamble used");
+	cr_expect_eq(count(".pch", NULL, 0), 1);
+}
+
+Test(cache, a_changed_header_is_read_anew)
+{
+	char pch[600];
+	first_run(quiet_step, "a.cu:CG301@10 ", pch, sizeof(pch));
+	struct stat before, after;
+	cr_assert_eq(stat(pch, &before), 0);
+	write_file("step.h", syncing_step);     /* the helper the preamble holds now syncs */
+	char *second = same_as_without("a.cu");
+	cr_expect_str_eq(second, "step.h:CG301@1 a.cu:CG301@10 ", "the header as it is now, not as the preamble held it");
+	free(second);
+	cr_assert_eq(count(".pch", pch, sizeof(pch)), 1, "the stale preamble was replaced, not kept beside");
+	cr_assert_eq(stat(pch, &after), 0);
+	cr_expect_neq(after.st_ino, before.st_ino, "a new preamble was made");
+}
+
+Test(cache, no_cache_reads_and_writes_nothing)
+{
+	write_file("a.cu", user);
+	write_file("step.h", quiet_step);
+	int rc;
+	free(findings("--no-cache a.cu", &rc));
+	cr_expect_eq(rc, 1);
+	cr_expect_eq(count(".pch", NULL, 0), 0, "nothing written");
+	free(findings("a.cu", &rc));    /* a preamble that would be wrong if read */
+	char pch[600];
+	cr_assert_eq(count(".pch", pch, sizeof(pch)), 1);
+	write_file("step.h", syncing_step);
+	char *got = findings("--no-cache a.cu", &rc);
+	cr_expect_str_eq(got, "step.h:CG301@1 a.cu:CG301@10 ");
+	free(got);
+	struct stat st;
+	cr_expect_eq(stat(pch, &st), 0, "--no-cache left the stale one alone (the next cached run replaces it)");
+}
+
+/* A preamble overwritten with garbage of its own size (libclang refuses it), cut short, or with
+ * its list unreadable: each run's findings stay those of a run without the cache. */
+Test(cache, a_corrupt_entry_is_never_trusted)
+{
+	char pch[600], inc[620];
+	first_run(syncing_step, "step.h:CG301@1 a.cu:CG301@10 ", pch, sizeof(pch));
+	snprintf(inc, sizeof(inc), "%s.inc", pch);
+	struct stat st;
+	cr_assert_eq(stat(pch, &st), 0);
+	static const char *const damage[] = {"garbage", "short", "list"};
+	for (size_t k = 0; k < 3; k++) {
+		if (count(".pch", NULL, 0) == 0)
+			free(same_as_without("a.cu"));  /* made again */
+		FILE *f = fopen(k == 2 ? inc : pch, k == 1 ? "r+" : "w");
+		cr_assert_not_null(f);
+		if (k == 0)
+			for (off_t i = 0; i < st.st_size; i++)
+				fputc((int)(i * 7919 % 251), f);
+		else if (k == 2)
+			fputs("not a list\n", f);
+		fclose(f);
+		if (k == 1)
+			cr_assert_eq(truncate(pch, st.st_size / 2), 0);
+		int rc;
+		char *got = findings("a.cu", &rc);
+		cr_expect_str_eq(got, "step.h:CG301@1 a.cu:CG301@10 ", "%s", damage[k]);
+		cr_expect_eq(rc, 1, "%s", damage[k]);
+		free(got);
+	}
+	free(same_as_without("a.cu"));
+	cr_expect_eq(count(".pch", NULL, 0), 1, "a sound preamble in the end");
+}
+
+/* Runs at the same time over the same files, the cache empty: each writes under a name of its
+ * own and renames it into place, so every run's findings are whole and one preamble is left. */
+Test(cache, runs_at_the_same_time_share_it)
+{
+	write_file("a.cu", user);
+	write_file("b.cu", user);
+	write_file("step.h", syncing_step);
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && for k in 1 2 3 4 5 6; do '%s' --format json -j 1 a.cu b.cu >out$k.json 2>/dev/null & done; wait",
+		 dir, CGLINT_BIN);
+	cr_assert_eq(system(cmd), 0);
+	int rc;
+	char *want = findings("--no-cache -j 1 a.cu b.cu", &rc);
+	cr_expect_str_eq(want, "step.h:CG301@1 a.cu:CG301@10 b.cu:CG301@10 ");
+	for (int k = 1; k <= 6; k++) {
+		char name[16];
+		snprintf(name, sizeof(name), "out%d.json", k);
+		char path[600];
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		json_error_t err;
+		json_t *doc = json_load_file(path, 0, &err);
+		cr_assert_not_null(doc, "run %d wrote whole JSON", k);
+		char *got = listing(doc);
+		json_decref(doc);
+		cr_expect_str_eq(got, want, "run %d", k);
+		free(got);
+	}
+	free(want);
+	cr_expect_eq(count(".pch", NULL, 0), 1, "one preamble for the files' shared block");
+	cr_expect_eq(count(".tmp", NULL, 0), 0, "no half-written file left");
+}
+
+static void make(const char *name, size_t bytes, time_t when)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s", cache, name);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	for (size_t k = 0; k < bytes; k++)
+		fputc('x', f);
+	fclose(f);
+	age(path, when);
+}
+
+static bool exists(const char *name)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s", cache, name);
+	return access(path, F_OK) == 0;
+}
+
+/* Entries unused for the given days go, then the least recently used past the size; a preamble
+ * goes with its list and mark, and other programs' files stay. */
+Test(cache, cleaned_by_age_then_size)
+{
+	char *d = pch_cache_dir();
+	cr_assert_not_null(d);
+	cr_expect_str_eq(d, cache, "under $XDG_CACHE_HOME");
+	free(d);
+	time_t now = 1700000000, day = 86400;
+	make("old.pch", 100, now - 40 * day);
+	make("old.pch.inc", 10, now - 40 * day);
+	make("used.pch", 100, now - 1 * day);
+	make("used.pch.inc", 10, now - 50 * day);       /* its list ages with the preamble it belongs to */
+	make("newer.pch", 100, now - 2 * day);
+	make("newer.bad", 5, now - 2 * day);
+	make("newest.pch", 100, now);
+	make("dead.pch.123.0.1.tmp", 100, now - 2 * 3600);
+	make("live.pch.123.0.1.tmp", 100, now - 60);
+	make("notes.txt", 100, now - 400 * day);
+	pch_cache_clean(cache, now, 30, 250);
+	cr_expect_not(exists("old.pch") || exists("old.pch.inc"), "unused for 40 days");
+	cr_expect_not(exists("newer.pch") || exists("newer.bad"), "the least recently used, past 250 bytes");
+	cr_expect(exists("used.pch") && exists("used.pch.inc"), "used a day ago, its list with it");
+	cr_expect(exists("newest.pch"));
+	cr_expect_not(exists("dead.pch.123.0.1.tmp"), "a writer's temporary file two hours old");
+	cr_expect(exists("live.pch.123.0.1.tmp"), "one being written");
+	cr_expect(exists("notes.txt"), "not the cache's");
+}
+
+Test(cache, no_usable_folder_means_no_cache)
+{
+	setenv("XDG_CACHE_HOME", "relative/path", 1);   /* the spec says to ignore it */
+	char home[600];
+	snprintf(home, sizeof(home), "%s/home", dir);
+	setenv("HOME", home, 1);
+	char *d = pch_cache_dir();
+	cr_assert_not_null(d);
+	char want[640];
+	snprintf(want, sizeof(want), "%s/.cache/cglint", home);
+	cr_expect_str_eq(d, want);
+	free(d);
+	snprintf(home, sizeof(home), "%s/file", dir);
+	write_file("file", "");
+	setenv("HOME", home, 1);
+	cr_expect_null(pch_cache_dir(), "a file where the folder would be");
+	write_file("a.cu", user);
+	write_file("step.h", syncing_step);
+	int rc;
+	char *got = findings("a.cu", &rc);
+	cr_expect_str_eq(got, "step.h:CG301@1 a.cu:CG301@10 ", "the run goes on without the cache");
+	free(got);
+}
