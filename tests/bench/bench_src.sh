@@ -10,6 +10,9 @@
 #   real  --cuda-path CUDA_PATH: against the toolkit's own headers
 #   lsp   the language server re-checking an edited .cu (tests/bench/bench_lsp.py) against a
 #         cold one-file run of the same file
+# cglint runs three ways: without the cache of precompiled preambles (--no-cache), a first run
+# (the cache empty: it makes the preambles), and a second run (the cache as a run of the same
+# files left it), the cache in a folder of the benchmark's own (XDG_CACHE_HOME), never the user's.
 #
 # usage: tests/bench/bench_src.sh [BUILD_DIR] [N]
 #   BUILD_DIR    folder holding the cglint binary (default: build)
@@ -22,12 +25,14 @@
 #   CLANG        clang binary to compare with (default: the one next to the libclang cglint
 #                was built against, from BUILD_DIR/CMakeCache.txt, else clang-19, else clang)
 #
-# Per file: each source is checked by `cglint FILE` and by `clang -fsyntax-only ARGS FILE`, one
-# process each, alternating, RUNS times; the per-file ratio is the ratio of the two medians and
-# the set's total is the sum over files within a run. Folder: one `cglint -j 1 DIR` and one
-# `cglint -j 2 DIR` process against clang once per file, serially and 2 at a time (xargs -P 2).
-# Timing is wall clock from bash's $EPOCHREALTIME around each process (hyperfine for the folder
-# rows when installed), output sent to /dev/null, after one untimed sanity pass of each tool.
+# Per file: each source is checked by `cglint FILE` (each of the three ways) and by
+# `clang -fsyntax-only ARGS FILE`, one process each, in turn, RUNS times; the per-file ratio is
+# the ratio of the two medians and the set's total is the sum over files within a run. Folder:
+# `cglint -j 1 DIR` and `cglint -j 2 DIR` processes against clang once per file, serially and 2 at
+# a time (xargs -P 2). Timing is wall clock from bash's $EPOCHREALTIME around each process
+# (hyperfine for the folder rows when installed), output sent to /dev/null, after one untimed
+# sanity pass of each tool; beside it the CPU time (user + system, worker processes included,
+# from bash's `times`; hyperfine's mean for its rows), which a loaded machine disturbs less.
 # Only medians and ratios are reported; nothing is asserted about absolute times.
 set -eu
 
@@ -64,6 +69,14 @@ command -v hyperfine >/dev/null && have_hf=1
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cglint-bench-src.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache        # cglint's cache of precompiled preambles: the bench's own
+fresh=0
+# cglint with an empty cache of its own (a first run), for measure/bench: first_run CGLINT ARGS...
+first_run() {
+	fresh=$((fresh + 1))
+	XDG_CACHE_HOME=$tmp/fresh-$fresh "$@"
+	rm -rf "$tmp/fresh-$fresh"
+}
 src=$tmp/src
 stub=$tmp/stub
 mkdir -p "$stub"
@@ -72,21 +85,23 @@ mkdir -p "$stub"
 # shellcheck source=tests/bench/lib.sh
 . "$here/lib.sh"
 
-# median, min and max (microseconds) of REPS timed runs of one command: bench REPS CMD...
-# No warm-up: the sanity and per-file passes before it have read every file and header.
+# median, min and max wall time and median CPU time (microseconds) of REPS timed runs of one
+# command: bench REPS CMD... No warm-up: the sanity and per-file passes before it have read
+# every file and header. A shell function (first_run) is not for hyperfine.
 bench() {
 	local reps=$1 k
 	shift
-	if [ "$have_hf" = 1 ]; then
+	if [ "$have_hf" = 1 ] && [ "$(type -t "$1")" = file ]; then
 		hyperfine -N -i --runs "$reps" --export-json "$tmp/hf.json" "$(printf '%q ' "$@")" >/dev/null 2>&1
 		python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["results"][0]
-print("%d %d %d" % tuple(round(r[k] * 1e6) for k in ("median", "min", "max")))' "$tmp/hf.json"
+print("%d %d %d %d" % tuple(round(x * 1e6) for x in (r["median"], r["min"], r["max"], r["user"] + r["system"])))' "$tmp/hf.json"
 		return
 	fi
 	for ((k = 0; k < reps; k++)); do
 		measure "$@"
-		echo "$us"
-	done | median_min_max
+		echo "$us $cpu_us"
+	done >"$tmp/bench.txt"
+	echo "$(cut -d' ' -f1 "$tmp/bench.txt" | median_min_max) $(cut -d' ' -f2 "$tmp/bench.txt" | median_min_max | cut -d' ' -f1)"
 }
 
 # --- the file set --------------------------------------------------------------------
@@ -121,8 +136,11 @@ mode_section() {
 	done
 
 	# --- sanity pass (not timed; also the warm-up) ---------------------------------------
-	rc=0
+	rc=0            # (this run also fills the cache the second runs read)
 	"$cglint" "${cflags[@]}" --format json "$src" >"$tmp/cglint-$mode.json" 2>"$tmp/cglint-$mode.err" || rc=$?
+	"$cglint" "${cflags[@]}" --no-cache --format json "$src" >"$tmp/cglint-$mode-nc.json" 2>/dev/null || true
+	cmp -s "$tmp/cglint-$mode.json" "$tmp/cglint-$mode-nc.json" ||
+		{ echo "bench_src.sh: cglint's findings differ with and without the cache" >&2; exit 1; }
 	if [ "$rc" -gt 2 ]; then
 		echo "bench_src.sh: cglint exited $rc (internal error), timings would be meaningless" >&2
 		head -n 5 "$tmp/cglint-$mode.err" >&2
@@ -193,82 +211,101 @@ mode_section() {
 	fi
 	echo
 
-	# --- per file: cglint FILE and clang FILE alternately, RUNS times ----------------------
-	local r
+	# --- per file: clang FILE and cglint FILE each way, in turn, RUNS times -----------------
+	local r k
+	local -a order=(clang nocache first second)
 	for ((r = 0; r < runs; r++)); do
 		for f in "${files[@]}"; do
 			b=$(basename "$f")
 			mapfile -t A <"$ad/$b"
-			if ((r % 2)); then
-				measure "$CLANG" -fsyntax-only "${A[@]}" "$f"
-				echo "clang $b $r $us"
-				measure "$cglint" "${cflags[@]}" "$f"
-				echo "cglint $b $r $us"
-			else
-				measure "$cglint" "${cflags[@]}" "$f"
-				echo "cglint $b $r $us"
-				measure "$CLANG" -fsyntax-only "${A[@]}" "$f"
-				echo "clang $b $r $us"
-			fi
+			for ((k = 0; k < 4; k++)); do   # the order turns each run
+				case ${order[(k + r) % 4]} in
+				clang) measure "$CLANG" -fsyntax-only "${A[@]}" "$f" ;;
+				nocache) measure "$cglint" "${cflags[@]}" --no-cache "$f" ;;
+				first) measure first_run "$cglint" "${cflags[@]}" "$f" ;;
+				second) measure "$cglint" "${cflags[@]}" "$f" ;;
+				esac
+				echo "${order[(k + r) % 4]} $b $r $us $cpu_us"
+			done
 		done
 	done >"$tmp/perfile-$mode"
 
-	# --- folder: one cglint process, and clang per file 2 at a time -----------------------
-	local j1m j1n j1x j2m j2n j2x p2m p2n p2x
-	read -r j1m j1n j1x < <(bench "$runs" "$cglint" "${cflags[@]}" -j 1 "$src")
-	read -r j2m j2n j2x < <(bench "$runs" "$cglint" "${cflags[@]}" -j 2 "$src")
-	read -r p2m p2n p2x < <(bench "$runs" xargs -P 2 -L 1 -a "$tmp/lines-$mode" "$CLANG" -fsyntax-only)
+	# --- folder: one cglint process each way, and clang per file 2 at a time ----------------
+	local j1 j2 f2 s2 s1 p2
+	j1=$(bench "$runs" "$cglint" "${cflags[@]}" --no-cache -j 1 "$src")
+	j2=$(bench "$runs" "$cglint" "${cflags[@]}" --no-cache -j 2 "$src")
+	f2=$(bench "$runs" first_run "$cglint" "${cflags[@]}" -j 2 "$src")
+	s1=$(bench "$runs" "$cglint" "${cflags[@]}" -j 1 "$src")
+	s2=$(bench "$runs" "$cglint" "${cflags[@]}" -j 2 "$src")
+	p2=$(bench "$runs" xargs -P 2 -L 1 -a "$tmp/lines-$mode" "$CLANG" -fsyntax-only)
 
-	python3 - "$tmp/perfile-$mode" "$src" "$runs" "$j1m $j1n $j1x" "$j2m $j2n $j2x" "$p2m $p2n $p2x" <<-'EOF'
+	python3 - "$tmp/perfile-$mode" "$src" "$runs" "$j1" "$j2" "$f2" "$s1" "$s2" "$p2" <<-'EOF'
 	import collections, os, statistics, sys
-	t = collections.defaultdict(dict)           # (tool, file) -> {run: us}
+	t = collections.defaultdict(dict)           # (tool, file) -> {run: (wall us, cpu us)}
 	for line in open(sys.argv[1]):
-	    tool, f, r, us = line.split()
-	    t[(tool, f)][int(r)] = int(us)
+	    tool, f, r, us, cpu = line.split()
+	    t[(tool, f)][int(r)] = (int(us), int(cpu))
 	src, runs = sys.argv[2], int(sys.argv[3])
 	files = sorted(os.listdir(src))
-	med = {k: statistics.median(v.values()) for k, v in t.items()}
+	med = {(k, i): statistics.median(x[i] for x in v.values()) for k, v in t.items() for i in (0, 1)}
 	def total(tool):
-	    per_run = [sum(t[(tool, f)][r] for f in files) for r in range(runs)]
-	    return statistics.median(per_run), min(per_run), max(per_run)
-	cg, cl = total("cglint"), total("clang")
-	j1, j2, p2 = ([int(x) for x in a.split()] for a in sys.argv[4:7])
+	    per_run = [sum(t[(tool, f)][r][0] for f in files) for r in range(runs)]
+	    cpu = [sum(t[(tool, f)][r][1] for f in files) for r in range(runs)]
+	    return statistics.median(per_run), min(per_run), max(per_run), statistics.median(cpu)
+	tools = {"nocache": "cglint --no-cache", "first": "cglint, first run (cache empty)",
+	         "second": "cglint, second run (cache kept)", "clang": "clang -fsyntax-only"}
+	tot = {k: total(k) for k in tools}
+	j1, j2, f2, s1, s2, p2 = ([int(x) for x in a.split()] for a in sys.argv[4:10])
 	n = len(files)
-	fmt = "%-24s %-34s %5s %11s %9s %9s"
-	print(fmt % ("case", "tool", "runs", "median ms", "min ms", "max ms"))
+	fmt = "%-24s %-38s %5s %11s %9s %9s %11s"
+	print(fmt % ("case", "tool", "runs", "median ms", "min ms", "max ms", "CPU ms"))
 	def row(case, tool, v):
-	    print(fmt % (case, tool, runs, "%.1f" % (v[0] / 1e3), "%.1f" % (v[1] / 1e3), "%.1f" % (v[2] / 1e3)))
-	row(f"all {n} files", "cglint, one process per file", cg)
-	row(f"all {n} files", "clang -fsyntax-only, one per file", cl)
-	row(f"all {n} files", "cglint -j 1 (one process)", j1)
-	row(f"all {n} files", "cglint -j 2 (one process)", j2)
+	    print(fmt % (case, tool, runs, *("%.1f" % (x / 1e3) for x in v)))
+	for k, name in tools.items():
+	    row(f"all {n}, one per file", name, tot[k])
+	row(f"all {n} files", "cglint --no-cache -j 1 (one process)", j1)
+	row(f"all {n} files", "cglint --no-cache -j 2 (one process)", j2)
+	row(f"all {n} files", "cglint -j 2, first run (cache empty)", f2)
+	row(f"all {n} files", "cglint -j 1, second run (cache kept)", s1)
+	row(f"all {n} files", "cglint -j 2, second run (cache kept)", s2)
 	row(f"all {n} files", "clang, one per file, 2 at a time", p2)
 	print()
-	print("per-file ratio cglint/clang (each file's median; lower is faster for cglint):")
-	print("  %-5s %5s %7s %9s %9s %7s %7s %7s %7s" % ("kind", "files", "lines", "clang ms", "cglint ms",
-	                                                   "median", "p10", "p90", "max"))
 	kinds = collections.defaultdict(list)
 	for f in files:
 	    kinds[f.rsplit(".", 1)[1]].append(f)
-	for kind in ("cu", "cpp", "c", "all"):
-	    fs = files if kind == "all" else kinds.get(kind, [])
-	    if not fs:
-	        continue
-	    rs = sorted(med[("cglint", f)] / med[("clang", f)] for f in fs)
-	    q = lambda p: rs[min(len(rs) - 1, int(p * len(rs)))]
-	    nl = sum(open(os.path.join(src, f)).read().count("\n") for f in fs)
-	    print("  %-5s %5d %7d %9.1f %9.1f %7.2f %7.2f %7.2f %7.2f" % (
-	        "." + kind if kind != "all" else kind, len(fs), nl,
-	        statistics.median(med[("clang", f)] for f in fs) / 1e3,
-	        statistics.median(med[("cglint", f)] for f in fs) / 1e3,
-	        statistics.median(rs), q(0.1), q(0.9), rs[-1]))
-	print()
+	for i, what in ((0, "wall time"), (1, "CPU time")):
+	    print(f"per-file ratio cglint/clang, {what} (each file's median; lower is faster for cglint):")
+	    print("  %-5s %-8s %5s %7s %9s %9s %7s %7s %7s %7s" % ("kind", "cglint", "files", "lines", "clang ms",
+	                                                          "cglint ms", "median", "p10", "p90", "max"))
+	    for kind in ("cu", "cpp", "c", "all"):
+	        fs = files if kind == "all" else kinds.get(kind, [])
+	        if not fs:
+	            continue
+	        nl = sum(open(os.path.join(src, f)).read().count("\n") for f in fs)
+	        for tool in ("nocache", "first", "second"):
+	            rs = sorted(med[((tool, f), i)] / med[(("clang", f), i)] for f in fs)
+	            q = lambda p: rs[min(len(rs) - 1, int(p * len(rs)))]
+	            print("  %-5s %-8s %5d %7d %9.1f %9.1f %7.2f %7.2f %7.2f %7.2f" % (
+	                "." + kind if kind != "all" else kind, tool, len(fs), nl,
+	                statistics.median(med[(("clang", f), i)] for f in fs) / 1e3,
+	                statistics.median(med[((tool, f), i)] for f in fs) / 1e3,
+	                statistics.median(rs), q(0.1), q(0.9), rs[-1]))
+	    print()
 	r = lambda a, b: "%.2f" % (a / b) if b else "n/a"
-	print("ratio cglint/clang (median wall time of the whole set, lower is faster for cglint):")
-	print(f"  one process per file, cglint / clang:                 {r(cg[0], cl[0])}")
-	print(f"  cglint -j 1 (one process) / clang one per file:       {r(j1[0], cl[0])}")
-	print(f"  cglint -j 2 (one process) / clang one per file:       {r(j2[0], cl[0])}")
-	print(f"  cglint -j 2 (one process) / clang 2 at a time:        {r(j2[0], p2[0])}")
+	cl = tot["clang"]
+	def ratios(i, what):
+	    print(f"ratio cglint/clang ({what} of the whole set, lower is faster for cglint):")
+	    print(f"  one process per file, --no-cache / clang:                  {r(tot['nocache'][i], cl[i])}")
+	    print(f"  one process per file, first run / clang:                   {r(tot['first'][i], cl[i])}")
+	    print(f"  one process per file, second run / clang (goal <= 0.3):    {r(tot['second'][i], cl[i])}")
+	    print(f"  cglint --no-cache -j 1 / clang one per file:               {r(j1[i], cl[i])}")
+	    print(f"  cglint --no-cache -j 2 / clang 2 at a time:                {r(j2[i], p2[i])}")
+	    print(f"  cglint -j 2, first run / clang 2 at a time:                {r(f2[i], p2[i])}")
+	    print(f"  cglint -j 1, second run / clang one per file:              {r(s1[i], cl[i])}")
+	    print(f"  cglint -j 2, second run / clang 2 at a time (goal <= 0.6): {r(s2[i], p2[i])}")
+	ratios(0, "median wall time")
+	print()
+	ratios(3, "median CPU time")
 	EOF
 }
 

@@ -3,10 +3,24 @@
 # Helpers the benchmark scripts share (sourced, not run). Times are wall clock in microseconds;
 # a command's exit status is ignored (cglint exits 1 on findings), so set -e does not abort.
 
-# wall time of one run of "$@" into $us. $EPOCHREALTIME needs no fork; its separator follows
-# the locale.
+# The CPU time (user + system, microseconds) this shell's finished children have used, from
+# the builtin `times` (its second line), into $children_us. Not in a subshell: one starts at 0.
+children_cpu() {
+	local u s
+	times >"${TMPDIR:-/tmp}/cglint-bench-times.$$"
+	read -r u s < <(sed -n 2p "${TMPDIR:-/tmp}/cglint-bench-times.$$")
+	rm -f "${TMPDIR:-/tmp}/cglint-bench-times.$$"
+	children_us=$(awk -v u="$u" -v s="$s" 'function us(t, m) { m = t; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", t); sub(/s$/, "", t)
+		return int((m * 60 + t) * 1e6) } BEGIN { print us(u) + us(s) }')
+}
+
+# wall time of one run of "$@" into $us, and the CPU time it used (user + system, its worker
+# processes included) into $cpu_us: on a shared machine the wall time measures the others' load
+# too. $EPOCHREALTIME needs no fork; its separator follows the locale.
 measure() {
-	local t0 t1
+	local t0 t1 c0
+	children_cpu
+	c0=$children_us
 	if [ -n "${EPOCHREALTIME:-}" ]; then
 		t0=${EPOCHREALTIME//[.,]/}
 		"$@" >/dev/null 2>&1 || true
@@ -18,6 +32,8 @@ measure() {
 		t1=$(date +%s%N)
 		us=$(((t1 - t0) / 1000))
 	fi
+	children_cpu
+	cpu_us=$((children_us - c0))
 }
 
 # "median min max" of the numbers on stdin, one a line
