@@ -752,6 +752,15 @@ Test(out, rule_page_under_a_docs_url)
 		cr_expect_str_eq(url, cases[k][1], "%s", cases[k][0]);
 		free(url);
 	}
+	const char *homes[][2] = {
+		{"https://docs.example.org/rules/{id}.html", "https://docs.example.org/rules/"},
+		{"https://docs.example.org/cglint/rules/", "https://docs.example.org/cglint/rules/"},
+	};
+	for (size_t k = 0; k < sizeof(homes) / sizeof(*homes); k++) {
+		char *home = out_docs_home(homes[k][0]);
+		cr_expect_str_eq(home, homes[k][1], "%s", homes[k][0]);
+		free(home);
+	}
 	char *uri = out_uri_encode("file://", "/opt/my env/share/doc/cglint/rules/CG101.md", "");
 	cr_expect_str_eq(uri, "file:///opt/my%20env/share/doc/cglint/rules/CG101.md");
 	free(uri);

@@ -165,6 +165,17 @@ char *out_docs_link(const char *base, const char *id)
 	return url;
 }
 
+char *out_docs_home(const char *base)
+{
+	const char *at = strstr(base, "{id}"), *end = at ? at : base + strlen(base);
+	while (at && end > base && end[-1] != '/')
+		end--;
+	char *home = mem_alloc((size_t)(end - base) + 1);
+	memcpy(home, base, (size_t)(end - base));
+	home[end - base] = '\0';
+	return home;
+}
+
 /* The installed page of rule 'id' (malloc'd), or NULL: DOCDIR/rules/ID.md, DOCDIR found from the
  * program's own folder as the install laid them out. A build folder has none. */
 static char *installed_page(const char *id)

@@ -72,6 +72,9 @@ char *out_rule_see(const struct rule *r);
 /* The address of rule 'id' under a documentation URL: '{id}' in it replaced, else 'ID.md' appended
  * after a '/' (malloc'd). */
 char *out_docs_link(const char *base, const char *id);
+/* The folder of the rule pages under a documentation URL (malloc'd): 'base' up to the last '/'
+ * before '{id}', or 'base' itself without one; SARIF's informationUri. */
+char *out_docs_home(const char *base);
 /* A URI reference for 'path' between 'prefix' and 'suffix': RFC 3986 path characters kept, the
  * rest percent-encoded, ':' too, so that no first segment reads as a scheme (malloc'd). */
 char *out_uri_encode(const char *prefix, const char *path, const char *suffix);

@@ -494,9 +494,12 @@ static void sarif_end(struct out_ctx *o, const struct diag_list *l)
 				"invocations", "executionSuccessful", 1, "originalUriBaseIds", "%SRCROOT%", "uri",
 				jstr(root), "columnKind", "unicodeCodePoints", "results", s->results);
 	free(root);
-	if (*CGLINT_DOCS_URL)   /* no made-up home page: only the address the build was given */
+	if (*CGLINT_DOCS_URL) { /* no made-up home page: only the address the build was given */
+		char *home = out_docs_home(CGLINT_DOCS_URL);
 		json_object_set_new(json_object_get(json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "tool"),
-						    "driver"), "informationUri", jstr(CGLINT_DOCS_URL));
+						    "driver"), "informationUri", jstr(home));
+		free(home);
+	}
 	json_dumpf(doc, o->f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', o->f);
 	json_decref(doc);
