@@ -735,3 +735,93 @@ Test(python, a_helper_reads_what_its_caller_set)
 		free(cmd);
 	}
 }
+
+/* What MCore's TransformerConfig.__post_init__ does to a field the packs' steps recompute
+ * (cuda_graph_scope, recompute_modules, moe_expert_capacity_factor) is left to those steps: the
+ * class default stands, and a negative capacity factor becomes null as MCore makes it. A
+ * provider's own __post_init__ the steps do not replay: what it assigns stays unknown. A
+ * setattr(self, name, ...) with a name cglint cannot read may set any string of the method, but
+ * not one only a raise, an assert or a warning holds. */
+Test(python, post_init_of_mcore_is_the_packs_and_a_providers_own_is_unknown)
+{
+	put("megatron/__init__.py", "");
+	put("megatron/core/__init__.py", "");
+	put("megatron/core/transformer/__init__.py", "");
+	put("megatron/core/transformer/transformer_config.py",
+	    "import warnings\n"
+	    "from dataclasses import dataclass\n"
+	    "\n"
+	    "@dataclass\n"
+	    "class TransformerConfig:\n"
+	    "    cuda_graph_scope: list = None\n"
+	    "    moe_expert_capacity_factor: float = None\n"
+	    "    moe_pad_expert_input_to_capacity: bool = False\n"
+	    "    recompute_modules: list = None\n"
+	    "\n"
+	    "    def __post_init__(self):\n"
+	    "        if self.moe_expert_capacity_factor is not None and self.moe_expert_capacity_factor < 0:\n"
+	    "            self.moe_expert_capacity_factor = None\n"
+	    "        if self.recompute_modules is None:\n"
+	    "            self.recompute_modules = ['core_attn']\n"
+	    "        if self.moe_pad_expert_input_to_capacity and self.moe_expert_capacity_factor is None:\n"
+	    "            raise ValueError('moe_expert_capacity_factor must be set to use moe_pad_expert_input_to_capacity')\n"
+	    "        for attr, value in self.migrations():\n"
+	    "            warnings.warn(f'{attr} is deprecated', DeprecationWarning)\n"
+	    "            setattr(self, attr, value)\n"
+	    "        self.cuda_graph_scope = self.cuda_graph_scope or []\n");
+	put("providers.py", "from dataclasses import dataclass\n"
+			    "from megatron.core.transformer.transformer_config import TransformerConfig\n"
+			    "\n"
+			    "@dataclass\n"
+			    "class GPTModelProvider(TransformerConfig):\n"
+			    "    pass\n"
+			    "\n"
+			    "@dataclass\n"
+			    "class OwnModelProvider(TransformerConfig):\n"
+			    "    def __post_init__(self):\n"
+			    "        super().__post_init__()\n"
+			    "        self.cuda_graph_scope = ['attn']\n");
+	put("r.py", "from providers import GPTModelProvider, OwnModelProvider\n"
+		    "\n"
+		    "def gpt_config():\n"
+		    "    cfg = ConfigContainer(model=GPTModelProvider(moe_expert_capacity_factor=-1.0))\n"
+		    "    return cfg\n"
+		    "\n"
+		    "def own_config():\n"
+		    "    cfg = ConfigContainer(model=OwnModelProvider())\n"
+		    "    return cfg\n");
+	char *out = NULL;
+	harness_run(dir, "facts --mcore 0.19 --bridge 0.6 --function gpt_config r.py 2>&1 | "
+			 "grep -E '^  model\\.(cuda_graph_scope|moe_expert_capacity_factor|moe_pad_expert_input_to_capacity|"
+			 "recompute_modules) ' | sed 's/  \\[.*//' | sort", &out);
+	expect_str(out, "  model.cuda_graph_scope = null\n"
+			"  model.moe_expert_capacity_factor = null\n"
+			"  model.moe_pad_expert_input_to_capacity = false\n"
+			"  model.recompute_modules = [\"core_attn\"]\n");
+	free(out);
+	harness_run(dir, "facts --mcore 0.19 --bridge 0.6 --function own_config r.py 2>&1 | "
+			 "grep -E '^  model\\.cuda_graph_scope' | cut -d'[' -f1", &out);
+	expect_str(out, "  model.cuda_graph_scope = (unknown)  \n");
+	free(out);
+	/* Bridge's finalize(): in-batch packing with pipeline parallelism (0.6's name, 0.4/0.5's) */
+	put("p.yaml", "dataset: {enable_in_batch_packing: true, pack_sequences_in_batch: true}\n"
+		      "model: {pipeline_model_parallel_size: 2, variable_seq_lengths: false}\n");
+	put("q.yaml", "dataset: {enable_in_batch_packing: true}\nmodel: {variable_seq_lengths: false}\n");
+	static const char *const runs[][2] = {
+		{"--bridge 0.6 p.yaml", "  model.variable_seq_lengths = true"},
+		{"--bridge 0.5 --mcore 0.17 p.yaml", "  model.variable_seq_lengths = true"},
+		{"--bridge 0.3 --mcore 0.16 p.yaml", "  model.variable_seq_lengths = false"},
+		{"--bridge 0.6 q.yaml", "  model.variable_seq_lengths = (unknown)"},
+	};
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		char *cmd = NULL;
+		cr_assert(asprintf(&cmd, "facts %s | grep -E '^  model\\.variable_seq_lengths ' | sed 's/  \\[.*//'",
+				   runs[k][0]) > 0);
+		harness_run(dir, cmd, &out);
+		char want[128];
+		snprintf(want, sizeof(want), "%s\n", runs[k][1]);
+		cr_expect_str_eq(out, want, "%s", runs[k][0]);
+		free(out);
+		free(cmd);
+	}
+}

@@ -723,6 +723,14 @@ void fe_py_cache_free(struct py_cache *c)
 	free(c);
 }
 
+void fe_py_cache_replayed(struct py_cache *c, const char *const *fields, size_t n)
+{
+	c->replayed = arena_alloc(c->a, (n ? n : 1) * sizeof(*c->replayed));
+	for (size_t k = 0; k < n; k++)
+		c->replayed[k] = arena_strdup(c->a, fields[k]);
+	c->n_replayed = n;
+}
+
 size_t fe_py_cache_count(const struct py_cache *c)
 {
 	size_t n = 0;

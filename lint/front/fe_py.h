@@ -90,6 +90,10 @@ struct py_file {
 struct py_cache;
 struct py_cache *fe_py_cache_new(struct arena *a);
 void fe_py_cache_free(struct py_cache *c);
+/* Fields of the model ("cuda_graph_impl") that the packs' normalization steps recompute as
+ * MCore's post-init does, for some release: where a provider class's method may assign one,
+ * the steps replay it, so the default stands as the class writes it (copied into 'c'). */
+void fe_py_cache_replayed(struct py_cache *c, const char *const *fields, size_t n);
 /* The k-th module read from disk to follow a call (k < count), for the run's text store. */
 size_t fe_py_cache_count(const struct py_cache *c);
 void fe_py_cache_file(const struct py_cache *c, size_t k, const char **path, const char **buf, size_t *len);

@@ -101,6 +101,8 @@ struct py_cache {
 	struct mod *top;        /* the file being linted: notes are about its lines */
 	struct py_note *notes;
 	size_t n_notes, cap_notes;
+	const char **replayed;  /* model fields the packs' steps recompute (fe_py_cache_replayed) */
+	size_t n_replayed;
 };
 
 /* Parse 'buf' (kept by the caller) as the module at 'path' and keep it; NULL if it cannot. */

@@ -346,20 +346,33 @@ static void scan_target(struct scan *s, TSNode t)
 		scan_target(s, ts_node_named_child(t, k));
 }
 
+/* A call whose string arguments go nowhere else: a message printed, logged or warned. */
+static bool message_call(const char *fn)
+{
+	static const char *const tails[] = {"print", "warn", "warning", "info", "debug", "error", "exception",
+					    "critical", "log", "getattr", "hasattr"};
+	const char *leaf = strrchr(fn, '.');
+	leaf = leaf ? leaf + 1 : fn;
+	for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]); k++)
+		if (!strcmp(leaf, tails[k]))
+			return true;
+	return false;
+}
+
 /* setattr(self, name, v) with a name cglint cannot read: every string the function holds may
- * be that name. */
+ * be that name, but for those no name can come from: a raise's or an assert's (the function
+ * ends there) and a message's (print, warnings.warn, logging; getattr/hasattr only read). */
 static void strings_of(struct scan *s, TSNode n, unsigned depth)
 {
 	if (depth > 200 || s->ki->scanned++ > MAX_SCAN_NODES)
 		return;
+	if (py_is(n, "raise_statement") || py_is(n, "assert_statement"))
+		return;
 	struct value v;
 	if (py_is(n, "string") && fe_py_lit_string(s->c->a, s->m->src, n, &v))
 		changed(s->c, s->ki, v.s, s->by);
-	if (py_is(n, "call")) {         /* getattr(self, "x", d), hasattr(self, "x"): read, not set */
-		const char *fn = text(s->c->a, s->m, py_field(n, "function"));
-		if (!strcmp(fn, "getattr") || !strcmp(fn, "hasattr"))
-			return;
-	}
+	if (py_is(n, "call") && message_call(text(s->c->a, s->m, py_field(n, "function"))))
+		return;
 	for (uint32_t k = 0; k < ts_node_named_child_count(n); k++)
 		strings_of(s, ts_node_named_child(n, k), depth + 1);
 }
@@ -505,6 +518,20 @@ static struct klass_info *read_class(struct py_cache *c, struct mod *m, struct k
 	return ki;
 }
 
+/* MCore's and Bridge's TransformerConfig classes, whose __post_init__ and finalize() the packs'
+ * steps replay for the fields they set; a provider's or a user's own methods they do not. */
+static bool replayed_by_packs(const struct klass *k)
+{
+	static const char *const names[] = {"TransformerConfig", "MLATransformerConfig", "ModelParallelConfig",
+					    "HeterogeneousTransformerConfig"};
+	const char *path = k->info->mod->path;
+	bool ours = strstr(path, "/megatron/core/") || strstr(path, "/megatron/bridge/models/transformer_config.py");
+	for (size_t n = 0; ours && n < sizeof(names) / sizeof(names[0]); n++)
+		if (!strcmp(k->name, names[n]))
+			return true;
+	return false;
+}
+
 bool py_class_defaults(struct fn *f, TSNode call, const char *key, bool known_only)
 {
 	TSNode fnode = py_field(call, "function");
@@ -523,15 +550,19 @@ bool py_class_defaults(struct fn *f, TSNode call, const char *key, bool known_on
 			break;
 	}
 	struct loc at = py_loc(f->path, fnode);
+	bool model = !strcmp(py_bridge_section(cls) ? py_bridge_section(cls) : "", "model");
 	for (size_t i = 0; i < ki->n_fields; i++) {
 		const struct cfield *fd = &ki->fields[i];
 		if (fd->required)
 			continue;
 		struct value v = fd->val;
 		const char *why = fd->why;
+		bool replayed = false;
+		for (size_t r = 0; model && r < f->cache->n_replayed && !replayed; r++)
+			replayed = !strcmp(f->cache->replayed[r], fd->name);
 		for (size_t o = 0; o < ki->n_mro && v.kind != V_UNKNOWN; o++) {
 			const struct klass_info *bi = ki->mro[o]->info;
-			for (size_t j = 0; j < bi->n_changed; j++)
+			for (size_t j = 0; j < bi->n_changed && !(replayed && replayed_by_packs(ki->mro[o])); j++)
 				if (!strcmp(bi->changed[j], fd->name)) {
 					v = value_unknown;
 					why = arena_printf(f->a, "%s may change %s.%s, whose default cglint does not "

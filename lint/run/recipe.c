@@ -222,11 +222,32 @@ static const struct py_unit *stand_in(struct lint_run *r, struct arena *a, const
 	return NULL;
 }
 
+/* The run's Python modules, made once: the model fields the packs' steps recompute (any
+ * release's, so that what is cached a run holds for every target) told to it. */
+static struct py_cache *py_cache_of(struct lint_run *r)
+{
+	if (r->py)
+		return r->py;
+	r->py = fe_py_cache_new(r->arena);
+	const char **fields = NULL;
+	size_t n = 0;
+	for (size_t k = 0; k < r->pack->n_steps; k++)
+		for (size_t i = 0; i < r->pack->steps[k]->n; i++) {
+			const char *key = r->pack->steps[k]->keys[i];
+			if (strncmp(key, "model.", 6) || strchr(key + 6, '.') || facts_internal(key))
+				continue;
+			fields = mem_realloc(fields, (n + 1) * sizeof(*fields));
+			fields[n++] = key + 6;
+		}
+	fe_py_cache_replayed(r->py, fields, n);
+	free(fields);
+	return r->py;
+}
+
 bool recipe_launch(struct lint_run *r, const char *script, const char *name, struct loc at, struct facts *t,
 		   const struct target *tg)
 {
-	if (!r->py)
-		r->py = fe_py_cache_new(r->arena);
+	py_cache_of(r);
 	size_t read_before = fe_py_cache_count(r->py);
 	struct arena *a = arena_new();
 	/* as Bridge's load_recipe: a benchmark recipe first, else a library one */
@@ -294,8 +315,7 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 {
 	struct arena *a = arena_new();
 	struct py_file py;
-	if (!r->py)
-		r->py = fe_py_cache_new(r->arena);
+	py_cache_of(r);
 	size_t read_before = fe_py_cache_count(r->py);
 	if (fe_py_parse(a, r->py, path, buf, len, &py)) {
 		diag_input(&r->diags, "CG917", (struct loc){path, 1, 1}, "the Python parser could not run on this file");
