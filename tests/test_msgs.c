@@ -77,3 +77,25 @@ Test(msgs, local_with_a_per_layer_scope_is_cg170_in_every_form)
 	expect_has(out, "[CG131 scope-and-modules-together]");      /* the one world CG170 leaves out */
 	free(out);
 }
+
+/* Item 7: the scope spelling Bridge 0.6's docs and recipes use is accepted and converted by MCore
+ * 0.19 with a DeprecationWarning Python hides: a note with a fix, which --fail-on warning passes. */
+Test(msgs, a_silently_converted_spelling_is_a_note_with_a_fix)
+{
+	put("te.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  cuda_graph_scope: [attn, mlp]\n"
+		       "  use_te_rng_tracker: true\n");
+	char *out;
+	cr_expect_eq(run("--fail-on warning te.yaml", &out), 0);
+	expect_has(out, "te.yaml:3:3: note: cuda_graph_scope is deprecated, use cuda_graph_modules instead. [CG132");
+	expect_has(out, "    fix: ");
+	free(out);
+	/* MCore 0.17 has no cuda_graph_modules: nothing to say */
+	cr_expect_eq(run("--mcore 0.17 --bridge 0.4 --fail-on note te.yaml", &out), 0);
+	expect_lacks(out, "CG132");
+	free(out);
+	/* a deprecated switch MCore warns about on the console stays a warning */
+	put("ext.yaml", "model:\n  external_cuda_graph: true\n  use_te_rng_tracker: true\n");
+	cr_expect_eq(run("--fail-on warning ext.yaml", &out), 1);
+	expect_has(out, "warning: external_cuda_graph is deprecated");
+	free(out);
+}

@@ -197,7 +197,7 @@ static char *at_016(const char *name)
 static char *at_018(const char *name)
 {
 	char *s = malloc(1024);
-	snprintf(s, 1024, "%s:3:3: warning: " M132 "%s:5:3: warning: " M905 "%s:7:3: error: " M101, name, name, name);
+	snprintf(s, 1024, "%s:3:3: note: " M132 "%s:5:3: warning: " M905 "%s:7:3: error: " M101, name, name, name);
 	return s;
 }
 
@@ -263,7 +263,7 @@ Test(project, inherit_keeps_the_parents_bridge)
 	put(".cglint.yaml", "target:\n  mcore: \"0.16\"\n  bridge: none\n");
 	put("sub/.cglint.yaml", "inherit: true\ntarget:\n  mcore: \"0.18\"\n");
 	put("sub/t.yaml", recipe);
-	expect_lint("", "sub/t.yaml", 0, "sub/t.yaml:3:3: warning: " M132 "sub/t.yaml:5:3: warning: " M905);
+	expect_lint("", "sub/t.yaml", 0, "sub/t.yaml:3:3: note: " M132 "sub/t.yaml:5:3: warning: " M905);
 }
 
 Test(project, yml_spelling_is_found)
@@ -625,10 +625,10 @@ Test(project, per_path_globs)
 	/* run from proj/other: the globs stay relative to proj/ */
 	expect_lint("proj/other", "../r.yaml ../recipes/r.yaml ../recipes/b/r.yaml ../recipes/a/legacy/l.yaml "
 				  "../legacy/l.yaml r.yaml", 1,
-		    "../legacy/l.yaml:3:3: warning: " M132
+		    "../legacy/l.yaml:3:3: note: " M132
 		    "../r.yaml:5:3: warning: " M905
 		    "../r.yaml:7:3: note: " M101
-		    "../recipes/a/legacy/l.yaml:3:3: warning: " M132
+		    "../recipes/a/legacy/l.yaml:3:3: note: " M132
 		    "../recipes/b/r.yaml:5:3: warning: " M905
 		    "../recipes/b/r.yaml:7:3: error: " M101
 		    "../recipes/r.yaml:7:3: error: " M101
@@ -745,8 +745,8 @@ Test(project, suppressions_in_yaml)
 	free(err);
 	/* an audit: everything the comments hide, and no CG913 */
 	got = lint_at("", "--mcore 0.18 --no-inline-suppressions s.yaml", &rc, &err);
-	expect_str(got, "s.yaml:3:3: warning: " M132 "s.yaml:8:3: warning: " M905 "s.yaml:11:3: error: " M101);
-	expect_str(err, "cglint: 1 error, 2 warnings in 1 file; 1 file checked; 13 checks undecided (-v lists them)\n");
+	expect_str(got, "s.yaml:3:3: note: " M132 "s.yaml:8:3: warning: " M905 "s.yaml:11:3: error: " M101);
+	expect_str(err, "cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 13 checks undecided (-v lists them)\n");
 	cr_expect_eq(rc, 1);
 	free(got);
 	free(err);
@@ -1239,8 +1239,8 @@ Test(project, fix_reports_what_is_left)
 	int rc;
 	char *err;
 	char *got = lint_at("", "--mcore 0.18 --fix t.yaml", &rc, &err);
-	expect_str(got, "t.yaml:3:3: warning: " M132 "t.yaml:5:3: warning: " M905);
-	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: 2 warnings in 1 file; 1 file checked; 13 checks undecided (-v lists them)\n");
+	expect_str(got, "t.yaml:3:3: note: " M132 "t.yaml:5:3: warning: " M905);
+	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: 1 warning, 1 note in 1 file; 1 file checked; 13 checks undecided (-v lists them)\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -1254,7 +1254,7 @@ Test(project, fix_reports_what_is_left)
 	/* warnings left fail at --fail-on warning */
 	put("t.yaml", recipe);
 	expect_lint("", "--mcore 0.18 --fix --fail-on warning t.yaml", 1,
-		    "t.yaml:3:3: warning: " M132 "t.yaml:5:3: warning: " M905);
+		    "t.yaml:3:3: note: " M132 "t.yaml:5:3: warning: " M905);
 }
 
 Test(project, fix_keeps_mode_and_symlinks)
@@ -1450,7 +1450,7 @@ Test(project, output_files_match_separate_runs)
 	expect_str(out, text_run);
 	expect_file("out.txt", text_run);
 	expect_file("out.json", json_run);
-	expect_str(err, "cglint: 1 error, 2 warnings in 1 file; 1 file checked; 13 checks undecided (-v lists them)\n");
+	expect_str(err, "cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 13 checks undecided (-v lists them)\n");
 	char *h = harness_heads(text_run);
 	char *want = at_018("t.yaml");
 	expect_str(h, want);
@@ -1483,7 +1483,7 @@ Test(project, output_errors)
 	rc = run_at("", "--mcore 0.18 -o json=nodir/x.json t.yaml", &out, &err);
 	cr_expect_eq(rc, 2);
 	expect_str(err, "cglint: --output nodir/x.json: No such file or directory\n"
-			"cglint: 1 error, 2 warnings in 1 file; 1 file checked; 13 checks undecided (-v lists them)\n");
+			"cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 13 checks undecided (-v lists them)\n");
 	free(out);
 	free(err);
 }

@@ -84,7 +84,7 @@ static void normalize(struct engine *e)
 		const char **whys = arena_alloc(e->unit.arena, s->n * sizeof(*whys));
 		for (size_t i = 0; i < s->n; i++) {
 			vals[i] = expr_eval(s->exprs[i], &env);
-			const char *from = vals[i].kind == V_UNKNOWN ? judge_unknown_keys(e->unit.facts, s->exprs[i],
+			const char *from = vals[i].kind == V_UNKNOWN ? judge_unknown_keys(e->unit.facts, e->unit.target, s->exprs[i],
 											    e->unit.arena) : NULL;
 			whys[i] = from ? arena_printf(e->unit.arena, "%s computes it from %s", s->id, from) : NULL;
 		}

@@ -9,6 +9,7 @@
 #include "config/expr.h"
 #include "config/fact.h"
 #include "config/pack.h"
+#include "config/target.h"
 
 static struct expr_env env_of(const struct judge *j)
 {
@@ -74,6 +75,7 @@ static struct first_loc rule_at(const struct judge *j, const struct rule *r)
 /* The keys an expression reads that are unknown, each with why. */
 struct open_keys {
 	const struct facts *facts;
+	const struct target *target;    /* may be NULL */
 	struct sbuf sb;
 	size_t n, hidden;       /* listed; internal ones (facts_internal) left out */
 	unsigned depth;         /* steps followed back (a step may read what an earlier one derived) */
@@ -107,6 +109,11 @@ static void open_key(const char *path, void *ctx)
 			return;
 	if (o->n_seen < sizeof(o->seen) / sizeof(*o->seen))
 		o->seen[o->n_seen++] = path;
+	if (!strncmp(path, "target.", 7)) {     /* the run's target: only the GPU may be unnamed */
+		if (!strcmp(path + 7, "gpu_major") && o->target && !o->target->gpu_major)
+			sbuf_printf(&o->sb, "%s%s (no --gpu names the GPU)", o->n++ ? ", " : "", path);
+		return;
+	}
 	const struct fact *f = facts_get(o->facts, path);
 	/* behind a step, a value a later step wrote (BR-04's cleared modules) is not the input's */
 	if (f && f->loc.path && f->val.kind != V_UNKNOWN && !(o->depth && !strcmp(f->layer, "normalized")))
@@ -129,9 +136,9 @@ static void open_key(const char *path, void *ctx)
 	sbuf_printf(&o->sb, "%s%s (%s%s%s)", o->n++ ? ", " : "", path, up ? up->key : "", up ? " is " : "", why);
 }
 
-static void open_keys(struct open_keys *o, const struct facts *f, const struct expr *x)
+static void open_keys(struct open_keys *o, const struct facts *f, const struct target *t, const struct expr *x)
 {
-	*o = (struct open_keys){.facts = f};
+	*o = (struct open_keys){.facts = f, .target = t};
 	sbuf_init(&o->sb);
 	if (x)
 		expr_each_path(x, open_key, o);
@@ -139,10 +146,10 @@ static void open_keys(struct open_keys *o, const struct facts *f, const struct e
 		sbuf_adds(&o->sb, "values derived from the config that are not known");
 }
 
-const char *judge_unknown_keys(const struct facts *f, const struct expr *x, struct arena *a)
+const char *judge_unknown_keys(const struct facts *f, const struct target *t, const struct expr *x, struct arena *a)
 {
 	struct open_keys o;
-	open_keys(&o, f, x);
+	open_keys(&o, f, t, x);
 	const char *s = o.sb.len ? arena_strdup(a, o.sb.buf) : NULL;
 	sbuf_release(&o.sb);
 	return s;
@@ -151,7 +158,7 @@ const char *judge_unknown_keys(const struct facts *f, const struct expr *x, stru
 void judge_undecided(struct judge *j, const struct rule *r)
 {
 	struct open_keys o;
-	open_keys(&o, j->facts, r->when);
+	open_keys(&o, j->facts, j->target, r->when);
 	if (o.given && o.sb.len) {
 		struct first_loc fl = rule_at(j, r);
 		struct diag *d = diag_report(j->diags, r, fl.loc,

@@ -37,7 +37,7 @@ void judge_report(struct judge *j, const struct rule *r, struct loc loc, const c
  * waits for and why each is unknown, when the unit's input sets a key the rule reads. */
 void judge_undecided(struct judge *j, const struct rule *r);
 /* "rng.te_rng_tracker (no input sets it), ..." for the unknown keys 'x' reads, in 'a'; NULL if none. */
-const char *judge_unknown_keys(const struct facts *f, const struct expr *x, struct arena *a);
+const char *judge_unknown_keys(const struct facts *f, const struct target *t, const struct expr *x, struct arena *a);
 /* Unless 'loc' is already set: the position of the first key 'x' reads that has one, and that key. */
 void judge_expr_loc(const struct facts *f, const struct expr *x, const char **key, struct loc *loc);
 

@@ -54,9 +54,14 @@ EXPECT = [
     (["--mcore", "0.19", "--bridge", "0.5"], "recipes/llama/h100/llama3.py", "CG129", "warning", 1),
     (["--mcore", "0.18"], "recipes/llama/h100/llama3.py", "CG129", "warning", 1),
     # scope is deprecated from 0.18 in favour of cuda_graph_modules
-    (["--mcore", "0.19", "--bridge", "0.5"], "recipes/llama/h100/llama3.py", "CG132", "warning", 1),
+    (["--mcore", "0.19", "--bridge", "0.5"], "recipes/llama/h100/llama3.py", "CG132", "note", 1),
 ]
-NO_ERRORS_ON = [[]]     # targets on which the release's own recipes must give no error
+# targets on which the release's own recipes must give no error, and no warning but those MCore
+# prints itself (a UserWarning: external_cuda_graph, enable_cuda_graph, the "full" scope). The
+# spellings accepted and converted in silence (cuda_graph_scope and the full_iteration modules, a
+# DeprecationWarning Python hides) are notes (issue 30 item 7).
+NO_ERRORS_ON = [[]]
+WARNED_BY_MCORE = {"CG124", "CG125", "CG129"}
 
 UNIT_PACK = """\
 pack: unit-probe
@@ -252,8 +257,8 @@ def main():
         found[" ".join(target)] = diags
         if target in NO_ERRORS_ON:
             for d in diags:
-                if d["severity"] == "error":
-                    problems.append(f"[{ts}] the release's own recipe gives an error: "
+                if d["severity"] == "error" or (d["severity"] == "warning" and d["rule"] not in WARNED_BY_MCORE):
+                    problems.append(f"[{ts}] the release's own recipe gives {'an' if d['severity'] == 'error' else 'a'} {d['severity']}: "
                                     f"{rel(d['path'])}:{d['line']}: {d['rule']} {d['message']}")
     for target, f, rule, sev, least in EXPECT:
         ts = " ".join(target)
