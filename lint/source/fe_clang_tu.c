@@ -30,18 +30,17 @@ struct shim_source {
 extern const struct shim_source shim_sources[];
 extern const size_t shim_n_sources;
 
-/* The shim (and the CUDA 13 stub) as files in memory under their virtual folders, plus the
+/* The shim (its stub/ folder included) as files in memory under its virtual folder, plus the
  * file itself, read once by the caller. */
 static struct CXUnsavedFile *unsaved_files(struct arena *a, const char *abspath, const char *buf, size_t len,
 					   unsigned *n)
 {
-	struct CXUnsavedFile *u = arena_alloc(a, (shim_n_sources + 2) * sizeof(*u));
+	struct CXUnsavedFile *u = arena_alloc(a, (shim_n_sources + 1) * sizeof(*u));
 	for (size_t i = 0; i < shim_n_sources; i++)
 		u[i] = (struct CXUnsavedFile){arena_printf(a, "%s/%s", FE_CLANG_SHIM_DIR, shim_sources[i].path),
 					      shim_sources[i].text, shim_sources[i].len};
-	u[shim_n_sources] = (struct CXUnsavedFile){FE_CLANG_STUB_DIR "/texture_fetch_functions.h", "", 0};
-	u[shim_n_sources + 1] = (struct CXUnsavedFile){abspath, buf, len};
-	*n = (unsigned)shim_n_sources + 2;
+	u[shim_n_sources] = (struct CXUnsavedFile){abspath, buf, len};
+	*n = (unsigned)shim_n_sources + 1;
 	return u;
 }
 

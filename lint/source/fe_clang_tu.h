@@ -21,7 +21,7 @@ struct fe_clang_opts;
 struct sir_tu;
 struct CXTranslationUnitImpl;   /* libclang's CXTranslationUnit; see fe_clang_walk.h */
 
-#define FE_CLANG_STUB_DIR "/cglint-stub"        /* CUDA 13 dropped a header clang's CUDA wrapper includes */
+#define FE_CLANG_STUB_DIR FE_CLANG_SHIM_DIR "/stub"  /* with a toolkit: what nvcc gives that clang does not (shim/stub/) */
 
 /* Make the process's index now (libclang's targets are set up with it), so that workers forked
  * after share it. */

@@ -3,7 +3,7 @@
 # Benchmark cglint's source scanner against `clang -fsyntax-only` on the same generated sources
 # (tests/bench/gen_src.py: ~60% .cu with capture regions, 20% host .cpp, 20% .c, 50-800 lines),
 # with the identical arguments: the ones `cglint --show-clang-args FILE` prints, where the shim's
-# virtual folder /cglint-shim becomes the on-disk lint/source/shim (and /cglint-stub an empty stub
+# virtual folder /cglint-shim becomes the on-disk lint/source/shim (its stub/ the on-disk shim/stub
 # folder). So the ratio is cglint's whole cost (start-up, rule packs, the AST walk, the checks)
 # over clang's parse and semantic analysis alone.
 #   shim  --cuda-path none: CUDA against cglint's shim headers (the default when no toolkit is found)
@@ -78,9 +78,6 @@ first_run() {
 	rm -rf "$tmp/fresh-$fresh"
 }
 src=$tmp/src
-stub=$tmp/stub
-mkdir -p "$stub"
-: >"$stub/texture_fetch_functions.h"   # cglint serves the same empty file as /cglint-stub
 
 # shellcheck source=tests/bench/lib.sh
 . "$here/lib.sh"
@@ -130,7 +127,7 @@ mode_section() {
 	for f in "${files[@]}"; do
 		b=$(basename "$f")
 		"$cglint" --show-clang-args "${cflags[@]}" "$f" |
-			sed -e "s#^/cglint-shim\$#$repo/lint/source/shim#" -e "s#^/cglint-stub\$#$stub#" >"$ad/$b"
+			sed -e "s#^/cglint-shim\$#$repo/lint/source/shim#" -e "s#^/cglint-shim/stub\$#$repo/lint/source/shim/stub#" >"$ad/$b"
 		[ -s "$ad/$b" ] || { echo "bench_src.sh: cglint --show-clang-args printed nothing for $b" >&2; exit 1; }
 		{ tr '\n' ' ' <"$ad/$b"; echo "$f"; } >>"$tmp/lines-$mode"
 	done

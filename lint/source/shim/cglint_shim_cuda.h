@@ -13,9 +13,10 @@
 /* clang's own CUDA wrapper defines __CUDACC__ and includes cuda.h; -nocudainc skips it. */
 #if defined(__CUDA__)
 #ifndef __CUDACC__
-#define __CUDACC__
+#define __CUDACC__ 1    /* nvcc's value: '#if __CUDACC__' (NCCL's device headers) needs one */
 #endif
 #include <cuda.h>
+#include <string.h>     /* as nvcc's crt/common_functions.h: code calls strcmp with no include */
 #endif
 
 /* ---- execution-space and storage attributes ---------------------------------------------- */
@@ -1132,6 +1133,10 @@ __host__ __device__ unsigned int min(int a, unsigned int b);
 __host__ __device__ unsigned int min(unsigned int a, int b);
 __host__ __device__ long long min(long long a, long long b);
 __host__ __device__ unsigned long long min(unsigned long long a, unsigned long long b);
+__host__ __device__ long min(long a, long b);
+__host__ __device__ unsigned long min(unsigned long a, unsigned long b);
+__host__ __device__ unsigned long min(long a, unsigned long b);
+__host__ __device__ unsigned long min(unsigned long a, long b);
 __host__ __device__ float min(float a, float b);
 __host__ __device__ double min(double a, double b);
 __host__ __device__ double min(float a, double b);
@@ -1142,6 +1147,10 @@ __host__ __device__ unsigned int max(int a, unsigned int b);
 __host__ __device__ unsigned int max(unsigned int a, int b);
 __host__ __device__ long long max(long long a, long long b);
 __host__ __device__ unsigned long long max(unsigned long long a, unsigned long long b);
+__host__ __device__ long max(long a, long b);
+__host__ __device__ unsigned long max(unsigned long a, unsigned long b);
+__host__ __device__ unsigned long max(long a, unsigned long b);
+__host__ __device__ unsigned long max(unsigned long a, long b);
 __host__ __device__ float max(float a, float b);
 __host__ __device__ double max(double a, double b);
 __host__ __device__ double max(float a, double b);
