@@ -409,6 +409,15 @@ static bool failure_return(const struct sir_tu *tu, const struct sir_ev *e)
 	return error_test(tu, a->cond, a->when);
 }
 
+/* exit(0), exit(EXIT_SUCCESS), std::exit(0): the program's normal end, not an error path. */
+static bool success_exit(const struct cap_guard *g, const struct sir_ev *e)
+{
+	if (e->kind != EV_CALL || !role(g, e->name, API_EXIT) || e->n_args != 1)
+		return false;
+	const struct sir_ref *r = &e->args[0];
+	return (r->has_ival && r->ival == 0) || (r->text && !strcmp(r->text, "EXIT_SUCCESS"));
+}
+
 /* A function of the file that never returns normally: it ends in an exit at its top level. */
 static bool never_returns(const struct cap_guard *g, const struct sir_ev *call)
 {
@@ -416,7 +425,8 @@ static bool never_returns(const struct cap_guard *g, const struct sir_ev *call)
 		return false;
 	const struct sir_fn *h = &g->tu->fns[call->callee];
 	for (size_t i = 0; i < h->n_ev; i++)
-		if (h->ev[i].arm < 0 && (h->ev[i].kind == EV_THROW || (h->ev[i].kind == EV_CALL && role(g, h->ev[i].name, API_EXIT))))
+		if (h->ev[i].arm < 0 && (h->ev[i].kind == EV_THROW ||
+					 (h->ev[i].kind == EV_CALL && role(g, h->ev[i].name, API_EXIT) && !success_exit(g, &h->ev[i]))))
 			return true;
 	return false;
 }
@@ -428,6 +438,8 @@ bool cap_guard_on_error_path(struct cap_guard *g, const struct sir_fn *fn, size_
 		const struct sir_ev *ex = &fn->ev[x];
 		if (!cap_guard_inside(g->tu, e->arm, ex->arm))
 			continue;               /* not on this path: another branch */
+		if (success_exit(g, ex))
+			return false;   /* the end of a run that went well: what leads there is the program */
 		if (ex->kind == EV_THROW || (ex->kind == EV_CALL && (role(g, ex->name, API_EXIT) || never_returns(g, ex))))
 			return true;
 		if (ex->kind == EV_RETURN)
@@ -441,6 +453,19 @@ bool cap_guard_on_error_path(struct cap_guard *g, const struct sir_fn *fn, size_
 bool cap_guard_in_span(const struct cap_guard *g, const struct cap_guard_span *s, const struct sir_ev *e)
 {
 	return cap_guard_inside(g->tu, e->arm, s->in) && (s->out < 0 || !cap_guard_inside(g->tu, e->arm, s->out));
+}
+
+/* Where a status test at fn->ev[at] stops saying anything: a test inside a region (begun before
+ * it) speaks for that capture, which ends at the first end after it; else the function's end. */
+static size_t region_end(const struct cap_guard *g, const struct sir_fn *fn, size_t at)
+{
+	bool begun = false;
+	for (size_t i = 0; i < at && !begun; i++)
+		begun = role(g, fn->ev[i].name, API_BEGIN) != NULL;
+	for (size_t i = at + 1; begun && i < fn->n_ev; i++)
+		if (role(g, fn->ev[i].name, API_END))
+			return i;
+	return fn->n_ev;
 }
 
 struct cap_guard_span *cap_guard_spans(struct cap_guard *g, const struct sir_fn *fn, size_t *n)
@@ -474,7 +499,8 @@ struct cap_guard_span *cap_guard_spans(struct cap_guard *g, const struct sir_fn 
 		if (x->after != SAYS_CAPTURING || x->at + 1 >= fn->n_ev)
 			continue;
 		v = mem_realloc(v, (*n + 1) * sizeof(*v));
-		v[(*n)++] = (struct cap_guard_span){x->at + 1, fn->n_ev, x->up, x->arm, g->tu->arms[x->arm].loc, x->stream};
+		v[(*n)++] = (struct cap_guard_span){x->at + 1, region_end(g, fn, x->at), x->up, x->arm,
+						    g->tu->arms[x->arm].loc, x->stream};
 	}
 	return v;
 }
