@@ -460,6 +460,91 @@ static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *
 
 static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t to);
 
+/* CG411, once per callee and file: a captured call the checks cannot look inside. */
+static void unchecked(struct walk *w, const struct frame *f, const struct sir_ev *e, const char *callee, const char *why)
+{
+	const struct rule *rule = pack_find(w->c->pack, "CG411");
+	const char *api = arena_printf(w->c->arena, "'%s'", callee ? callee : "?");
+	for (size_t k = 0; rule && k < w->c->diags->n; k++)
+		if (w->c->diags->items[k].rule == rule && strstr(w->c->diags->items[k].message, api))
+			return;
+	if (rule)
+		report(w, f, rule, e, (struct cap_words){.api = api, .effect = why});
+}
+
+static void enter(struct walk *w, const struct frame *f, const struct sir_ev *e, const struct sir_fn *callee)
+{
+	if (callee->left_out) {
+		unchecked(w, f, e, callee->name, callee->left_out);
+		return;
+	}
+	if (f->depth >= CAP_MAX_DEPTH)
+		return;
+	for (const struct frame *g = f; g; g = g->up)
+		if (g->fn == callee)
+			return;         /* recursion */
+	struct frame inner = {callee, e, f, f->depth + 1, f->relaxed || e->off < f->guard_end, 0};
+	walk_fn(w, &inner, 0, callee->n_ev);
+}
+
+#define MAX_TARGETS 8
+
+static size_t add_target(int *v, size_t n, int fn1)
+{
+	for (size_t k = 0; k < n; k++)
+		if (v[k] == fn1)
+			return n;
+	if (fn1 && n < MAX_TARGETS)
+		v[n++] = fn1;
+	return n;
+}
+
+/* The functions a pointer, std::function or lambda object may hold: what it denotes through the
+ * calls followed, else every function the unit stores in it (assigned, initialised with, or,
+ * for a parameter of the region's own function, passed by a caller). Indices + 1. */
+static size_t targets_of(const struct cap *c, const struct frame *f, const struct sir_ev *e, int *v)
+{
+	struct sir_ref o = resolve(c, f, e->object);
+	if (o.fn1)
+		return add_target(v, 0, o.fn1);
+	if (o.kind != REF_VAR || o.elem)
+		return 0;
+	const struct sir_decl *d = &c->tu->decls[o.decl];
+	size_t n = 0;
+	for (size_t g = 0; g < c->tu->n_fns; g++)
+		for (size_t i = 0; i < c->tu->fns[g].n_ev; i++) {
+			const struct sir_ev *x = &c->tu->fns[g].ev[i];
+			if ((x->kind == EV_WRITE || x->kind == EV_VAR) && x->target.kind == REF_VAR && x->target.decl == o.decl && x->n_args)
+				n = add_target(v, n, x->args[0].fn1);
+			else if (d->kind == DECL_PARAM && x->kind == EV_CALL && x->callee == d->fn && (unsigned)d->param < x->n_args)
+				n = add_target(v, n, x->args[d->param].fn1);
+		}
+	return n;
+}
+
+/* A call to something that is not an API: into the unit's function, or through what holds one. */
+static void follow(struct walk *w, const struct frame *f, const struct sir_ev *e)
+{
+	const struct cap *c = w->c;
+	if (e->callee >= 0) {
+		enter(w, f, e, &c->tu->fns[e->callee]);
+		return;
+	}
+	if (!e->indirect) {
+		unchecked(w, f, e, e->name, "it has no body in this file (defined in another translation unit)");
+		return;
+	}
+	int v[MAX_TARGETS];
+	size_t n = targets_of(c, f, e, v);
+	if (!n) {
+		const char *what = e->object.text ? e->object.text : "a function pointer";
+		unchecked(w, f, e, what, "it is called through a pointer or std::function whose target this file does not show");
+		return;
+	}
+	for (size_t k = 0; k < n; k++)
+		enter(w, f, e, &c->tu->fns[v[k] - 1]);
+}
+
 /* std::cout << a << b is one piece of host work: report a statement once. The failure branch
  * of an error check (CHECK(x): if (err) { fprintf(...); exit(1); }), or any path that ends in
  * an error exit, is not host work that replays would miss: it runs only when capturing has
@@ -469,7 +554,7 @@ static bool host_once(struct walk *w, const struct frame *f, const struct sir_ev
 {
 	size_t i = (size_t)(e - f->fn->ev);
 	if ((e->macro && e->cond > 0) || cap_guard_on_error_path(w->c->guard, f->fn, i) ||
-	    cap_guard_capturing(w->c->guard, f->fn, i))
+	    cap_guard_capturing_branch(w->c->guard, f->fn, i))
 		return false;
 	if (!f->call && w->host_stmt == e->stmt_begin + 1)
 		return false;
@@ -511,13 +596,10 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 		return;
 	size_t n;
 	const struct pack_api *apis = e->name ? pack_api_find(c->pack, e->name, &n) : NULL;
-	if (!apis && e->callee >= 0 && f->depth < CAP_MAX_DEPTH) {
-		const struct sir_fn *callee = &c->tu->fns[e->callee];
-		for (const struct frame *g = f; g; g = g->up)
-			if (g->fn == callee)
-				return;         /* recursion */
-		struct frame inner = {callee, e, f, f->depth + 1, f->relaxed || e->off < f->guard_end, 0};
-		walk_fn(w, &inner, 0, callee->n_ev);
+	if (!apis && (e->callee >= 0 || e->indirect || e->no_body)) {
+		/* CHECK(cudaStreamEndCapture(...)): the check runs after the end */
+		if (f->call || w->r->span || e->stmt_begin != w->r->to)
+			follow(w, f, e);
 		return;
 	}
 	bool relaxed = w->relaxed || f->relaxed || e->off < f->guard_end || w->r->mode == CAP_RELAXED;

@@ -334,12 +334,14 @@ static bool after_guard(const struct sir_tu *tu, const struct exit_guard *x, siz
 
 /* Whether a test says what 'want' says wherever fn->ev[i] runs: a branch that holds it, or an
  * exit before it that leaves only such paths. */
-static bool under(struct cap_guard *g, const struct sir_fn *fn, size_t i, enum says want)
+static bool under(struct cap_guard *g, const struct sir_fn *fn, size_t i, enum says want, bool exits_too)
 {
 	const struct sir_ev *e = &fn->ev[i];
 	for (int a = e->arm; a >= 0; a = g->tu->arms[a].up)
 		if (arm_says(g, a, false, NULL) == want)
 			return true;
+	if (!exits_too)
+		return false;
 	const struct fn_guards *fg = guards_of(g, fn);
 	for (size_t k = 0; k < fg->n; k++)
 		if (fg->v[k].after == want && after_guard(g->tu, &fg->v[k], i, e))
@@ -349,12 +351,12 @@ static bool under(struct cap_guard *g, const struct sir_fn *fn, size_t i, enum s
 
 bool cap_guard_skips(struct cap_guard *g, const struct sir_fn *fn, size_t i)
 {
-	return under(g, fn, i, SAYS_NOT);
+	return under(g, fn, i, SAYS_NOT, true);
 }
 
-bool cap_guard_capturing(struct cap_guard *g, const struct sir_fn *fn, size_t i)
+bool cap_guard_capturing_branch(struct cap_guard *g, const struct sir_fn *fn, size_t i)
 {
-	return under(g, fn, i, SAYS_CAPTURING);
+	return under(g, fn, i, SAYS_CAPTURING, false);
 }
 
 /* ---- error paths ------------------------------------------------------------------------- */

@@ -36,8 +36,9 @@ bool cap_guard_inside(const struct sir_tu *tu, int a, int root);
 /* Whether fn->ev[i] is reached only while its stream does not capture. */
 bool cap_guard_skips(struct cap_guard *g, const struct sir_fn *fn, size_t i);
 
-/* Whether fn->ev[i] is reached only while its stream captures, by a test. */
-bool cap_guard_capturing(struct cap_guard *g, const struct sir_fn *fn, size_t i);
+/* Whether fn->ev[i] is reached only while its stream captures, by a branch whose test says so
+ * (if (capturing) {...}); an exit before it when not capturing asserts, it does not choose. */
+bool cap_guard_capturing_branch(struct cap_guard *g, const struct sir_fn *fn, size_t i);
 
 /* Whether fn->ev[i] is on a path that ends in an error exit, later in a branch that holds it
  * (or in a function that always ends so: a fail() helper). */

@@ -439,6 +439,7 @@ static unsigned leave_out(struct sir_tu *t, const struct fe_clang_err *e, struct
 		} else if (t->fns[f].in_main) {
 			t->fns[f].in_main = false;
 			t->fns[f].n_ev = 0;
+			t->fns[f].left_out = "its body did not parse";
 			sbuf_printf(out, "%s%s", out->len ? ", " : "", t->fns[f].name);
 		}
 	}

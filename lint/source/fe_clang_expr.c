@@ -223,6 +223,31 @@ static bool int_value(CXCursor e, int64_t *v)
 
 static struct sir_ref ref_of(struct fe_clang_expr *x, CXCursor e, unsigned depth);
 
+static const char *lambda_key(struct arena *a, CXCursor c)
+{
+	CXFile f;
+	unsigned off;
+	fe_clang_lib.getSpellingLocation(fe_clang_lib.getCursorLocation(c), &f, NULL, NULL, &off);
+	const char *name = f ? fe_clang_lib_str(a, fe_clang_lib.getFileName(f)) : "";
+	return arena_printf(a, "lambda@%s:%u", name, off);
+}
+
+const char *fe_clang_expr_fn_key(struct arena *a, CXCursor fn)
+{
+	if (fe_clang_lib.getCursorKind(fn) == CXCursor_LambdaExpr)
+		return lambda_key(a, fn);
+	CXCursor def = fe_clang_lib.getCursorDefinition(fn);
+	if (fe_clang_lib.Cursor_isNull(def) || fe_clang_lib.Location_isInSystemHeader(fe_clang_lib.getCursorLocation(def)))
+		return NULL;
+	if (fe_clang_lib.getCursorKind(def) == CXCursor_CXXMethod) {
+		/* a lambda's call operator sits where the lambda is written: "(lambda at f.cu:6:14)" */
+		const char *cls = fe_clang_lib_str(a, fe_clang_lib.getCursorSpelling(fe_clang_lib.getCursorSemanticParent(def)));
+		if (!strncmp(cls, "(lambda", 7))
+			return lambda_key(a, def);
+	}
+	return fe_clang_lib_str(a, fe_clang_lib.getCursorUSR(def));
+}
+
 /* base[index], an array's or a container's element: the base variable, marked an element. */
 static struct sir_ref element(struct fe_clang_expr *x, CXCursor e, CXCursor base, CXCursor index, unsigned depth)
 {
@@ -276,9 +301,15 @@ static struct sir_ref ref_of(struct fe_clang_expr *x, CXCursor e, unsigned depth
 			r.has_ival = true;
 			r.ival = fe_clang_lib.getEnumConstantDeclValue(d);
 			r.text = fe_clang_lib_str(x->a, fe_clang_lib.getCursorSpelling(d));
+		} else if (dk == CXCursor_FunctionDecl || dk == CXCursor_CXXMethod || dk == CXCursor_FunctionTemplate) {
+			r.fn_key = fe_clang_expr_fn_key(x->a, d);   /* a handler handed on: &handler, handler */
+			r.text = fe_clang_lib_str(x->a, fe_clang_lib.getCursorSpelling(d));
 		}
 		return r;
 	}
+	case CXCursor_LambdaExpr:
+		r.fn_key = fe_clang_expr_fn_key(x->a, e);
+		return with_text(x, e, r);
 	case CXCursor_UnaryOperator: {
 		CXCursor op = fe_clang_expr_first(e);
 		if (fe_clang_lib.getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf) {

@@ -60,6 +60,10 @@ struct loc fe_clang_expr_loc(struct fe_clang_expr *x, CXSourceLocation l);
 
 /* "c10::cuda::getCurrentCUDAStream": namespaces and classes, API variant suffixes stripped. */
 const char *fe_clang_expr_name(struct arena *a, CXCursor c);
+/* The key of a function the unit defines outside system headers, as the walk registers it: its
+ * USR, or for a lambda (its LambdaExpr, or its call operator) where it is written. NULL for a
+ * function with no body here, or one in a system header. */
+const char *fe_clang_expr_fn_key(struct arena *a, CXCursor fn);
 /* The declaration's index in the unit's table (added on first sight), or -1. */
 int fe_clang_expr_decl(struct fe_clang_expr *x, CXCursor d);
 bool fe_clang_expr_is_var(enum CXCursorKind k);

@@ -31,6 +31,8 @@ struct walker {
 	const char **callee_usr;        /* per event of the function being walked */
 	const char ***fn_callees;       /* per function: its events' callee USRs */
 	struct evbuf ev;
+	CXCursor *lambdas;              /* met in the bodies walked, walked as functions after them */
+	size_t n_lambdas, cap_lambdas;
 };
 
 struct ctx {
@@ -196,13 +198,43 @@ static void walk_arms(struct walker *w, CXCursor c, const struct fe_clang_kids *
 	}
 }
 
+/* A call through a function pointer (fp(s), engine.run(s)): what is called is the callee
+ * expression, whose target the checks look up. */
+static void on_pointer_call(struct walker *w, CXCursor c, const struct ctx *x)
+{
+	struct sir_ev *e = new_event(w, EV_CALL, c, x);
+	e->indirect = true;
+	e->used = !x->discard;
+	e->object = fe_clang_expr_ref(&w->x, fe_clang_expr_first(c));
+	e->n_args = fe_clang_expr_args(&w->x, c, &e->args);
+}
+
+/* obj(args) on a lambda or std::function: libclang counts the object as the first argument. */
+static void object_call(struct walker *w, struct sir_ev *e, CXCursor d)
+{
+	if (!e->n_args)
+		return;
+	e->object = e->args[0];
+	e->args++;
+	e->n_args--;
+	const char *key = fe_clang_expr_fn_key(w->x.a, d);
+	if (key && !strncmp(key, "lambda@", 7))
+		w->callee_usr[w->ev.n - 1] = key;
+	else if (!key)
+		e->indirect = true;     /* std::function: what it holds is looked up */
+}
+
 static void on_call(struct walker *w, CXCursor c, const struct ctx *x)
 {
 	CXCursor d = fe_clang_lib.getCursorReferenced(c);
 	enum CXCursorKind dk = fe_clang_lib.getCursorKind(d);
+	if (fe_clang_expr_is_var(dk)) {
+		on_pointer_call(w, c, x);
+		return;
+	}
 	if (dk != CXCursor_FunctionDecl && dk != CXCursor_CXXMethod && dk != CXCursor_Constructor &&
 	    dk != CXCursor_FunctionTemplate && dk != CXCursor_ConversionFunction)
-		return;         /* through a function pointer: nothing to name */
+		return;
 	const char *name = fe_clang_expr_name(w->x.a, d);
 	if (!strcmp(name, "cudaConfigureCall") || !strcmp(name, "__cudaPushCallConfiguration"))
 		return;         /* part of a launch, read there */
@@ -222,13 +254,18 @@ static void on_call(struct walker *w, CXCursor c, const struct ctx *x)
 	}
 	if (dk == CXCursor_CXXMethod || dk == CXCursor_ConversionFunction)
 		e->object = fe_clang_expr_ref(&w->x, fe_clang_expr_object(c));
+	if (dk == CXCursor_CXXMethod && fe_clang_lib.getCursorKind(fe_clang_expr_unwrap(fe_clang_expr_first(c))) != CXCursor_MemberRefExpr &&
+	    fe_clang_walk_has_suffix(name, "operator()")) {
+		object_call(w, e, d);
+		return;
+	}
 	/* a function this TU defines, resolved once every function is known */
 	CXCursor def = fe_clang_lib.getCursorDefinition(d);
-	if (!fe_clang_lib.Cursor_isNull(def) && !fe_clang_lib.Location_isInSystemHeader(fe_clang_lib.getCursorLocation(def))) {
-		CXString usr = fe_clang_lib.getCursorUSR(def);
-		w->callee_usr[w->ev.n - 1] = arena_strdup(w->x.a, fe_clang_lib.getCString(usr));
-		fe_clang_lib.disposeString(usr);
-	}
+	if (!fe_clang_lib.Cursor_isNull(def) && !fe_clang_lib.Location_isInSystemHeader(fe_clang_lib.getCursorLocation(def)))
+		w->callee_usr[w->ev.n - 1] = fe_clang_expr_fn_key(w->x.a, def);
+	else if (fe_clang_lib.Cursor_isNull(def) && dk != CXCursor_Constructor &&
+		 !fe_clang_lib.Location_isInSystemHeader(fe_clang_lib.getCursorLocation(d)))
+		e->no_body = true;      /* the project's, defined in another file */
 }
 
 /* A value that is a test (a comparison, &&, ||, !), read as one: bool capturing = st != None. */
@@ -305,8 +342,15 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 		return;
 	enum CXCursorKind k = fe_clang_lib.getCursorKind(c);
 	switch (k) {
-	case CXCursor_LambdaExpr:
-		return;         /* its body runs when called, not here */
+	case CXCursor_LambdaExpr:       /* its body runs when called, not here: a function of its own */
+		if (!fe_clang_lib.Location_isInSystemHeader(fe_clang_lib.getCursorLocation(c))) {
+			if (w->n_lambdas == w->cap_lambdas) {
+				w->cap_lambdas = w->cap_lambdas ? 2 * w->cap_lambdas : 8;
+				w->lambdas = mem_realloc(w->lambdas, w->cap_lambdas * sizeof(*w->lambdas));
+			}
+			w->lambdas[w->n_lambdas++] = c;
+		}
+		return;
 	case CXCursor_CompoundStmt:
 		fe_clang_expr_extent(c, &x.blk_begin, &x.blk_end);
 		break;
@@ -456,9 +500,19 @@ static bool is_function(enum CXCursorKind k)
 	       k == CXCursor_Destructor || k == CXCursor_FunctionTemplate || k == CXCursor_ConversionFunction;
 }
 
+static enum CXChildVisitResult lambda_params(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (fe_clang_lib.getCursorKind(c) == CXCursor_ParmDecl)
+		fe_clang_expr_decl(data, c);
+	return CXChildVisit_Continue;
+}
+
+/* A function definition, or a lambda (named after its line, keyed where it is written). */
 static void add_function(struct walker *w, CXCursor c)
 {
 	struct sir_tu *t = w->x.out;
+	bool lambda = fe_clang_lib.getCursorKind(c) == CXCursor_LambdaExpr;
 	t->fns = fe_clang_expr_grow(w->x.a, t->fns, t->n_fns, &w->cap_fns, sizeof(*t->fns));
 	w->fn_callees = mem_realloc(w->fn_callees, w->cap_fns * sizeof(*w->fn_callees));
 	w->x.fn = (int)t->n_fns;
@@ -466,16 +520,18 @@ static void add_function(struct walker *w, CXCursor c)
 	CXSourceLocation l = fe_clang_lib.getCursorLocation(c);
 	*f = (struct sir_fn){.name = fe_clang_expr_name(w->x.a, c), .loc = fe_clang_expr_loc(&w->x, l),
 			     .in_main = fe_clang_expr_in_main(&w->x, l)};
+	if (lambda)
+		f->name = arena_printf(w->x.a, "the lambda at line %u", f->loc.line);
 	fe_clang_expr_extent(c, &f->begin, &f->end);
-	CXString usr = fe_clang_lib.getCursorUSR(c);
-	const char *u = arena_strdup(w->x.a, fe_clang_lib.getCString(usr));
+	const char *u = lambda ? fe_clang_expr_fn_key(w->x.a, c) : fe_clang_lib_str(w->x.a, fe_clang_lib.getCursorUSR(c));
 	strmap_put(&w->fns, u, strlen(u), (size_t)w->x.fn);
-	fe_clang_lib.disposeString(usr);
 	w->ev.n = 0;
 	/* parameters first, so they get their positions before the body refers to them */
-	int nargs = fe_clang_lib.Cursor_getNumArguments(c);
+	int nargs = lambda ? 0 : fe_clang_lib.Cursor_getNumArguments(c);
 	for (int i = 0; i < nargs; i++)
 		fe_clang_expr_decl(&w->x, fe_clang_lib.Cursor_getArgument(c, (unsigned)i));
+	if (lambda)
+		fe_clang_lib.visitChildren(c, lambda_params, &w->x);
 	struct ctx x = {.loop = -1, .breakable = -1, .arm = -1};
 	fe_clang_expr_extent(c, &x.stmt_begin, &x.stmt_end);
 	CXCursor body = fe_clang_expr_kids(c).last;     /* a definition's body is its last child */
@@ -512,16 +568,27 @@ static enum CXChildVisitResult find_functions(CXCursor c, CXCursor parent, CXCli
 	return CXChildVisit_Continue;
 }
 
+static void resolve_ref(struct walker *w, struct sir_ref *r)
+{
+	size_t fn;
+	if (r->fn_key && strmap_get(&w->fns, r->fn_key, strlen(r->fn_key), &fn))
+		r->fn1 = (int)fn + 1;
+}
+
 static void resolve_callees(struct walker *w)
 {
 	struct sir_tu *t = w->x.out;
 	for (size_t f = 0; f < t->n_fns; f++)
 		for (size_t i = 0; i < t->fns[f].n_ev; i++) {
+			struct sir_ev *e = &t->fns[f].ev[i];
 			const char *usr = w->fn_callees[f][i];
-			if (!usr)
-				continue;
 			size_t fn;
-			t->fns[f].ev[i].callee = strmap_get(&w->fns, usr, strlen(usr), &fn) ? (int)fn : -1;
+			if (usr)
+				e->callee = strmap_get(&w->fns, usr, strlen(usr), &fn) ? (int)fn : -1;
+			resolve_ref(w, &e->object);
+			resolve_ref(w, &e->target);
+			for (unsigned k = 0; k < e->n_args; k++)
+				resolve_ref(w, &e->args[k]);
 		}
 }
 
@@ -534,7 +601,10 @@ struct sir_tu *fe_clang_walk_tu(struct arena *a, struct CXTranslationUnitImpl *t
 	out->path = path;
 	out->per_thread_stream = per_thread;
 	fe_clang_lib.visitChildren(fe_clang_lib.getTranslationUnitCursor(tu), find_functions, &w);
+	for (size_t k = 0; k < w.n_lambdas; k++)        /* a lambda's body may hold more */
+		add_function(&w, w.lambdas[k]);
 	resolve_callees(&w);
+	free(w.lambdas);
 	free(w.ev.v);
 	free(w.callee_usr);
 	free(w.fn_callees);

@@ -44,6 +44,10 @@ struct sir_ref {
 	 * it. Elements at other indices stand for one another: a loop over them is one stream. */
 	bool elem, const_index;
 	int64_t index;
+	/* A function of the unit it denotes (handler, &handler, a lambda, a std::function made of
+	 * one): fn_key while the unit is walked, then fn1, its index + 1 (0: none). */
+	const char *fn_key;
+	int fn1;
 };
 
 /*
@@ -119,6 +123,10 @@ struct sir_ev {
 	bool from_call;         /* EV_WRITE: the value is a call's result (err = cudaX(...)) */
 	bool loop_control;      /* EV_WRITE: in a for statement's init or increment */
 	bool used;              /* EV_CALL: the result is used (not a discarded expression) */
+	bool indirect;          /* EV_CALL through a function pointer, std::function or lambda object:
+				 * 'object' is what is called, 'name' NULL unless a lambda's body is known */
+	bool no_body;           /* EV_CALL: to a function declared outside system headers that has no
+				 * body in the unit (defined in another file) */
 	unsigned stmt_begin, stmt_end;  /* the statement of the enclosing block that holds it */
 	unsigned blk_begin, blk_end;    /* the innermost enclosing { } block */
 	int loop;               /* innermost enclosing loop (index into sir_tu.loops), or -1 */
@@ -141,6 +149,7 @@ struct sir_fn {
 	struct loc loc;
 	unsigned begin, end;
 	bool in_main;
+	const char *left_out;   /* why its body was not analysed (errors in it), or NULL */
 	struct sir_ev *ev;
 	size_t n_ev;
 };
