@@ -99,3 +99,25 @@ Test(msgs, a_silently_converted_spelling_is_a_note_with_a_fix)
 	expect_has(out, "warning: external_cuda_graph is deprecated");
 	free(out);
 }
+
+/* Item 6: -v cited NemotronVL's provider for every model; it cites the class whose code runs. */
+Test(msgs, provenance_cites_the_provider_in_use)
+{
+	put("llama.py", "from megatron.bridge.models import AutoBridge\n\n"
+			"def llama_config():\n"
+			"    cfg = _pretrain_common()\n"
+			"    cfg.model = AutoBridge.from_hf_pretrained(\"meta-llama/Llama-3.2-1B\").to_megatron_provider()\n"
+			"    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+			"    return cfg\n");
+	put("mamba.yaml", "model:\n  _target_: megatron.bridge.models.mamba.mamba_provider.MambaModelProvider\n"
+			  "  cuda_graph_impl: transformer_engine\n");
+	char *out;
+	run("-v --bridge 0.6 llama.py 2>&1 | grep 'model._asserts_te_rng:'", &out);
+	expect_has(out, "src/megatron/bridge/models/gpt_provider.py:233-237 (GPTModelProvider.provide)");
+	expect_lacks(out, "nemotron_vl");
+	free(out);
+	run("-v --bridge 0.6 mamba.yaml 2>&1 | grep 'model._asserts_te_rng:'", &out);
+	expect_has(out, "hybrid_provider.py:276 (HybridModelProvider.provide)");
+	expect_lacks(out, "nemotron_vl");
+	free(out);
+}
