@@ -753,6 +753,21 @@ Tensor from_blob(void *data, IntArrayRef sizes, const TensorOptions &options = {
 Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides, const TensorOptions &options = {});
 Tensor scalar_tensor(const Scalar &s, TensorOptions options = {});
 
+/* arithmetic on tensors (ATen/core/TensorOperators.h, ATen/Functions.h): device work, no sync */
+#define CGLINT_SHIM_BINARY_OP(op)                             \
+  Tensor operator op(const Tensor &self, const Tensor &other); \
+  Tensor operator op(const Tensor &self, const Scalar &other); \
+  Tensor operator op(const Scalar &self, const Tensor &other);
+CGLINT_SHIM_BINARY_OP(+)
+CGLINT_SHIM_BINARY_OP(-)
+CGLINT_SHIM_BINARY_OP(*)
+CGLINT_SHIM_BINARY_OP(/)
+#undef CGLINT_SHIM_BINARY_OP
+Tensor clamp(const Tensor &self, const std::optional<Scalar> &min = std::nullopt, const std::optional<Scalar> &max = std::nullopt);
+Tensor minimum(const Tensor &self, const Tensor &other);
+Tensor maximum(const Tensor &self, const Tensor &other);
+Tensor sqrt(const Tensor &self);
+
 /* data-dependent output shape: these read a size back to the host (synchronise on CUDA) */
 Tensor nonzero(const Tensor &self);
 Tensor nonzero_static(const Tensor &self, int64_t size, int64_t fill_value = -1);
@@ -891,6 +906,16 @@ constexpr auto kI64 = kInt64;
 constexpr auto kF16 = kFloat16;
 constexpr auto kF32 = kFloat32;
 constexpr auto kF64 = kFloat64;
+
+/* torch/cuda.h */
+namespace cuda {
+c10::DeviceIndex device_count();
+bool is_available();
+bool cudnn_is_available();
+void manual_seed(uint64_t seed);
+void manual_seed_all(uint64_t seed);
+void synchronize(int64_t device_index = -1);     /* cudaDeviceSynchronize on the device */
+}  // namespace cuda
 
 /* torch/library.h */
 class Library {

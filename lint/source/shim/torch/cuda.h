@@ -1,0 +1,3 @@
+/* cglint shim: declarations only, for static analysis; not the NVIDIA/PyTorch/NCCL headers. */
+#pragma once
+#include <cglint_shim_torch.h>
