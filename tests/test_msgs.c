@@ -121,3 +121,24 @@ Test(msgs, provenance_cites_the_provider_in_use)
 	expect_lacks(out, "nemotron_vl");
 	free(out);
 }
+
+/* Item 3: a finding on a cuda_graph_scope line named cuda_graph_modules, the key MCore migrates it
+ * to; the message names the key as written and the migrated one only as the reason. */
+Test(msgs, messages_name_the_key_as_written)
+{
+	put("s.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  cuda_graph_scope: [moe, moe_router]\n"
+		      "  use_te_rng_tracker: true\n");
+	put("l.py", "def local_config(cfg):\n"
+		    "    cfg.model.cuda_graph_impl = \"local\"\n"
+		    "    cfg.model.cuda_graph_scope = [\"attn\"]\n"
+		    "    return cfg\n");
+	char *out;
+	run("s.yaml", &out);
+	expect_has(out, "s.yaml:3:3: error: cuda_graph_scope must not contain both moe and moe_router. (cuda_graph_scope is "
+			"read as cuda_graph_modules: the deprecated cuda_graph_scope is copied into cuda_graph_modules");
+	free(out);
+	run("--bridge 0.6 l.py", &out);
+	expect_has(out, "l.py:3:34: note: model.cuda_graph_scope is ['attn'] here (read as model.cuda_graph_modules: ['attn'])");
+	expect_lacks(out, "model.cuda_graph_modules comes from this line");
+	free(out);
+}

@@ -69,6 +69,32 @@ static struct loc value_origin(const struct engine *e, const struct step *s, con
 	return loc;
 }
 
+/* The key an input wrote on loc's line (a value's position may be its token) that the step's
+ * expression reads: cuda_graph_scope, for the cuda_graph_modules MC-04 copies from it. */
+struct written {
+	const struct facts *t;
+	struct loc loc;
+	const char *self, *key;
+};
+
+static void written_key(const char *path, void *ctx)
+{
+	struct written *w = ctx;
+	const struct fact *f = w->key ? NULL : facts_get(w->t, path);
+	if (f && f->loc.path && f->loc.line == w->loc.line && !strcmp(f->loc.path, w->loc.path) &&
+	    strcmp(f->key, w->self) && !facts_internal(f->key) && strcmp(f->layer, "normalized") && strcmp(f->layer, "default"))
+		w->key = f->key;
+}
+
+static const char *written_at(const struct facts *t, const struct step *s, size_t i, struct loc loc)
+{
+	struct written w = {t, loc, s->keys[i], NULL};
+	expr_each_path(s->exprs[i], written_key, &w);
+	if (s->when)
+		expr_each_path(s->when, written_key, &w);
+	return w.key;
+}
+
 static void normalize(struct engine *e)
 {
 	const struct pack *p = e->pack;
@@ -115,6 +141,11 @@ static void normalize(struct engine *e)
 			if (whys[i])
 				f->why = whys[i];
 			f->from = vals[i].kind == V_UNKNOWN ? s->exprs[i] : NULL;
+			if (origin.path && !facts_internal(f->key)) {
+				const char *as = written_at(e->unit.facts, s, i, origin);
+				f->written_as = as;
+				f->moved_by = as ? s->note : NULL;
+			}
 			const char *mirror = pack_mirror_for(s->mirrors, s->n_mirrors, e->unit.target);
 			note(e, f->loc.path ? f->loc : (struct loc){e->unit.unit_path, e->unit.unit_line ? e->unit.unit_line : 1, 1},
 			     arena_printf(e->unit.arena, "%s: %s -> %s (%s: %s%s%s)", s->keys[i], value_string(e->unit.arena, &old, false),

@@ -36,6 +36,8 @@ struct fact {
 	struct loc origin;      /* placed at a call (loc) but written elsewhere (a helper's line); path NULL if not */
 	bool enum_form;         /* written as {_target_: ...Enum, _name_: x} dicts (catalogue §B.1) */
 	const struct expr *from; /* an unknown a pack step computed: the expression, whose keys say why */
+	const char *written_as; /* normalization placed it where an input wrote this other key, or NULL */
+	const char *moved_by;   /* ... and the note of the step that did (why it reads as this key) */
 };
 
 struct facts {

@@ -238,11 +238,19 @@ static void add_role(const char *path, void *ctx)
 	struct value v = facts_value(rs->j->facts, path);
 	value_render(&now, &v, true);
 	value_render(&was, &f->raw, true);
-	if (f->raw.kind == V_UNKNOWN)   /* computed from what this line sets (a renamed key) */
+	const struct fact *w = f->written_as ? facts_get(rs->j->facts, f->written_as) : NULL;
+	if (w) {                        /* this line writes another key, which the rule reads as this one */
+		struct sbuf wrote;
+		sbuf_init(&wrote);
+		value_render(&wrote, &w->raw, true);
+		sbuf_printf(&sb, "%s is %s here (read as %s: %s)", w->key, wrote.buf, f->key, now.buf);
+		sbuf_release(&wrote);
+	} else if (f->raw.kind == V_UNKNOWN) { /* computed from what this line sets (a renamed key) */
 		sbuf_printf(&sb, "%s comes from this line (%s once normalized)", f->key, now.buf);
-	else
+	} else {
 		sbuf_printf(&sb, "%s is %s here", f->key, was.buf);
-	if (f->raw.kind != V_UNKNOWN && strcmp(was.buf, now.buf))
+	}
+	if (!w && f->raw.kind != V_UNKNOWN && strcmp(was.buf, now.buf))
 		sbuf_printf(&sb, " (%s once normalized)", now.buf);
 	sbuf_release(&now);
 	sbuf_release(&was);
@@ -271,6 +279,49 @@ static void attach_roles(const struct judge *j, const struct rule *r, struct dia
 	d->n_notes = rs.n;
 }
 
+static const char *leaf_of(const char *key)
+{
+	const char *dot = strrchr(key, '.');
+	return dot ? dot + 1 : key;
+}
+
+static bool word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* A finding on a line where the input wrote another key than the one the message names (MCore's
+ * message says cuda_graph_modules, the line cuda_graph_scope): the message names the key as
+ * written, and the one it is read as only in the reason. */
+static const char *as_written(const struct judge *j, const char *key, const char *msg)
+{
+	const struct fact *f = key && msg ? facts_get(j->facts, key) : NULL;
+	if (!f || !f->written_as)
+		return msg;
+	const char *from = leaf_of(f->key), *to = leaf_of(f->written_as);
+	size_t n = strlen(from);
+	struct sbuf sb;
+	sbuf_init(&sb);
+	bool any = false;
+	for (const char *p = msg; *p;) {
+		const char *hit = strstr(p, from);
+		while (hit && ((hit > msg && word_char(hit[-1])) || word_char(hit[n])))
+			hit = strstr(hit + 1, from);
+		if (!hit) {
+			sbuf_adds(&sb, p);
+			break;
+		}
+		sbuf_printf(&sb, "%.*s%s", (int)(hit - p), p, to);
+		p = hit + n;
+		any = true;
+	}
+	if (any)
+		sbuf_printf(&sb, " (%s is read as %s: %s)", to, from, f->moved_by ? f->moved_by : "normalized");
+	const char *out = any ? arena_strdup(j->diags->arena, sb.buf) : msg;
+	sbuf_release(&sb);
+	return out;
+}
+
 void judge_report(struct judge *j, const struct rule *r, struct loc loc, const char *value, const char *suggestion)
 {
 	const char *key = NULL;
@@ -279,7 +330,7 @@ void judge_report(struct judge *j, const struct rule *r, struct loc loc, const c
 		loc = fl.loc;
 		key = fl.key;
 	}
-	struct diag *d = diag_report(j->diags, r, loc, interpolate(j, r->message, value, suggestion),
+	struct diag *d = diag_report(j->diags, r, loc, as_written(j, key, interpolate(j, r->message, value, suggestion)),
 				     interpolate(j, r->head.fix, value, suggestion),
 				     pack_mirror_for(r->mirrors, r->n_mirrors, j->target));
 	if (d && key)
