@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE /* asprintf */
 #include <criterion/criterion.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,4 +142,161 @@ Test(msgs, messages_name_the_key_as_written)
 	expect_has(out, "l.py:3:34: note: model.cuda_graph_scope is ['attn'] here (read as model.cuda_graph_modules: ['attn'])");
 	expect_lacks(out, "model.cuda_graph_modules comes from this line");
 	free(out);
+}
+
+/* The options a fixture runs under (its '# cglint-args:' line), or "". */
+static void fixture_args(const char *path, char *args, size_t size)
+{
+	FILE *f = fopen(path, "rb");
+	char line[4096];
+	args[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *a = strstr(line, "cglint-args:");
+		if (a && (strstr(line, "# cglint-args:") || strstr(line, "// cglint-args:"))) {
+			snprintf(args, size, "%s", a + strlen("cglint-args:"));
+			args[strcspn(args, "\r\n")] = '\0';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/* "LINE RULE" for each finding of 'doc' in file 'base', one a line. */
+static char *finding_keys(json_t *doc, const char *base)
+{
+	size_t cap = 1 << 12, n = 0, i;
+	char *s = calloc(1, cap);
+	json_t *d;
+	json_array_foreach(json_object_get(doc, "diagnostics"), i, d)
+	{
+		const char *path = json_string_value(json_object_get(d, "path"));
+		char one[256];
+		int k = snprintf(one, sizeof(one), "\n%s:%lld %s\n", path && !strcmp(path, base) ? "" : path,
+				 (long long)json_integer_value(json_object_get(d, "line")),
+				 json_string_value(json_object_get(d, "rule")));
+		if (n + (size_t)k + 1 >= cap)
+			s = realloc(s, cap *= 2);
+		memcpy(s + n, one, (size_t)k + 1);
+		n += (size_t)k - 1;     /* keep the leading newline of the next one as this one's end */
+	}
+	return s;
+}
+
+/* A fix hint in YAML's "key: value" form on a finding outside a YAML file, or NULL. */
+static const char *yaml_fix_elsewhere(json_t *doc, const regex_t *yaml)
+{
+	size_t i;
+	json_t *d;
+	json_array_foreach(json_object_get(doc, "diagnostics"), i, d)
+	{
+		const char *path = json_string_value(json_object_get(d, "path")), *fix = json_string_value(json_object_get(d, "fix"));
+		size_t n = path ? strlen(path) : 0;
+		if (fix && n > 5 && strcmp(path + n - 5, ".yaml") && !regexec(yaml, fix, 0, NULL, 0))
+			return fix;
+	}
+	return NULL;
+}
+
+/* Item 5: every mechanical fix the fixtures get, applied with --fix, leaves no finding that was
+ * not there before (a fix that itself fails cglint), and no fix hint on a script or a recipe is
+ * written as YAML ("cuda_graph_impl: full_iteration" on a run_script.py line). */
+Test(msgs, applied_fixes_bring_no_new_finding, .timeout = 170)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), "cp -r '%s/config' '%s/mlm' '%s/perf' '%s/python' '%s/examples' '%s/'", CGLINT_FIXTURES,
+		 CGLINT_FIXTURES, CGLINT_FIXTURES, CGLINT_FIXTURES, CGLINT_FIXTURES, dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && grep -rlE 'expect: (error|warning|note) CG[12]' config mlm perf python examples", dir);
+	FILE *list = popen(cmd, "r");
+	cr_assert_not_null(list);
+	char rel[512];
+	unsigned fixed = 0;
+	regex_t yaml;
+	cr_assert_eq(regcomp(&yaml, "[a-z_]: [a-z_\"]", REG_EXTENDED | REG_NOSUB), 0);
+	while (fgets(rel, sizeof(rel), list)) {
+		rel[strcspn(rel, "\n")] = '\0';
+		char path[1024], args[2048], sub[600], run_args[4096];
+		snprintf(path, sizeof(path), "%s/%s", dir, rel);
+		fixture_args(path, args, sizeof(args));
+		snprintf(sub, sizeof(sub), "%s", rel);
+		char *slash = strrchr(sub, '/');
+		*slash = '\0';
+		snprintf(path, sizeof(path), "%s/%s", dir, sub);
+		snprintf(run_args, sizeof(run_args), "%s -- '%s'", args, slash + 1);
+		json_t *before, *after;
+		harness_run_json(path, run_args, &before);
+		if (!before)
+			continue;       /* a fixture that expects a usage error */
+		const char *bad = yaml_fix_elsewhere(before, &yaml);
+		cr_expect_null(bad, "%s: a fix in YAML's syntax: %s", rel, bad);
+		snprintf(run_args, sizeof(run_args), "--fix %s -- '%s' 2>&1 | grep -c '^cglint: fixed'", args, slash + 1);
+		char *out = NULL;
+		harness_run(path, run_args, &out);
+		fixed += out && atoi(out) > 0;
+		free(out);
+		snprintf(run_args, sizeof(run_args), "%s -- '%s'", args, slash + 1);
+		harness_run_json(path, run_args, &after);
+		cr_assert_not_null(after, "%s: no JSON after --fix", rel);
+		char *was = finding_keys(before, slash + 1), *now = finding_keys(after, slash + 1);
+		/* each finding after the fixes was there before */
+		for (char *p = now; *p == '\n' && p[1];) {
+			char *e = strchr(p + 1, '\n');
+			char one[256];
+			snprintf(one, sizeof(one), "%.*s", (int)(e - p + 1), p);
+			cr_expect(strstr(was, one), "%s: --fix brought a new finding:%s--- before:%s--- after:%s", rel, one, was, now);
+			p = e;
+		}
+		free(was);
+		free(now);
+		json_decref(before);
+		json_decref(after);
+	}
+	pclose(list);
+	regfree(&yaml);
+	cr_expect_gt(fixed, 10, "only %u fixtures got a fix", fixed);
+}
+
+/* Item 5: CG111's fix on a run_script.py line said 'cuda_graph_impl: full_iteration', which that
+ * harness rejects (CG145). Each input gets the fix in its own language, and the fix as written
+ * passes cglint. */
+Test(msgs, fixes_are_written_in_the_inputs_language)
+{
+	put("h.sh", "python scripts/performance/run_script.py -g h100 --cuda_graph_impl transformer_engine "
+		    "--cuda_graph_scope attn -rl 4\n");
+	put("m.sh", "torchrun pretrain_gpt.py --cuda-graph-impl transformer_engine --cuda-graph-modules attn "
+		    "--recompute-granularity full --recompute-method block --recompute-num-layers 4 --te-rng-tracker\n");
+	put("p.py", "def full_recompute_config(cfg):\n"
+		    "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+		    "    cfg.model.recompute_granularity = \"full\"\n"
+		    "    cfg.model.use_te_rng_tracker = True\n"
+		    "    return cfg\n");
+	static const char *const cases[][3] = {
+		/* file, the fix as printed, the file with the fix applied */
+		{"h.sh", "fix: use --cuda_graph_impl local --cuda_graph_scope full_iteration",
+		 "python scripts/performance/run_script.py -g h100 --cuda_graph_impl local "
+		 "--cuda_graph_scope full_iteration -rl 4\n"},
+		{"m.sh", "fix: use --cuda-graph-impl full_iteration",
+		 "torchrun pretrain_gpt.py --cuda-graph-impl full_iteration --no-check-for-nan-in-loss-and-grad "
+		 "--recompute-granularity full --recompute-method block --recompute-num-layers 4 --te-rng-tracker\n"},
+		{"p.py", "fix: set cfg.model.cuda_graph_impl = \"full_iteration\"",
+		 "def full_recompute_config(cfg):\n"
+		 "    cfg.model.cuda_graph_impl = \"full_iteration\"\n"
+		 "    cfg.model.recompute_granularity = \"full\"\n"
+		 "    cfg.model.use_te_rng_tracker = True\n"
+		 "    cfg.rerun_state_machine.check_for_nan_in_loss = False\n"
+		 "    return cfg\n"},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char *out, args[256];
+		snprintf(args, sizeof(args), "--bridge %s %s", cases[k][0][0] == 'm' ? "none" : "0.6", cases[k][0]);
+		run(args, &out);
+		expect_has(out, "[CG111 full-recompute-needs-full-iteration]");
+		expect_has(out, cases[k][1]);
+		free(out);
+		put(cases[k][0], cases[k][2]);
+		cr_expect_eq(run(args, &out), 0, "%s with the fix applied", cases[k][0]);
+		expect_lacks(out, "error:");
+		free(out);
+	}
 }

@@ -46,6 +46,12 @@ void explain_rule(FILE *f, const struct pack *p, const struct rule *r, bool md)
 	fprintf(f, "\nmessage: %s\n", r->message);
 	if (r->head.fix)
 		fprintf(f, "fix: %s\n", r->head.fix);
+	if (r->fix_python)
+		fprintf(f, "fix in a Python recipe: %s\n", r->fix_python);
+	if (r->fix_harness)
+		fprintf(f, "fix on a run_script.py line: %s\n", r->fix_harness);
+	if (r->fix_mlm)
+		fprintf(f, "fix in Megatron-LM arguments: %s\n", r->fix_mlm);
 	for (size_t k = 0; k < r->n_autofix; k++)
 		fprintf(f, "autofix (--fix): %s: %s\n", r->autofix_keys[k], r->autofix_values[k]);
 	if (r->when_src)

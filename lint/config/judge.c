@@ -322,6 +322,20 @@ static const char *as_written(const struct judge *j, const char *key, const char
 	return out;
 }
 
+/* The rule's fix in the language of the input the finding is in. */
+static const char *fix_text(const struct judge *j, const struct rule *r, struct loc loc)
+{
+	struct value harness = facts_value(j->facts, "perf._harness"), mlm = facts_value(j->facts, "args._validate_args");
+	size_t n = loc.path ? strlen(loc.path) : 0;
+	if (r->fix_harness && harness.kind == V_BOOL && harness.b)
+		return r->fix_harness;
+	if (r->fix_mlm && mlm.kind == V_BOOL && mlm.b)
+		return r->fix_mlm;
+	if (r->fix_python && n > 3 && !strcmp(loc.path + n - 3, ".py"))
+		return r->fix_python;
+	return r->head.fix;
+}
+
 void judge_report(struct judge *j, const struct rule *r, struct loc loc, const char *value, const char *suggestion)
 {
 	const char *key = NULL;
@@ -331,7 +345,7 @@ void judge_report(struct judge *j, const struct rule *r, struct loc loc, const c
 		key = fl.key;
 	}
 	struct diag *d = diag_report(j->diags, r, loc, as_written(j, key, interpolate(j, r->message, value, suggestion)),
-				     interpolate(j, r->head.fix, value, suggestion),
+				     interpolate(j, fix_text(j, r, loc), value, suggestion),
 				     pack_mirror_for(r->mirrors, r->n_mirrors, j->target));
 	if (d && key)
 		d->key = arena_strdup(j->diags->arena, key);

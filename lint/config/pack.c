@@ -236,7 +236,8 @@ static struct rule *rule_by(const struct strmap *m, const struct pack *p, const 
 static void load_rule(struct loader *ld, const struct node *n)
 {
 	static const char *const keys[] = {"id", "name", "severity", "mcore", "bridge", "when", "check", "key",
-					   "values", "at", "message", "fix", "autofix", "mirrors", "doc", NULL};
+					   "values", "at", "message", "fix", "fix_python", "fix_harness", "fix_mlm",
+					   "autofix", "mirrors", "doc", NULL};
 	if (n->kind != NODE_MAP) {
 		bad(ld, n, "a rule is a mapping");
 		return;
@@ -250,6 +251,9 @@ static void load_rule(struct loader *ld, const struct node *n)
 	r->message = scalar(ld, n, "message", true);
 	r->doc = scalar(ld, n, "doc", true);
 	r->head.fix = scalar(ld, n, "fix", false);
+	r->fix_python = scalar(ld, n, "fix_python", false);
+	r->fix_harness = scalar(ld, n, "fix_harness", false);
+	r->fix_mlm = scalar(ld, n, "fix_mlm", false);
 	r->key = scalar(ld, n, "key", false);
 	const char *sev = scalar(ld, n, "severity", true);
 	if (sev && diag_sev_parse(sev, &r->head.sev))

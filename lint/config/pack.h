@@ -49,6 +49,9 @@ struct rule {
 	struct expr **at_when;          /* per 'at' key: only when this holds (NULL: always) */
 	size_t n_at;
 	const char *message, *doc;
+	/* the fix in the input's own language where 'fix' (YAML) does not fit: a Python recipe,
+	 * Bridge's perf harness (run_script.py), Megatron-LM's arguments; NULL: 'fix' */
+	const char *fix_python, *fix_harness, *fix_mlm;
 	const char **autofix_keys;      /* a mechanical fix: key at the diagnostic -> the text it takes */
 	const char **autofix_values;
 	size_t n_autofix;
