@@ -618,7 +618,8 @@ static void function(struct file *fl, TSNode def, const char *owner, size_t top)
 		view = f.log;
 		ns = f.ret.n == 1 && !f.ret.tuple && f.ret.ns[0] ? f.ret.ns[0] : py_unit_busiest(&f.log, a);
 	}
-	struct py_unit u = {.loc = loc_of(fl->path, name)};
+	struct py_unit u = {.loc = loc_of(fl->path, name), .forks = s ? s->forks : f.forks,
+			    .n_forks = s ? s->n_forks : f.n_forks};
 	u.name = owner ? arena_printf(fl->a, "%s.%s", owner, py_text(&f, name)) : py_text(&f, name);
 	py_unit_result(&view, ns, fl->a, &u);
 	if (u.n_keys || u.over) {

@@ -51,6 +51,15 @@ struct py_note {
 	const char *text;       /* "cannot resolve 'megatron.bridge.recipes' (searched: ...)" */
 };
 
+/* An if statement of a unit's own function whose condition cglint cannot decide: each branch that
+ * may run (the "no branch ran" of an if without else included) is a path of the unit. */
+struct py_fork {
+	struct loc loc;         /* the condition */
+	const char *cond;       /* its text, cut for a message */
+	unsigned byte;          /* where the statement starts in the file: fe_py_cache_choose's key */
+	unsigned n_paths;
+};
+
 struct py_unit {
 	const char *name;       /* "llama3_8b_pretrain_config", "Recipes.build" */
 	struct loc loc;         /* of the function's name */
@@ -62,6 +71,8 @@ struct py_unit {
 	bool over;              /* it writes more than cglint reads: not read (CG903) */
 	bool helper;            /* a private function ('_name') its file's functions call: a building
 				 * block, judged through its callers (where what it sets lands), not alone */
+	const struct py_fork *forks;    /* its undecided if statements, in the order they ran */
+	size_t n_forks;
 };
 
 struct py_file {
@@ -94,6 +105,10 @@ void fe_py_cache_free(struct py_cache *c);
  * MCore's post-init does, for some release: where a provider class's method may assign one,
  * the steps replay it, so the default stands as the class writes it (copied into 'c'). */
 void fe_py_cache_replayed(struct py_cache *c, const char *const *fields, size_t n);
+/* The next fe_py_parse walks one path: in the file it parses, the if statement starting at
+ * bytes[k] runs only its picks[k]-th branch that may run (py_fork.n_paths of them). n = 0: all
+ * of them again. */
+void fe_py_cache_choose(struct py_cache *c, const unsigned *bytes, const unsigned *picks, size_t n);
 /* The k-th module read from disk to follow a call (k < count), for the run's text store. */
 size_t fe_py_cache_count(const struct py_cache *c);
 void fe_py_cache_file(const struct py_cache *c, size_t k, const char **path, const char **buf, size_t *len);

@@ -40,6 +40,8 @@ struct sum {
 	bool over;              /* its log was cut at PY_UNIT_MAX_RECS */
 	struct py_read *reads;  /* what it read through its parameters, in order */
 	size_t n_reads;
+	struct py_fork *forks;  /* its undecided if statements, where it is in the file linted */
+	size_t n_forks;
 };
 
 struct def {
@@ -103,6 +105,9 @@ struct py_cache {
 	size_t n_notes, cap_notes;
 	const char **replayed;  /* model fields the packs' steps recompute (fe_py_cache_replayed) */
 	size_t n_replayed;
+	unsigned *choice_bytes, *choice_picks;  /* fe_py_cache_choose */
+	size_t n_choices;
+	const char *choice_sig; /* those choices, in the signature of a unit's own walk */
 };
 
 /* Parse 'buf' (kept by the caller) as the module at 'path' and keep it; NULL if it cannot. */

@@ -143,7 +143,7 @@ static const struct sum *summarize(struct py_cache *c, struct fn *caller, struct
 	c->ops->walk(&f, def->node);
 	*s = (struct sum){.sig = s->sig, .next = s->next, .state = 2, .n = f.log.n, .params = f.params,
 			  .param_ns = f.param_ns, .n_params = f.n_params, .n_positional = f.n_positional, .ret = f.ret,
-			  .next_ns = f.log.next_ns, .over = f.log.over, .reads = f.reads, .n_reads = f.n_reads};
+			  .next_ns = f.log.next_ns, .over = f.log.over, .reads = f.reads, .n_reads = f.n_reads, .forks = f.forks, .n_forks = f.n_forks};
 	s->recs = arena_alloc(c->a, (f.log.n ? f.log.n : 1) * sizeof(*s->recs));
 	if (f.log.n)
 		memcpy(s->recs, f.log.recs, f.log.n * sizeof(*s->recs));
@@ -157,7 +157,7 @@ static const struct sum *summarize(struct py_cache *c, struct fn *caller, struct
 
 const struct sum *py_call_top(struct py_cache *c, struct mod *m, size_t d, bool *cut)
 {
-	return summarize(c, NULL, m, d, 0, cut, NULL, 0, "");
+	return summarize(c, NULL, m, d, 0, cut, NULL, 0, c->choice_sig ? c->choice_sig : "");
 }
 
 /* An argument: an object (a variable bound to a config or one of its sections) or a value. */

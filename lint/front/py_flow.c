@@ -137,6 +137,49 @@ static void merge_vars(struct fn *f, struct branch *br, size_t nb, const char *w
 		}
 }
 
+/* An if statement whose condition is not known, in the file linted: on a walk of one path
+ * (fe_py_cache_choose) its chosen branch only ('*nb' becomes 1), else it is one of the unit's
+ * forks. False when the branch chosen ran nothing. */
+static bool take_path(struct fn *f, TSNode st, TSNode cond, TSNode *bodies, size_t *nb)
+{
+	const struct py_cache *c = f->cache;
+	unsigned at = ts_node_start_byte(st);
+	for (size_t k = 0; k < c->n_choices; k++)
+		if (c->choice_bytes[k] == at && c->choice_picks[k] < *nb) {
+			bodies[0] = bodies[c->choice_picks[k]];
+			*nb = 1;
+			return !ts_node_is_null(bodies[0]);
+		}
+	if (f->n_forks == f->cap_forks) {
+		f->cap_forks = f->cap_forks ? 2 * f->cap_forks : 4;
+		struct py_fork *more = arena_alloc(f->a, f->cap_forks * sizeof(*more));
+		if (f->n_forks)
+			memcpy(more, f->forks, f->n_forks * sizeof(*more));
+		f->forks = more;
+	}
+	f->forks[f->n_forks++] = (struct py_fork){py_loc(f->path, cond), py_snippet(f, cond), at, (unsigned)*nb};
+	return true;
+}
+
+void fe_py_cache_choose(struct py_cache *c, const unsigned *bytes, const unsigned *picks, size_t n)
+{
+	c->n_choices = n;
+	c->choice_sig = NULL;
+	if (!n)
+		return;
+	c->choice_bytes = arena_alloc(c->a, n * sizeof(*c->choice_bytes));
+	c->choice_picks = arena_alloc(c->a, n * sizeof(*c->choice_picks));
+	memcpy(c->choice_bytes, bytes, n * sizeof(*bytes));
+	memcpy(c->choice_picks, picks, n * sizeof(*picks));
+	struct sbuf sb;
+	sbuf_init(&sb);
+	sbuf_adds(&sb, "paths:");
+	for (size_t k = 0; k < n; k++)
+		sbuf_printf(&sb, "%u=%u,", bytes[k], picks[k]);
+	c->choice_sig = arena_strdup(c->a, sb.buf);
+	sbuf_release(&sb);
+}
+
 void py_flow_if(struct fn *f, TSNode st)
 {
 	TSNode bodies[MAX_BRANCHES];
@@ -144,6 +187,7 @@ void py_flow_if(struct fn *f, TSNode st)
 	bool open = true;               /* no branch taken for sure yet: the rest may run */
 	bool has_else = false;
 	const char *why = NULL;
+	TSNode undecided = {0};         /* the first condition not known */
 	TSNode cond = py_field(st, "condition"), body = py_field(st, "consequence");
 	uint32_t next = 0, n_children = ts_node_named_child_count(st);
 	while (open && nb < MAX_BRANCHES) {
@@ -151,6 +195,8 @@ void py_flow_if(struct fn *f, TSNode st)
 			const char *cw;
 			struct value c = py_eval(f, cond, &cw, 0);
 			enum tri t = value_truth(&c);
+			if (t == TRI_UNKNOWN && ts_node_is_null(undecided))
+				undecided = cond;
 			if (t == TRI_UNKNOWN && !why)
 				why = arena_printf(f->a, "set under 'if %s:' (unknown condition%s%s)", py_snippet(f, cond),
 						   cw ? ": " : "", cw ? cw : "");
@@ -182,6 +228,8 @@ void py_flow_if(struct fn *f, TSNode st)
 	}
 	if (open && !has_else)
 		bodies[nb++] = (TSNode){0};     /* no branch ran */
+	if (nb >= 2 && f->cache && f->mod == f->cache->top && !take_path(f, st, undecided, bodies, &nb))
+		return;
 	if (nb == 1) {
 		if (!ts_node_is_null(bodies[0]))
 			f->cache->ops->block(f, bodies[0]);

@@ -46,6 +46,8 @@ struct fn {
 	struct fn *caller;      /* reads of a parameter's object go through to it; NULL at the top */
 	struct py_read *reads;  /* what was read so, for the summary */
 	size_t n_reads, cap_reads;
+	struct py_fork *forks;  /* its undecided if statements (py_flow_if), in the file linted */
+	size_t n_forks, cap_forks;
 };
 
 static inline bool py_is(TSNode n, const char *type)

@@ -20,6 +20,7 @@
 #include "input/pyenv.h"
 #include "input/text.h"
 #include "run/lint.h"
+#include "run/paths.h"
 #include "run/unit.h"
 
 /* The GPU a recipe names, where no --gpu or .cglint.yaml gpu is given: Bridge names recipes and
@@ -306,6 +307,103 @@ out:
 	arena_free(a);
 }
 
+/* One recipe function judged: its facts, the layers over them, its findings named after it. */
+static void judge_unit(struct lint_run *r, const char *path, const struct py_unit *pu, const struct target *tg,
+		       bool say)
+{
+	struct target utg = *tg;
+	const char *gpu = NULL, *gpu_from = NULL;
+	if (!tg->gpu && (gpu = recipe_gpu(path, pu->name, &utg.gpu_major, &gpu_from)))
+		utg.gpu = gpu;
+	size_t unknown = 0;
+	for (size_t k = 0; k < pu->n_keys; k++)
+		unknown += pu->keys[k].val.kind == V_UNKNOWN;
+	if (say)
+		unit_say(r, "%s:%u:%u: note: %s: %zu keys read, %zu unknown%s%s%s%s\n", path, pu->loc.line,
+			pu->loc.col, pu->name, pu->n_keys, unknown, gpu ? "; GPU " : "", gpu ? gpu : "",
+			gpu ? " from " : "", gpu ? gpu_from : "");
+	struct arena *ua = arena_new();
+	struct facts t;
+	facts_init(&t, ua);
+	unit_facts(r, pu, &t, &utg, NULL, "config");
+	mixed_precision_preset(r, path, &t);
+	size_t first = r->diags.n;
+	r->unit_line = pu->loc.line;    /* a finding no key places goes on the def line */
+	r->unit_name = pu->name;
+	unit_bridge_layers(r, path, &t, &utg, false, pu->env_spread);
+	r->unit_line = 0;
+	r->unit_name = NULL;
+	/* findings name the function they are about, and the GPU where the recipe named it */
+	for (size_t k = first; k < r->diags.n; k++) {
+		struct diag *d = &r->diags.items[k];
+		const struct rule *rule = (const struct rule *)d->rule;
+		bool arch = false;
+		if (gpu && rule && rule->when)
+			expr_each_path(rule->when, reads_gpu, &arch);
+		d->message = arch ? arena_printf(r->arena, "%s (GPU %s, from %s) (in %s)", d->message, gpu,
+						 gpu_from, pu->name)
+				  : arena_printf(r->arena, "%s (in %s)", d->message, pu->name);
+		d->unit = pu->name;
+		where_written(r, d, pu);
+	}
+	facts_release(&t);
+	arena_free(ua);
+}
+
+#define MAX_PATHS 4     /* paths judged apart, a unit: the first undecided ifs whose branches multiply to it */
+
+/* The unit again on each path through its first undecided if statements (paths.h). */
+static void judge_paths(struct lint_run *r, const char *path, const char *buf, size_t len, const struct py_unit *pu,
+			const struct target *tg, size_t first)
+{
+	size_t nf = 0, total = 1;
+	while (nf < pu->n_forks && total * pu->forks[nf].n_paths <= MAX_PATHS)
+		total *= pu->forks[nf++].n_paths;
+	if (total < 2)
+		return;
+	struct diag_list lists[MAX_PATHS];
+	const char *names[MAX_PATHS];
+	struct arena *arenas[MAX_PATHS];
+	unsigned bytes[MAX_PATHS], picks[MAX_PATHS];
+	for (size_t p = 0; p < total; p++) {
+		struct sbuf sb;
+		sbuf_init(&sb);
+		for (size_t k = 0, rest = p; k < nf; k++, rest /= pu->forks[k - 1].n_paths) {
+			const struct py_fork *fk = &pu->forks[k];
+			bytes[k] = fk->byte;
+			picks[k] = (unsigned)(rest % fk->n_paths);
+			if (fk->n_paths == 2)
+				sbuf_printf(&sb, "%s'%s' is %s", k ? " and " : "", fk->cond, picks[k] ? "false" : "true");
+			else
+				sbuf_printf(&sb, "%sthe if at line %u takes its branch %u of %u", k ? " and " : "", fk->loc.line,
+					    picks[k] + 1, fk->n_paths);
+		}
+		names[p] = arena_strdup(r->arena, sb.buf);
+		sbuf_release(&sb);
+		fe_py_cache_choose(r->py, bytes, picks, nf);
+		diag_init(&lists[p], r->diags.arena, r->diags.rules, r->diags.filter);
+		arenas[p] = arena_new();
+		struct py_file py;
+		if (fe_py_parse(arenas[p], r->py, path, buf, len, &py))
+			continue;
+		for (size_t u = 0; u < py.n_units; u++)
+			if (!strcmp(py.units[u].name, pu->name)) {
+				size_t s = r->diags.n;
+				judge_unit(r, path, &py.units[u], tg, false);
+				for (size_t k = s; k < r->diags.n; k++)
+					diag_push(&lists[p], &r->diags.items[k]);
+				r->diags.n = s;
+				break;
+			}
+	}
+	fe_py_cache_choose(r->py, NULL, NULL, 0);
+	paths_merge(&r->diags, first, lists, names, total);
+	for (size_t p = 0; p < total; p++) {
+		diag_release(&lists[p]);
+		arena_free(arenas[p]);
+	}
+}
+
 /* A Python recipe: each function that sets a CUDA-graph key (itself, or through a helper or a
  * base recipe fe_py follows) is a Bridge config of its own, judged like a partial override
  * (keys it does not set are unknown unless --assume-defaults), except the sections a config
@@ -353,40 +451,10 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 			}
 			reported = true;
 		}
-		struct target utg = *tg;
-		const char *gpu = NULL, *gpu_from = NULL;
-		if (!tg->gpu && (gpu = recipe_gpu(path, pu->name, &utg.gpu_major, &gpu_from)))
-			utg.gpu = gpu;
-		if (r->opts->verbose)
-			unit_say(r, "%s:%u:%u: note: %s: %zu keys read, %zu unknown%s%s%s%s\n", path, pu->loc.line,
-				pu->loc.col, pu->name, pu->n_keys, unknown, gpu ? "; GPU " : "", gpu ? gpu : "",
-				gpu ? " from " : "", gpu ? gpu_from : "");
-		struct arena *ua = arena_new();
-		struct facts t;
-		facts_init(&t, ua);
-		unit_facts(r, pu, &t, &utg, NULL, "config");
-		mixed_precision_preset(r, path, &t);
 		size_t first = r->diags.n;
-		r->unit_line = pu->loc.line;    /* a finding no key places goes on the def line */
-		r->unit_name = pu->name;
-		unit_bridge_layers(r, path, &t, &utg, false, pu->env_spread);
-		r->unit_line = 0;
-		r->unit_name = NULL;
-		/* findings name the function they are about, and the GPU where the recipe named it */
-		for (size_t k = first; k < r->diags.n; k++) {
-			struct diag *d = &r->diags.items[k];
-			const struct rule *rule = (const struct rule *)d->rule;
-			bool arch = false;
-			if (gpu && rule && rule->when)
-				expr_each_path(rule->when, reads_gpu, &arch);
-			d->message = arch ? arena_printf(r->arena, "%s (GPU %s, from %s) (in %s)", d->message, gpu,
-							 gpu_from, pu->name)
-					  : arena_printf(r->arena, "%s (in %s)", d->message, pu->name);
-			d->unit = pu->name;
-			where_written(r, d, pu);
-		}
-		facts_release(&t);
-		arena_free(ua);
+		judge_unit(r, path, pu, tg, r->opts->verbose);
+		if (pu->n_forks && !r->opts->on_facts && !r->opts->on_unit)
+			judge_paths(r, path, buf, len, pu, tg, first);
 	}
 	arena_free(a);
 }
