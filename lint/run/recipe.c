@@ -431,11 +431,8 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 			continue;
 		}
 		bool graph = false;
-		size_t unknown = 0;
-		for (size_t k = 0; k < pu->n_keys; k++) {
+		for (size_t k = 0; k < pu->n_keys; k++)
 			graph |= py_text_is_graph_key(pu->keys[k].key);
-			unknown += pu->keys[k].val.kind == V_UNKNOWN;
-		}
 		if ((!graph || pu->helper) && !r->opts->on_facts &&   /* cglint facts shows every function */
 		    (pu->helper || !r->opts->on_unit))                /* suggest every recipe */
 			continue;
