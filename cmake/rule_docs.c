@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 		}
 		fprintf(f, "<!-- Generated from rules/*.yaml at build time (cmake/rule_docs.c); edit the packs, not this "
 			   "page. -->\n# %s %s\n\n", r->head.id, r->head.name);
-		explain_id(f, p, r->head.id, true);
+		explain_id(f, p, r->head.id, true, NULL);
 		rc |= fclose(f) != 0;
 	}
 	rc |= fclose(index) != 0;

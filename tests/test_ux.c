@@ -108,6 +108,15 @@ Test(ux, unknown_select_and_ignore_are_usage_errors)
 	free(out);
 }
 
+/* A rule with per-version variants is explained for the target first: --mcore 0.19 (the
+ * default) starts with the 0.18/0.19 CG111, --mcore 0.15 with 0.15's. */
+Test(ux, explain_starts_with_the_targets_variant)
+{
+	expect_run("cglint explain CG111 | sed -n 2p", 0, "applies to: mcore 0.18, 0.19\n");
+	expect_run("cglint explain --mcore 0.15 CG111 | sed -n 2p", 0, "applies to: mcore 0.15\n");
+	expect_run("cglint explain --mcore 0.17 CG111 | grep -c '^applies to'", 0, "4\n");
+}
+
 /* Issue 30 item 8: ids in any case wherever they are typed; look-alikes (O/0, l/1, I/1) nearest;
  * unknown options get a suggestion too. */
 Test(ux, did_you_mean_ids_in_any_case_and_options)

@@ -253,15 +253,15 @@ static int cmp_rule_id(const void *a, const void *b)
 	return strcmp((*(const struct rule *const *)a)->head.id, (*(const struct rule *const *)b)->head.id);
 }
 
-/* One rule id may have per-version variants; explain prints each. */
-static int cmd_explain(const struct pack *p, const char *id)
+/* One rule id may have per-version variants; explain prints each, the target's first. */
+static int cmd_explain(const struct pack *p, const char *id, const struct target *t)
 {
 	if (!pack_find(p, id)) {
 		const char *near = pack_closest_rule(p, id);
 		return usage_error("no rule '%s'%s%s%s (cglint rules lists them)", id, near ? "; did you mean '" : "",
 				   near ? near : "", near ? "'?" : "");
 	}
-	explain_id(stdout, p, id, false);
+	explain_id(stdout, p, id, false, t);
 	return 0;
 }
 
@@ -707,7 +707,7 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 		out_print(c->format, &o, &problems);
 		rc = 2;
 	} else if (!strcmp(cmd, "explain")) {
-		rc = c->n_paths == 1 ? cmd_explain(p, c->paths[0]) : usage_error("explain wants one rule id");
+		rc = c->n_paths == 1 ? cmd_explain(p, c->paths[0], &c->s.lint.target) : usage_error("explain wants one rule id");
 	} else if (!strcmp(cmd, "rules")) {
 		rc = cmd_rules(p, c);
 	} else if (probe && !c->n_configs) {

@@ -69,17 +69,19 @@ void explain_rule(FILE *f, const struct pack *p, const struct rule *r, bool md)
 	}
 }
 
-bool explain_id(FILE *f, const struct pack *p, const char *id, bool md)
+bool explain_id(FILE *f, const struct pack *p, const char *id, bool md, const struct target *target)
 {
 	bool first = true;
-	for (size_t k = 0; k < p->n_rules; k++) {
-		const struct rule *r = p->rules[k];
-		if (strcasecmp(r->head.id, id) && strcmp(r->head.name, id))
-			continue;
-		if (!first)
-			fprintf(f, md ? "\n---\n\n" : "\n----\n\n");
-		first = false;
-		explain_rule(f, p, r, md);
-	}
+	for (int pass = target ? 0 : 1; pass < 2; pass++)
+		for (size_t k = 0; k < p->n_rules; k++) {
+			const struct rule *r = p->rules[k];
+			if ((strcasecmp(r->head.id, id) && strcmp(r->head.name, id)) ||
+			    (target && pack_applies(&r->mcore, &r->bridge, target) != (pass == 0)))
+				continue;
+			if (!first)
+				fprintf(f, md ? "\n---\n\n" : "\n----\n\n");
+			first = false;
+			explain_rule(f, p, r, md);
+		}
 	return !first;
 }

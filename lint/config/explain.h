@@ -12,10 +12,12 @@
 
 struct pack;
 struct rule;
+struct target;
 
 /* One variant of a rule. */
 void explain_rule(FILE *f, const struct pack *p, const struct rule *r, bool markdown);
-/* Every variant of the rule named 'id' (an id in any case, or a name), separated; false when there is none. */
-bool explain_id(FILE *f, const struct pack *p, const char *id, bool markdown);
+/* Every variant of the rule named 'id' (an id in any case, or a name), separated, those that apply
+ * to 'first' (when not NULL) before the others; false when there is none. */
+bool explain_id(FILE *f, const struct pack *p, const char *id, bool markdown, const struct target *first);
 
 #endif
