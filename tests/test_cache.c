@@ -22,8 +22,7 @@ static char cache[sizeof(dir) + 32];
 
 static void mkdir_tmp(void)
 {
-	strcpy(dir, "/tmp/cglint-cache-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	cr_assert(harness_tmpdir(dir, sizeof(dir), "cache"));
 	snprintf(cache, sizeof(cache), "%s/xdg", dir);
 	setenv("XDG_CACHE_HOME", cache, 1);
 	strcat(cache, "/cglint");
@@ -31,9 +30,7 @@ static void mkdir_tmp(void)
 
 static void rm_tmp(void)
 {
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	cr_expect_eq(system(cmd), 0);
+	cr_expect_eq(harness_rmdir(dir), 0);
 }
 
 TestSuite(cache, .init = mkdir_tmp, .fini = rm_tmp);

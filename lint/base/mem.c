@@ -66,6 +66,17 @@ void arena_free(struct arena *a)
 	free(a);
 }
 
+void *arena_grow(struct arena *a, void *items, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return items;
+	*cap = *cap ? 2 * *cap : 4;
+	void *more = arena_alloc(a, *cap * size);
+	if (n)
+		memcpy(more, items, n * size);
+	return more;
+}
+
 void *arena_alloc(struct arena *a, size_t n)
 {
 	n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);

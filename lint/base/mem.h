@@ -25,6 +25,9 @@ struct arena;
 struct arena *arena_new(void);
 void arena_free(struct arena *a);
 void *arena_alloc(struct arena *a, size_t n);          /* zeroed, max-aligned */
+/* 'items' (n of 'size' bytes, room for *cap) with room for one more: a copy twice as large when
+ * full (the old one stays in the arena until it is freed), else 'items'. */
+void *arena_grow(struct arena *a, void *items, size_t n, size_t *cap, size_t size);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_printf(struct arena *a, const char *fmt, ...) CG_PRINTF(2, 3);

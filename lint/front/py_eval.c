@@ -68,13 +68,7 @@ bool py_fn_get(struct fn *f, const char *key, struct value *out, const char **wh
 	if (!up)
 		return false;
 	bool found = py_fn_get(f->caller, up, out, why);
-	if (f->n_reads == f->cap_reads) {
-		f->cap_reads = f->cap_reads ? 2 * f->cap_reads : 8;
-		struct py_read *more = arena_alloc(f->a, f->cap_reads * sizeof(*more));
-		if (f->n_reads)
-			memcpy(more, f->reads, f->n_reads * sizeof(*more));
-		f->reads = more;
-	}
+	f->reads = arena_grow(f->a, f->reads, f->n_reads, &f->cap_reads, sizeof(*f->reads));
 	f->reads[f->n_reads++] = (struct py_read){key, found, found ? *out : value_unknown, found ? *why : NULL};
 	return found;
 }

@@ -150,13 +150,7 @@ static bool take_path(struct fn *f, TSNode st, TSNode cond, TSNode *bodies, size
 			*nb = 1;
 			return !ts_node_is_null(bodies[0]);
 		}
-	if (f->n_forks == f->cap_forks) {
-		f->cap_forks = f->cap_forks ? 2 * f->cap_forks : 4;
-		struct py_fork *more = arena_alloc(f->a, f->cap_forks * sizeof(*more));
-		if (f->n_forks)
-			memcpy(more, f->forks, f->n_forks * sizeof(*more));
-		f->forks = more;
-	}
+	f->forks = arena_grow(f->a, f->forks, f->n_forks, &f->cap_forks, sizeof(*f->forks));
 	f->forks[f->n_forks++] = (struct py_fork){py_loc(f->path, cond), py_snippet(f, cond), at, (unsigned)*nb};
 	return true;
 }

@@ -4,7 +4,7 @@
 # after "<!-- tests/lsp/$1 runs the next block -->") into $tmp/setup/$2, and one file of each kind
 # the set-up covers into $tmp/kinds/ (a YAML config, a launch script, a Python recipe, a CUDA
 # source), each with the rule it must show; `cglint` on PATH is the one under test.
-# usage: setup_files MARKER FILE   (needs $tmp, $bin, $here)
+# usage: setup_files MARKER FILE   (needs $tmp, $bin, $here, and the caller's $tmp/recipe.yaml)
 setup_files() {
 	mkdir -p "$tmp/setup" "$tmp/kinds" "$tmp/path"
 	ln -sf "$bin" "$tmp/path/cglint"
@@ -16,13 +16,7 @@ if not m:
     sys.exit(f"docs/editors.md: no block marked for tests/lsp/{sys.argv[2]}")
 open(sys.argv[3], "w").write(m.group(1))
 PY
-	cat >"$tmp/kinds/recipe.yaml" <<'YAML'
-model:
-  cuda_graph_impl: local
-  use_te_rng_tracker: false
-rng:
-  te_rng_tracker: false
-YAML
+	cp "$tmp/recipe.yaml" "$tmp/kinds/recipe.yaml"       # the callers' config: CG101
 	cat >"$tmp/kinds/train.sh" <<'SH'
 #!/bin/bash
 export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
