@@ -157,7 +157,12 @@ static const struct sum *summarize(struct py_cache *c, struct fn *caller, struct
 
 const struct sum *py_call_top(struct py_cache *c, struct mod *m, size_t d, bool *cut)
 {
-	return summarize(c, NULL, m, d, 0, cut, NULL, 0, c->choice_sig ? c->choice_sig : "");
+	/* a walk of one path: only the function holding a chosen if is walked again */
+	TSNode def = m->defs[d].node;
+	bool chosen = false;
+	for (size_t k = 0; k < c->n_choices && m == c->top; k++)
+		chosen |= c->choice_bytes[k] >= ts_node_start_byte(def) && c->choice_bytes[k] < ts_node_end_byte(def);
+	return summarize(c, NULL, m, d, 0, cut, NULL, 0, chosen ? c->choice_sig : "");
 }
 
 /* An argument: an object (a variable bound to a config or one of its sections) or a value. */

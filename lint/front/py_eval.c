@@ -470,7 +470,8 @@ static struct value subscript(struct fn *f, TSNode n, const char **why, unsigned
 }
 
 /* getattr(obj, "name"[, default]) and hasattr(obj, "name") on a config object: its key's path,
- * with '*has_default' (or NULL where the call is not one of them). */
+ * with '*has_default' (getattr's, which may take a default: NULL for hasattr), or NULL where the
+ * call is not one of them. */
 static const char *attr_call(struct fn *f, TSNode call, const char *which, bool *has_default, unsigned depth)
 {
 	TSNode fnode = py_field(call, "function"), args = py_field(call, "arguments");
@@ -490,7 +491,7 @@ static const char *attr_call(struct fn *f, TSNode call, const char *which, bool 
 		a[n++] = c;
 	}
 	struct value attr;
-	if (n < 2 || n > (which[0] == 'g' ? 3u : 2u) || !fe_py_lit_string(f->a, f->src, a[1], &attr) ||
+	if (n < 2 || n > (has_default ? 3u : 2u) || !fe_py_lit_string(f->a, f->src, a[1], &attr) ||
 	    !*attr.s || strchr(attr.s, '.'))
 		return NULL;
 	const char *base = py_eval_path(f, a[0], depth + 1);
