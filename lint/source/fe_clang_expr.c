@@ -222,6 +222,7 @@ static bool int_value(CXCursor e, int64_t *v)
 }
 
 static struct sir_ref ref_of(struct fe_clang_expr *x, CXCursor e, unsigned depth);
+static const struct sir_ref *base_of(struct fe_clang_expr *x, CXCursor member, unsigned depth);
 
 static const char *lambda_key(struct arena *a, CXCursor c)
 {
@@ -257,6 +258,20 @@ static struct sir_ref element(struct fe_clang_expr *x, CXCursor e, CXCursor base
 	r.elem = true;
 	r.const_index = int_value(index, &r.index);
 	return with_text(x, e, r);
+}
+
+/* The object a field is read from (p->cb: p), when it is a variable or one's element. */
+static const struct sir_ref *base_of(struct fe_clang_expr *x, CXCursor member, unsigned depth)
+{
+	struct fe_clang_kids kk = fe_clang_expr_kids(member);
+	if (!kk.n || fe_clang_lib.getCursorKind(kk.v[0]) == CXCursor_TypeRef)
+		return NULL;            /* this->cb: no object written */
+	struct sir_ref b = ref_of(x, kk.v[0], depth + 1);
+	if (b.kind != REF_VAR)
+		return NULL;
+	struct sir_ref *r = arena_alloc(x->a, sizeof(*r));
+	*r = b;
+	return r;
 }
 
 static struct sir_ref ref_of(struct fe_clang_expr *x, CXCursor e, unsigned depth)
@@ -296,6 +311,8 @@ static struct sir_ref ref_of(struct fe_clang_expr *x, CXCursor e, unsigned depth
 				r.kind = REF_OTHER;
 			else
 				r.text = x->out->decls[r.decl].name;
+			if (dk == CXCursor_FieldDecl && k == CXCursor_MemberRefExpr && (r.base = base_of(x, e, depth)))
+				r = with_text(x, e, r);         /* args->stream */
 		} else if (dk == CXCursor_EnumConstantDecl) {
 			r.kind = REF_CONST;
 			r.has_ival = true;
@@ -392,6 +409,96 @@ unsigned fe_clang_expr_args(struct fe_clang_expr *x, CXCursor call, struct sir_r
 	for (int i = 0; i < n; i++)
 		(*args)[i] = ref_of(x, fe_clang_lib.Cursor_getArgument(call, (unsigned)i), 0);
 	return (unsigned)n;
+}
+
+/* ---- functions stored by aggregate initializers -------------------------------------------- */
+
+struct fields {
+	CXCursor v[32];
+	unsigned n;
+};
+
+static enum CXChildVisitResult collect_field(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct fields *f = data;
+	if (fe_clang_lib.getCursorKind(c) == CXCursor_FieldDecl && f->n < 32)
+		f->v[f->n++] = c;
+	return CXChildVisit_Continue;
+}
+
+static void add_bind(struct fe_clang_expr *x, int var, int field, int64_t index, CXCursor value)
+{
+	struct sir_ref r = ref_of(x, value, 0);
+	if (!r.fn_key)
+		return;
+	struct sir_tu *t = x->out;
+	t->binds = fe_clang_expr_grow(x->a, t->binds, t->n_binds, &x->cap_binds, sizeof(*t->binds));
+	t->binds[t->n_binds++] = (struct sir_bind){var, field, index, r.fn_key, 0};
+}
+
+/* Through implicit casts and temporaries, not through braces: {fn} is a list of one. */
+static CXCursor bare(CXCursor e)
+{
+	while (fe_clang_lib.getCursorKind(e) == CXCursor_UnexposedExpr && fe_clang_expr_kids(e).n == 1)
+		e = fe_clang_expr_first(e);
+	return e;
+}
+
+struct list_walk {
+	struct fe_clang_expr *x;
+	int var;
+	int64_t index;
+	bool array;
+	struct fields fl;
+	unsigned i, depth;
+};
+
+static void binds_in(struct fe_clang_expr *x, int var, CXCursor list, int64_t index, unsigned depth);
+
+/* One element of a braced list: the i-th field or element, or the one a designator names. */
+static enum CXChildVisitResult list_item(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct list_walk *lw = data;
+	unsigned i = lw->i++;
+	CXCursor v = bare(c);
+	int field = !lw->array && i < lw->fl.n ? fe_clang_expr_decl(lw->x, lw->fl.v[i]) : -1;
+	struct fe_clang_kids dk = fe_clang_expr_kids(v);
+	if (fe_clang_lib.getCursorKind(v) == CXCursor_UnexposedExpr && dk.n >= 2 && dk.n <= 8 &&
+	    fe_clang_lib.getCursorKind(dk.v[0]) == CXCursor_MemberRef) {
+		field = fe_clang_expr_decl(lw->x, fe_clang_lib.getCursorReferenced(dk.v[dk.n - 2]));
+		v = bare(dk.last);      /* .run = fn: designated */
+	}
+	int64_t at = lw->array && lw->index < 0 ? (int64_t)i : lw->index;
+	if (fe_clang_lib.getCursorKind(v) == CXCursor_InitListExpr) {
+		if (lw->depth < 4)
+			binds_in(lw->x, lw->var, v, at, lw->depth + 1);
+	} else if (lw->array || field >= 0) {
+		add_bind(lw->x, lw->var, lw->array ? -1 : field, at, v);
+	}
+	return CXChildVisit_Continue;
+}
+
+/* One braced list: an array's elements (their position is the index, at the outermost array)
+ * or a struct's fields, in order or by designator (.run = fn). Nested lists go on. */
+static void binds_in(struct fe_clang_expr *x, int var, CXCursor list, int64_t index, unsigned depth)
+{
+	CXType ty = fe_clang_lib.getCanonicalType(fe_clang_lib.getCursorType(list));
+	struct list_walk lw = {.x = x, .var = var, .index = index, .depth = depth,
+			       .array = ty.kind == CXType_ConstantArray || ty.kind == CXType_IncompleteArray};
+	if (ty.kind == CXType_Record)
+		fe_clang_lib.visitChildren(fe_clang_lib.getTypeDeclaration(ty), collect_field, &lw.fl);
+	else if (!lw.array)
+		return;
+	fe_clang_lib.visitChildren(list, list_item, &lw);
+}
+
+void fe_clang_expr_binds(struct fe_clang_expr *x, int var, CXCursor init)
+{
+	CXCursor list = bare(init);
+	if (fe_clang_lib.getCursorKind(list) == CXCursor_InitListExpr)
+		binds_in(x, var, list, -1, 0);
 }
 
 /* ---- conditions ---------------------------------------------------------------------------- */

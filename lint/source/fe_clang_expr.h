@@ -26,7 +26,7 @@ struct fe_clang_expr {
 	CXTranslationUnit tu;
 	struct sir_tu *out;
 	struct strmap decls;            /* USR -> index in out->decls */
-	size_t cap_decls;
+	size_t cap_decls, cap_binds;
 	int fn;                         /* the function being walked (owner of its locals), or -1 */
 	const char *main_path;          /* the name locations in the main file get */
 	CXFile main_file;
@@ -71,6 +71,9 @@ bool fe_clang_expr_is_var(enum CXCursorKind k);
 struct sir_ref fe_clang_expr_ref(struct fe_clang_expr *x, CXCursor e);
 /* The arguments of a call, read as refs into '*args'; how many. */
 unsigned fe_clang_expr_args(struct fe_clang_expr *x, CXCursor call, struct sir_ref **args);
+/* The functions the aggregate initializer 'init' of variable 'var' stores, added to the unit's
+ * binds (sir_tu.binds). */
+void fe_clang_expr_binds(struct fe_clang_expr *x, int var, CXCursor init);
 /* What 'e' tests when it is a condition (or a value returned as one); never NULL. */
 const struct sir_cond *fe_clang_expr_cond(struct fe_clang_expr *x, CXCursor e);
 

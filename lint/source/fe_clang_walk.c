@@ -228,8 +228,9 @@ static void on_call(struct walker *w, CXCursor c, const struct ctx *x)
 {
 	CXCursor d = fe_clang_lib.getCursorReferenced(c);
 	enum CXCursorKind dk = fe_clang_lib.getCursorKind(d);
-	if (fe_clang_expr_is_var(dk)) {
-		on_pointer_call(w, c, x);
+	if (fe_clang_expr_is_var(dk) ||
+	    (fe_clang_lib.Cursor_isNull(d) && fe_clang_lib.getCursorKind(fe_clang_expr_unwrap(fe_clang_expr_first(c))) == CXCursor_ArraySubscriptExpr)) {
+		on_pointer_call(w, c, x);       /* fp(s), p->run(s), handlers[k](s) */
 		return;
 	}
 	if (dk != CXCursor_FunctionDecl && dk != CXCursor_CXXMethod && dk != CXCursor_Constructor &&
@@ -318,6 +319,7 @@ static void on_var_decl(struct walker *w, CXCursor c, const struct ctx *x)
 	}
 	if (!fe_clang_lib.isExpression(fe_clang_lib.getCursorKind(init)))
 		return;
+	fe_clang_expr_binds(&w->x, idx, init);
 	struct sir_ev *e = new_event(w, EV_WRITE, c, x);
 	e->target = (struct sir_ref){.kind = REF_VAR, .decl = idx, .text = w->x.out->decls[idx].name};
 	e->args = arena_alloc(w->x.a, sizeof(*e->args));
@@ -562,6 +564,17 @@ static enum CXChildVisitResult find_functions(CXCursor c, CXCursor parent, CXCli
 			add_function(w, c);
 		return CXChildVisit_Continue;
 	}
+	if (k == CXCursor_VarDecl) {
+		/* a table of handlers or a struct of callbacks: { "name", fn } */
+		struct fe_clang_kids kk = fe_clang_expr_kids(c);
+		int fn = w->x.fn, idx;
+		w->x.fn = -1;
+		if (kk.n && fe_clang_lib.isExpression(fe_clang_lib.getCursorKind(kk.last)) &&
+		    (idx = fe_clang_expr_decl(&w->x, c)) >= 0)
+			fe_clang_expr_binds(&w->x, idx, kk.last);
+		w->x.fn = fn;
+		return CXChildVisit_Continue;
+	}
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl ||
 	    k == CXCursor_StructDecl || k == CXCursor_ClassTemplate || k == CXCursor_UnexposedDecl)
 		return CXChildVisit_Recurse;
@@ -590,6 +603,11 @@ static void resolve_callees(struct walker *w)
 			for (unsigned k = 0; k < e->n_args; k++)
 				resolve_ref(w, &e->args[k]);
 		}
+	for (size_t b = 0; b < t->n_binds; b++) {
+		struct sir_ref r = {.fn_key = t->binds[b].fn_key};
+		resolve_ref(w, &r);
+		t->binds[b].fn1 = r.fn1;
+	}
 }
 
 struct sir_tu *fe_clang_walk_tu(struct arena *a, struct CXTranslationUnitImpl *tu, const char *path,

@@ -48,6 +48,21 @@ struct sir_ref {
 	 * one): fn_key while the unit is walked, then fn1, its index + 1 (0: none). */
 	const char *fn_key;
 	int fn1;
+	/* REF_VAR of a field: the object it is a member of (p->cb, cbs.post, table[1].fn), or NULL */
+	const struct sir_ref *base;
+};
+
+/*
+ * A function an aggregate initializer stores: { "name", fn } into a field, { fa, fb } into an
+ * array of pointers. A call through 'field' of 'var' (var.field, p->field with p = &var,
+ * var[index].field), or through var[index] itself, may call it.
+ */
+struct sir_bind {
+	int var;                /* the variable initialised (index into sir_tu.decls) */
+	int field;              /* the field it is stored in, or -1: an element of 'var' itself */
+	int64_t index;          /* which element of 'var', an array, or -1 */
+	const char *fn_key;     /* as sir_ref's: resolved to fn1 once the unit is walked */
+	int fn1;
 };
 
 /*
@@ -164,6 +179,8 @@ struct sir_tu {
 	size_t n_loops;
 	struct sir_arm *arms;
 	size_t n_arms;
+	struct sir_bind *binds;
+	size_t n_binds;
 	bool per_thread_stream;         /* stream 0 means cudaStreamPerThread (nvcc --default-stream per-thread) */
 	/* The files the unit included, as clang names them; none when one of them had an error
 	 * other than a missing declaration (their functions are then not to be trusted). */
