@@ -8,6 +8,8 @@
 #include "base/diag.h"
 #include "base/mem.h"
 #include "config/pack.h"
+#include "source/cap_fork.h"
+#include "source/cap_ref.h"
 #include "source/cap_guard.h"
 
 /* ---- shared helpers ----------------------------------------------------------------------- */
@@ -33,30 +35,6 @@ struct sir_ref cap_arg(const struct sir_ev *e, int pos)
 	return (struct sir_ref){.kind = REF_NONE, .decl = -1};
 }
 
-/* streams[0] is one stream, streams[i] stands for every element a loop visits. */
-static bool same_index(const struct sir_ref *a, const struct sir_ref *b)
-{
-	return a->elem == b->elem && (!a->elem || (a->const_index == b->const_index && (!a->const_index || a->index == b->index)));
-}
-
-bool cap_same(const struct sir_ref *a, const struct sir_ref *b)
-{
-	if (a->kind != b->kind)
-		return false;
-	switch (a->kind) {
-	case REF_VAR:
-		return a->decl == b->decl && same_index(a, b);
-	case REF_CONST:
-		return a->has_ival && b->has_ival && a->ival == b->ival;
-	case REF_OTHER:
-		return a->text && b->text && !strcmp(a->text, b->text);
-	case REF_POOL:
-		return false;
-	default:
-		return true;
-	}
-}
-
 /* Whether cglint knows which stream an expression is (so that "another stream" means one). */
 static bool known(const struct sir_ref *s)
 {
@@ -68,30 +46,7 @@ static bool may_same(const struct sir_ref *a, const struct sir_ref *b)
 {
 	if (a->kind == REF_VAR && b->kind == REF_VAR && a->elem && b->elem && a->decl == b->decl)
 		return !a->const_index || !b->const_index || a->index == b->index;
-	return cap_same(a, b);
-}
-
-const char *cap_ref_name(const struct cap *c, const struct sir_ref *r)
-{
-	switch (r->kind) {
-	case REF_VAR:
-		return arena_printf(c->arena, "'%s'", (r->elem || r->base) && r->text ? r->text : c->tu->decls[r->decl].name);
-	case REF_NULL:
-	case REF_NONE:
-		return "stream 0";
-	case REF_LEGACY:
-		return "cudaStreamLegacy";
-	case REF_PER_THREAD:
-		return "cudaStreamPerThread";
-	case REF_CURRENT:
-		return "the current stream";
-	case REF_DEFAULT:
-		return "the default stream";
-	case REF_POOL:
-		return "a pool stream";
-	default:
-		return r->text ? arena_printf(c->arena, "'%s'", r->text) : "its stream";
-	}
+	return cap_ref_same(a, b);
 }
 
 static const char *mode_name(enum cap_mode m)
@@ -235,9 +190,9 @@ static bool on_same(const struct cap *c, const struct pack_api *ba, const struct
 	if (!a || (a->stream < 0) != (ba->stream < 0))
 		return false;
 	if (a->stream < 0)
-		return cap_same(&b->object, &e->object);
+		return cap_ref_same(&b->object, &e->object);
 	struct sir_ref es = stream_of(a, e);
-	return any_stream || cap_same(bs, &es);
+	return any_stream || cap_ref_same(bs, &es);
 }
 
 /* The end of the capture begun at fn->ev[i]: on its stream, preferring one in the begin's own
@@ -275,24 +230,19 @@ static size_t find_end(const struct cap *c, const struct pack_api *ba, const str
 
 #define MAX_TRACKED 32
 
-struct fork {
-	struct sir_ref stream;
-	bool joined;
-	unsigned last_work;             /* sequence number of its last work */
-};
-
 struct recorded {
-	struct sir_ref event, on;
+	struct sir_ref event;
+	struct cap_stream on;
 	unsigned seq;
 };
 
 struct walk {
 	const struct cap *c;
 	const struct cap_region *r;
+	struct cap_stream origin;       /* the region's stream, as its begin names it */
 	unsigned line;                  /* of the begin */
 	bool relaxed;                   /* the thread exchanged its mode to relaxed */
-	struct fork forks[MAX_TRACKED];
-	size_t n_forks;
+	struct cap_forks forks;
 	struct recorded recs[MAX_TRACKED];
 	size_t n_recs;
 	unsigned seq;                   /* events seen so far */
@@ -301,42 +251,9 @@ struct walk {
 	unsigned host_stmt;             /* the statement last reported by CG408, once per statement */
 };
 
-struct frame {
-	const struct sir_fn *fn;
-	const struct sir_ev *call;      /* the call that entered fn, NULL in the region's own function */
-	const struct frame *up;
-	unsigned depth;
-	bool relaxed;                   /* called while relaxed */
-	unsigned guard_end;             /* a relaxed mode guard lives until this offset */
-};
-
-/* A parameter stands for what its caller passed. */
-static struct sir_ref resolve(const struct cap *c, const struct frame *f, struct sir_ref r)
+static bool in_capture(struct walk *w, const struct cap_stream *s)
 {
-	while (f && f->call && r.kind == REF_VAR) {
-		const struct sir_decl *d = &c->tu->decls[r.decl];
-		if (d->kind != DECL_PARAM || d->fn != (int)(f->fn - c->tu->fns) || d->param < 0 ||
-		    (unsigned)d->param >= f->call->n_args)
-			break;
-		bool addr = r.addr;
-		r = f->call->args[d->param];
-		r.addr |= addr;
-		f = f->up;
-	}
-	return r;
-}
-
-static struct fork *fork_of(struct walk *w, const struct sir_ref *s)
-{
-	for (size_t k = 0; k < w->n_forks; k++)
-		if (cap_same(&w->forks[k].stream, s))
-			return &w->forks[k];
-	return NULL;
-}
-
-static bool in_capture(struct walk *w, const struct sir_ref *s)
-{
-	return cap_same(&w->r->stream, s) || fork_of(w, s);
+	return cap_stream_may_meet(&w->origin, s) || cap_forks_has(&w->forks, s);
 }
 
 /* Whether a region already reported 'rule' at 'e' (code under a capture-status test that a
@@ -352,11 +269,11 @@ static bool reported(const struct cap *c, const struct rule *rule, const struct 
 	return false;
 }
 
-static void report(struct walk *w, const struct frame *f, const struct rule *rule, const struct sir_ev *e,
-		   struct cap_words words)
+static struct diag *report(struct walk *w, const struct cap_frame *f, const struct rule *rule, const struct sir_ev *e,
+			   struct cap_words words)
 {
 	if (w->r->span && reported(w->c, rule, e))
-		return;
+		return NULL;
 	if (!words.api)
 		words.api = api_words(w->c, e);
 	if (!words.stream)
@@ -370,11 +287,11 @@ static void report(struct walk *w, const struct frame *f, const struct rule *rul
 	}
 	struct diag *d = cap_report(w->c, rule, e, &words);
 	if (!d || !f->depth)
-		return;
+		return d;
 	/* the call chain, outermost first */
 	struct diag_note *notes = arena_alloc(w->c->arena, f->depth * sizeof(*notes));
 	size_t k = f->depth;
-	for (const struct frame *g = f; g && g->call; g = g->up) {
+	for (const struct cap_frame *g = f; g && g->call; g = g->up) {
 		k--;
 		notes[k] = (struct diag_note){g->call->loc,
 					      arena_printf(w->c->arena, "called from here, %s%s%s", inside,
@@ -382,6 +299,7 @@ static void report(struct walk *w, const struct frame *f, const struct rule *rul
 	}
 	d->notes = notes;
 	d->n_notes = f->depth;
+	return d;
 }
 
 static const char *effect_for(struct walk *w, const struct pack_api *a)
@@ -409,26 +327,23 @@ static bool arg_named(const struct sir_ev *e, const struct pack_api *a)
 	return false;
 }
 
-static void on_stream_work(struct walk *w, const struct frame *f, const struct sir_ev *e, const struct pack_api *a,
-			   struct sir_ref s)
+static void on_stream_work(struct walk *w, const struct cap_frame *f, const struct sir_ev *e, const struct pack_api *a,
+			   struct sir_ref raw)
 {
-	if (is_legacy(w->c, &s)) {
+	struct cap_stream s = cap_stream_at(w->c, f, e, raw);
+	if (is_legacy(w->c, &s.ref)) {
 		const char *eff = effect_for(w, a);
 		report(w, f, a->rule, e, (struct cap_words){.effect = eff});
 		return;
 	}
-	struct fork *k = fork_of(w, &s);
-	if (k) {
-		k->joined = false;      /* work after the last join needs another */
-		k->last_work = w->seq;
-	}
+	cap_forks_work(&w->forks, &s, w->seq);
 }
 
-static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *e, const struct pack_api *a)
+static void on_wait(struct walk *w, const struct cap_frame *f, const struct sir_ev *e, const struct pack_api *a)
 {
-	struct sir_ref s = resolve(w->c, f, cap_arg(e, a->stream));
-	struct sir_ref ev = resolve(w->c, f, cap_arg(e, a->event));
-	struct sir_ref fl = resolve(w->c, f, cap_arg(e, a->flags));
+	struct cap_stream s = cap_stream_at(w->c, f, e, cap_arg(e, a->stream));
+	struct sir_ref ev = cap_ref_resolve(w->c, f, cap_arg(e, a->event));
+	struct sir_ref fl = cap_ref_resolve(w->c, f, cap_arg(e, a->flags));
 	if (fl.has_ival && (fl.ival & 1))
 		return;         /* cudaEventWaitExternal: an event-wait node */
 	ev.addr = false;
@@ -441,27 +356,21 @@ static void on_wait(struct walk *w, const struct frame *f, const struct sir_ev *
 	if (!rec) {
 		if (ev.kind == REF_VAR && in_capture(w, &s) && !w->r->span)   /* a span's records came before it */
 			report(w, f, pack_find(w->c->pack, "CG403"), e,
-			       (struct cap_words){.event = cap_ref_name(w->c, &ev), .stream = cap_ref_name(w->c, &s)});
+			       (struct cap_words){.event = cap_ref_name(w->c, &ev), .stream = cap_ref_name(w->c, &s.ref)});
 		return;
 	}
 	/* Waiting on a fork's event takes over that fork's work (recorded after its last work):
 	 * joined for good when the waiter is the origin, handed on when it is another fork. */
-	struct fork *from = fork_of(w, &rec->on);
-	if (from && rec->seq >= from->last_work)
-		from->joined = true;
-	if (cap_same(&s, &w->r->stream))
+	cap_forks_join(&w->forks, &rec->on, rec->seq, e);
+	if (cap_ref_same(&s.ref, &w->r->stream) && (!s.ref.elem || cap_stream_may_meet(&s, &w->origin)))
 		return;
-	struct fork *to = fork_of(w, &s);
-	if (!to && w->n_forks < MAX_TRACKED && (known(&s) || s.elem))   /* streams[i]: the loop's streams, one fork */
-		to = &w->forks[w->n_forks++];
-	if (to)
-		*to = (struct fork){s, false, w->seq};
+	cap_forks_add(&w->forks, &s, &w->origin, w->seq);
 }
 
-static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t to);
+static void walk_fn(struct walk *w, const struct cap_frame *f, size_t from, size_t to);
 
 /* CG411, once per callee and file: a captured call the checks cannot look inside. */
-static void unchecked(struct walk *w, const struct frame *f, const struct sir_ev *e, const char *callee, const char *why)
+static void unchecked(struct walk *w, const struct cap_frame *f, const struct sir_ev *e, const char *callee, const char *why)
 {
 	const struct rule *rule = pack_find(w->c->pack, "CG411");
 	const char *api = arena_printf(w->c->arena, "'%s'", callee ? callee : "?");
@@ -472,7 +381,7 @@ static void unchecked(struct walk *w, const struct frame *f, const struct sir_ev
 		report(w, f, rule, e, (struct cap_words){.api = api, .effect = why});
 }
 
-static void enter(struct walk *w, const struct frame *f, const struct sir_ev *e, const struct sir_fn *callee)
+static void enter(struct walk *w, const struct cap_frame *f, const struct sir_ev *e, const struct sir_fn *callee)
 {
 	if (callee->left_out) {
 		unchecked(w, f, e, callee->name, callee->left_out);
@@ -480,10 +389,10 @@ static void enter(struct walk *w, const struct frame *f, const struct sir_ev *e,
 	}
 	if (f->depth >= CAP_MAX_DEPTH)
 		return;
-	for (const struct frame *g = f; g; g = g->up)
+	for (const struct cap_frame *g = f; g; g = g->up)
 		if (g->fn == callee)
 			return;         /* recursion */
-	struct frame inner = {callee, e, f, f->depth + 1, f->relaxed || e->off < f->guard_end, 0};
+	struct cap_frame inner = {callee, e, f, f->depth + 1, f->relaxed || e->off < f->guard_end, 0};
 	walk_fn(w, &inner, 0, callee->n_ev);
 }
 
@@ -505,7 +414,7 @@ static const struct sir_ref *same_value(const struct sir_fn *fn, int decl, const
 		const struct sir_ev *e = &fn->ev[i];
 		if (e->kind != EV_WRITE || e->target.decl != decl)
 			continue;
-		*mixed = e->counter || !e->n_args || e->args[0].kind != REF_VAR || (v && !cap_same(v, &e->args[0]));
+		*mixed = e->counter || !e->n_args || e->args[0].kind != REF_VAR || (v && !cap_ref_same(v, &e->args[0]));
 		v = &e->args[0];
 	}
 	return v;
@@ -539,10 +448,10 @@ static bool bind_fits(const struct sir_bind *b, int field, const struct sir_ref 
 
 /* The functions aggregate initializers stored where 'o' is read: cbs.post, p->run with p a
  * parameter or a local pointing at a table entry, handlers[1]. */
-static size_t bound_targets(const struct cap *c, const struct frame *f, const struct sir_ref *o, int *v, size_t n)
+static size_t bound_targets(const struct cap *c, const struct cap_frame *f, const struct sir_ref *o, int *v, size_t n)
 {
 	int field = o->elem ? -1 : o->decl;
-	struct sir_ref h = o->elem ? *o : o->base ? one_value(c, resolve(c, f, *o->base)) : (struct sir_ref){.kind = REF_NONE};
+	struct sir_ref h = o->elem ? *o : o->base ? one_value(c, cap_ref_resolve(c, f, *o->base)) : (struct sir_ref){.kind = REF_NONE};
 	const struct sir_ref *holder = h.kind == REF_VAR ? &h : NULL;
 	bool any = false;               /* the holder is known but was filled otherwise: any */
 	for (size_t k = 0; holder && k < c->tu->n_binds && !any; k++)
@@ -559,9 +468,9 @@ static size_t bound_targets(const struct cap *c, const struct frame *f, const st
  * calls followed, else every function the unit stores in it (assigned, initialised with, set by
  * an aggregate initializer, or, for a parameter of the region's own function, passed by a
  * caller). Indices + 1. */
-static size_t targets_of(const struct cap *c, const struct frame *f, const struct sir_ev *e, int *v)
+static size_t targets_of(const struct cap *c, const struct cap_frame *f, const struct sir_ev *e, int *v)
 {
-	struct sir_ref o = resolve(c, f, e->object);
+	struct sir_ref o = cap_ref_resolve(c, f, e->object);
 	if (o.fn1)
 		return add_target(v, 0, o.fn1);
 	if (o.kind != REF_VAR)
@@ -582,7 +491,7 @@ static size_t targets_of(const struct cap *c, const struct frame *f, const struc
 }
 
 /* A call to something that is not an API: into the unit's function, or through what holds one. */
-static void follow(struct walk *w, const struct frame *f, const struct sir_ev *e)
+static void follow(struct walk *w, const struct cap_frame *f, const struct sir_ev *e)
 {
 	const struct cap *c = w->c;
 	if (e->callee >= 0) {
@@ -609,7 +518,7 @@ static void follow(struct walk *w, const struct frame *f, const struct sir_ev *e
  * an error exit, is not host work that replays would miss: it runs only when capturing has
  * already failed, or the process is going down. Host work the code does because a status test
  * says it captures (logging it, counting captures) is meant for capture time. */
-static bool host_once(struct walk *w, const struct frame *f, const struct sir_ev *e)
+static bool host_once(struct walk *w, const struct cap_frame *f, const struct sir_ev *e)
 {
 	size_t i = (size_t)(e - f->fn->ev);
 	if ((e->macro && e->cond > 0) || cap_guard_on_error_path(w->c->guard, f->fn, i) ||
@@ -622,7 +531,7 @@ static bool host_once(struct walk *w, const struct frame *f, const struct sir_ev
 	return true;
 }
 
-static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
+static void on_event(struct walk *w, struct cap_frame *f, const struct sir_ev *e)
 {
 	const struct cap *c = w->c;
 	w->seq++;
@@ -630,7 +539,7 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 		size_t n;
 		const struct pack_api *launch = pack_api_find(c->pack, LAUNCH_NAME, &n);
 		if (launch)
-			on_stream_work(w, f, e, launch, resolve(c, f, e->stream));
+			on_stream_work(w, f, e, launch, e->stream);
 		return;
 	}
 	if (e->kind == EV_WRITE) {
@@ -673,17 +582,17 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 			report(w, f, a->rule, e, (struct cap_words){.effect = effect_for(w, a)});
 			break;
 		case API_ENQUEUE:
-			on_stream_work(w, f, e, a, resolve(c, f, cap_arg(e, a->stream)));
+			on_stream_work(w, f, e, a, cap_arg(e, a->stream));
 			break;
 		case API_GRAPH_LAUNCH: {
-			struct sir_ref s = resolve(c, f, cap_arg(e, a->stream));
+			struct cap_stream s = cap_stream_at(c, f, e, cap_arg(e, a->stream));
 			if (in_capture(w, &s))
-				report(w, f, a->rule, e, (struct cap_words){.stream = cap_ref_name(c, &s), .effect = a->effect});
+				report(w, f, a->rule, e, (struct cap_words){.stream = cap_ref_name(c, &s.ref), .effect = a->effect});
 			break;
 		}
 		case API_RECORD: {
-			struct sir_ref s = resolve(c, f, cap_arg(e, a->stream));
-			struct sir_ref ev = resolve(c, f, cap_arg(e, a->event));
+			struct cap_stream s = cap_stream_at(c, f, e, cap_arg(e, a->stream));
+			struct sir_ref ev = cap_ref_resolve(c, f, cap_arg(e, a->event));
 			ev.addr = false;
 			if (in_capture(w, &s) && w->n_recs < MAX_TRACKED)
 				w->recs[w->n_recs++] = (struct recorded){ev, s, w->seq};
@@ -693,7 +602,7 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 			on_wait(w, f, e, a);
 			break;
 		case API_RELAX: {
-			struct sir_ref m = resolve(c, f, cap_arg(e, a->mode));
+			struct sir_ref m = cap_ref_resolve(c, f, cap_arg(e, a->mode));
 			int64_t v;
 			if (w->relaxed)
 				w->relaxed = false;     /* the exchange back */
@@ -703,8 +612,8 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 		}
 		case API_BEGIN: {
 			struct sir_ref s = a->stream < 0 ? (struct sir_ref){.kind = REF_CURRENT, .decl = -1}
-							 : resolve(c, f, cap_arg(e, a->stream));
-			if (cap_same(&s, &w->r->stream))
+							 : cap_ref_resolve(c, f, cap_arg(e, a->stream));
+			if (cap_ref_same(&s, &w->r->stream))
 				report(w, f, pack_find(c->pack, "CG309"), e, (struct cap_words){0});
 			break;
 		}
@@ -714,9 +623,9 @@ static void on_event(struct walk *w, struct frame *f, const struct sir_ev *e)
 	}
 }
 
-static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t to)
+static void walk_fn(struct walk *w, const struct cap_frame *f, size_t from, size_t to)
 {
-	struct frame here = *f;
+	struct cap_frame here = *f;
 	for (size_t i = from; i < to; i++) {
 		const struct sir_ev *e = &f->fn->ev[i];
 		/* not the begin's own statement (CHECK(...)'s failure branch), nor outside a span */
@@ -729,19 +638,28 @@ static void walk_fn(struct walk *w, const struct frame *f, size_t from, size_t t
 
 static void check_region(const struct cap *c, const struct cap_region *r)
 {
-	struct frame top = {.fn = r->fn};
+	struct cap_frame top = {.fn = r->fn};
 	if (r->span) {
-		struct walk w = {.c = c, .r = r, .line = r->span->test.line};
+		struct walk w = {.c = c, .r = r, .origin = {.ref = r->stream}, .line = r->span->test.line};
 		walk_fn(&w, &top, r->span->from, r->span->to);
 		return;         /* no end to judge forks at */
 	}
-	struct walk w = {.c = c, .r = r, .line = r->fn->ev[r->begin].loc.line};
+	const struct sir_ev *begin = &r->fn->ev[r->begin], *end = &r->fn->ev[r->end];
+	struct walk w = {.c = c, .r = r, .origin = cap_stream_at(c, &top, begin, r->stream), .line = begin->loc.line};
 	walk_fn(&w, &top, r->begin + 1, r->end);
-	const struct sir_ev *end = &r->fn->ev[r->end];
-	for (size_t k = 0; k < w.n_forks; k++)
-		if (!w.forks[k].joined)
-			report(&w, &top, pack_find(c->pack, "CG401"), end,
-			       (struct cap_words){.stream = cap_ref_name(c, &w.forks[k].stream)});
+	for (size_t k = 0; k < w.forks.n; k++) {
+		const struct cap_fork *f = &w.forks.v[k];
+		if (f->joined)
+			continue;
+		struct diag *d = report(&w, &top, pack_find(c->pack, "CG401"), end,
+					(struct cap_words){.stream = cap_fork_name(c, f)});
+		if (d && f->short_join) {       /* a join loop whose bound stops short */
+			struct diag_note *note = arena_alloc(c->arena, sizeof(*note));
+			*note = (struct diag_note){f->short_join->loc, "joined back here, but not for these elements: the loop's range stops short of them"};
+			d->notes = note;
+			d->n_notes = 1;
+		}
+	}
 }
 
 struct cap_region *cap_regions(const struct cap *c, const struct sir_fn *fn, size_t *count)

@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "config/pack.h"
+#include "source/cap_ref.h"
 #include "source/sir.h"
 
 struct arena;
@@ -74,8 +75,6 @@ struct cap_words {
 /* ---- for the checks built on regions (cap_graph.c) ---- */
 const struct pack_api *cap_role(const struct cap *c, const struct sir_ev *e, enum api_role role);
 struct sir_ref cap_arg(const struct sir_ev *e, int pos);
-bool cap_same(const struct sir_ref *a, const struct sir_ref *b);
-const char *cap_ref_name(const struct cap *c, const struct sir_ref *r);
 struct diag *cap_report(const struct cap *c, const struct rule *r, const struct sir_ev *at, const struct cap_words *w);
 
 #endif

@@ -249,6 +249,53 @@ const char *fe_clang_expr_fn_key(struct arena *a, CXCursor fn)
 	return fe_clang_lib_str(a, fe_clang_lib.getCursorUSR(def));
 }
 
+static bool affine(struct fe_clang_expr *x, CXCursor e, struct sir_bound *b, unsigned depth)
+{
+	*b = (struct sir_bound){.known = false};
+	if (depth > 8 || fe_clang_lib.Cursor_isNull(e))
+		return false;
+	if (int_value(e, &b->add))
+		return b->known = true;
+	struct fe_clang_kids kk = fe_clang_expr_kids(e);
+	switch (fe_clang_lib.getCursorKind(e)) {
+	case CXCursor_ParenExpr:
+	case CXCursor_UnexposedExpr:
+	case CXCursor_CStyleCastExpr:
+	case CXCursor_CXXStaticCastExpr:
+		return kk.n && affine(x, kk.last, b, depth + 1);
+	case CXCursor_DeclRefExpr:
+	case CXCursor_MemberRefExpr: {
+		struct sir_ref r = ref_of(x, e, depth);
+		if (r.kind != REF_VAR || r.elem)
+			return false;
+		b->var1 = r.decl + 1;
+		return b->known = true;
+	}
+	case CXCursor_BinaryOperator: {
+		enum CXBinaryOperatorKind op = fe_clang_lib.getCursorBinaryOperatorKind(e);
+		int64_t c;
+		if (kk.n != 2 || (op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub))
+			return false;
+		if (int_value(kk.v[1], &c) && affine(x, kk.v[0], b, depth + 1)) {
+			b->add += op == CXBinaryOperator_Add ? c : -c;
+			return true;
+		}
+		if (op == CXBinaryOperator_Add && int_value(kk.v[0], &c) && affine(x, kk.v[1], b, depth + 1)) {
+			b->add += c;
+			return true;
+		}
+		return false;
+	}
+	default:
+		return false;
+	}
+}
+
+bool fe_clang_expr_affine(struct fe_clang_expr *x, CXCursor e, struct sir_bound *b)
+{
+	return affine(x, e, b, 0);
+}
+
 /* base[index], an array's or a container's element: the base variable, marked an element. */
 static struct sir_ref element(struct fe_clang_expr *x, CXCursor e, CXCursor base, CXCursor index, unsigned depth)
 {
@@ -257,6 +304,11 @@ static struct sir_ref element(struct fe_clang_expr *x, CXCursor e, CXCursor base
 		return with_text(x, e, (struct sir_ref){.kind = REF_OTHER, .decl = -1});
 	r.elem = true;
 	r.const_index = int_value(index, &r.index);
+	struct sir_bound b;
+	if (!r.const_index && affine(x, index, &b, depth + 1) && b.var1) {
+		r.index_var1 = b.var1;
+		r.index = b.add;
+	}
 	return with_text(x, e, r);
 }
 

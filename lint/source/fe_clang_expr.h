@@ -71,6 +71,8 @@ bool fe_clang_expr_is_var(enum CXCursorKind k);
 struct sir_ref fe_clang_expr_ref(struct fe_clang_expr *x, CXCursor e);
 /* The arguments of a call, read as refs into '*args'; how many. */
 unsigned fe_clang_expr_args(struct fe_clang_expr *x, CXCursor call, struct sir_ref **args);
+/* 'e' read as a variable plus a constant (width - 1, i + 1), or a constant; false if not. */
+bool fe_clang_expr_affine(struct fe_clang_expr *x, CXCursor e, struct sir_bound *b);
 /* The functions the aggregate initializer 'init' of variable 'var' stores, added to the unit's
  * binds (sir_tu.binds). */
 void fe_clang_expr_binds(struct fe_clang_expr *x, int var, CXCursor init);

@@ -142,9 +142,52 @@ static int new_loop(struct walker *w, CXCursor c, int up)
 	struct sir_tu *t = w->x.out;
 	t->loops = fe_clang_expr_grow(w->x.a, t->loops, t->n_loops, &w->cap_loops, sizeof(*t->loops));
 	struct sir_loop *l = &t->loops[t->n_loops];
+	*l = (struct sir_loop){.up = up};
 	fe_clang_expr_extent(c, &l->begin, &l->end);
-	l->up = up;
 	return (int)t->n_loops++;
+}
+
+/* for (int i = lo; i < hi; i++): the counter and its range, when written so (also i <= hi,
+ * hi > i, ++i, i += 1, and an init that assigns instead of declaring). */
+static void loop_bounds(struct walker *w, struct sir_loop *l, const struct fe_clang_kids *kk)
+{
+	CXCursor init = kk->v[0], test = fe_clang_expr_unwrap(kk->v[1]), step = fe_clang_expr_unwrap(kk->v[2]);
+	CXCursor var = fe_clang_lib.getNullCursor(), from = var;
+	if (fe_clang_lib.getCursorKind(init) == CXCursor_DeclStmt) {
+		var = fe_clang_expr_first(init);
+		from = fe_clang_expr_kids(var).last;
+	} else if (fe_clang_lib.getCursorKind(init) == CXCursor_BinaryOperator &&
+		   fe_clang_lib.getCursorBinaryOperatorKind(init) == CXBinaryOperator_Assign) {
+		struct fe_clang_kids ik = fe_clang_expr_kids(init);
+		var = fe_clang_lib.getCursorReferenced(fe_clang_expr_unwrap(ik.v[0]));
+		from = ik.v[1];
+	}
+	if (fe_clang_lib.getCursorKind(var) != CXCursor_VarDecl)
+		return;
+	int v = fe_clang_expr_decl(&w->x, var);
+	/* the step: ++i, i++, i += 1 */
+	enum CXCursorKind sk = fe_clang_lib.getCursorKind(step);
+	struct sir_bound one;
+	bool up = (sk == CXCursor_UnaryOperator && (fe_clang_lib.getCursorUnaryOperatorKind(step) == CXUnaryOperator_PostInc ||
+						     fe_clang_lib.getCursorUnaryOperatorKind(step) == CXUnaryOperator_PreInc)) ||
+		  (sk == CXCursor_CompoundAssignOperator && fe_clang_lib.getCursorBinaryOperatorKind(step) == CXBinaryOperator_AddAssign &&
+		   fe_clang_expr_affine(&w->x, fe_clang_expr_kids(step).last, &one) && !one.var1 && one.add == 1);
+	struct fe_clang_kids tk = fe_clang_expr_kids(test);
+	if (!up || v < 0 || fe_clang_lib.getCursorKind(test) != CXCursor_BinaryOperator || tk.n != 2)
+		return;
+	/* i < hi, i <= hi, hi > i, hi >= i */
+	enum CXBinaryOperatorKind op = fe_clang_lib.getCursorBinaryOperatorKind(test);
+	struct sir_bound lhs, hi;
+	bool flip = op == CXBinaryOperator_GT || op == CXBinaryOperator_GE;
+	bool incl = op == CXBinaryOperator_LE || op == CXBinaryOperator_GE;
+	if (op != CXBinaryOperator_LT && op != CXBinaryOperator_LE && !flip && !incl)
+		return;
+	if (!fe_clang_expr_affine(&w->x, tk.v[flip ? 1 : 0], &lhs) || lhs.var1 != v + 1 || lhs.add)
+		return;
+	l->var1 = v + 1;
+	fe_clang_expr_affine(&w->x, from, &l->lo);
+	if (fe_clang_expr_affine(&w->x, tk.v[flip ? 0 : 1], &hi))
+		l->hi = (struct sir_bound){true, hi.var1, hi.add + incl};
 }
 
 static int new_arm(struct walker *w, CXCursor c, int up, const struct sir_cond *cond, bool when)
@@ -361,6 +404,8 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 		x.loop = x.breakable = new_loop(w, c, x.breakable);
 		x.cond = 0;
 		struct fe_clang_kids kk = fe_clang_expr_kids(c);
+		if (kk.n == 4)
+			loop_bounds(w, &w->x.out->loops[x.loop], &kk);
 		for (unsigned i = 0; i < kk.n && i < 8; i++) {
 			struct ctx y = x;
 			y.loop_control = i + 1 < kk.n;

@@ -41,9 +41,11 @@ struct sir_ref {
 	int decl;               /* REF_VAR: index into sir_tu.decls */
 	const char *text;       /* enumerator or macro name, or spelling; may be NULL */
 	/* REF_VAR: an element of the array 'decl' (streams[i]); with a constant index, 'index' is
-	 * it. Elements at other indices stand for one another: a loop over them is one stream. */
+	 * it; with an index written v or v +/- c, index_var1 is v's decl + 1 and 'index' is c.
+	 * Elements whose index cglint does not know stand for one another. */
 	bool elem, const_index;
 	int64_t index;
+	int index_var1;
 	/* A function of the unit it denotes (handler, &handler, a lambda, a std::function made of
 	 * one): fn_key while the unit is walked, then fn1, its index + 1 (0: none). */
 	const char *fn_key;
@@ -154,9 +156,20 @@ struct sir_ev {
 					 * (b = x != y), read as a test; may be NULL */
 };
 
+/* A loop bound written as a variable plus a constant (width - 1, args->nGpus) or a constant. */
+struct sir_bound {
+	bool known;
+	int var1;               /* the variable's decl + 1, or 0: the constant 'add' */
+	int64_t add;
+};
+
 struct sir_loop {
 	unsigned begin, end;    /* offsets of the loop (or switch) statement */
 	int up;                 /* enclosing loop or switch, or -1 */
+	/* for (i = lo; i < hi; i++), i <= hi - 1 read as < hi: the counter's decl + 1 (0: none)
+	 * and the values it takes, [lo, hi); a bound cglint cannot read is not 'known' */
+	int var1;
+	struct sir_bound lo, hi;
 };
 
 struct sir_fn {
