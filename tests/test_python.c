@@ -825,3 +825,35 @@ Test(python, post_init_of_mcore_is_the_packs_and_a_providers_own_is_unknown)
 		free(cmd);
 	}
 }
+
+Test(python, a_default_factory_that_asks_for_a_module_depends_on_the_machine)
+{
+	put("fusions.py", "def can_fuse():\n"
+			  "    try:\n"
+			  "        import fused_kernel  # noqa: F401\n"
+			  "        return True\n"
+			  "    except ImportError:\n"
+			  "        return False\n"
+			  "\n"
+			  "def build_list():\n"
+			  "    return []\n");
+	put("providers.py", "from dataclasses import dataclass, field\n"
+			    "import fusions\n"
+			    "\n"
+			    "@dataclass\n"
+			    "class MyModelProvider:\n"
+			    "    fuse: bool = field(default_factory=fusions.can_fuse)\n"
+			    "    other: list = field(default_factory=fusions.build_list)\n");
+	put("r.py", "from providers import MyModelProvider\n"
+		    "\n"
+		    "def gpt_config():\n"
+		    "    return ConfigContainer(model=MyModelProvider())\n");
+	char *out = NULL;
+	harness_run(dir, "facts --mcore 0.19 --bridge 0.6 --function gpt_config r.py 2>&1 | "
+			 "grep -E '^  model\\.(fuse|other) ' | sed 's/.*r.py:4:34: //' | sort", &out);
+	expect_str(out, "the default of MyModelProvider.fuse: depends on the machine that runs the job: "
+			"default_factory=fusions.can_fuse returns whether 'fused_kernel' imports there]\n"
+			"the default of MyModelProvider.other: from default_factory=fusions.build_list, which cglint "
+			"does not call]\n");
+	free(out);
+}

@@ -31,7 +31,7 @@ const TSLanguage *tree_sitter_python(void);
 
 static void walk(struct fn *f, TSNode def);
 static void block(struct fn *f, TSNode body);
-static const struct py_ops ops = {walk, block, py_call_follow};
+static const struct py_ops ops = {walk, block, py_call_follow, py_eval, py_eval_path};
 
 /* ---- names ---- */
 

@@ -56,6 +56,19 @@ struct imp {
 	const char *local, *module, *attr;
 	unsigned level;
 	TSNode at;
+	unsigned guard;         /* 1 + the index of the 'try:' it is under (struct guard); 0: none */
+	bool handler;           /* under that try's ImportError handler, not its body */
+};
+
+/* A module-level 'try:' with a handler that catches ImportError ('except ImportError:',
+ * 'except Exception:', a bare 'except:', the first that does): the names it binds come from its
+ * body when every import there succeeds, from that handler when one fails (Python's ImportError),
+ * and are not known where cglint cannot tell (fe_py_mod_live). */
+struct guard {
+	TSNode st;
+	int state;              /* 0 not yet, 1 being decided, 2 decided */
+	enum tri body;          /* TRI_TRUE: the body's bindings hold; TRI_FALSE: the handler's */
+	const char *why;        /* what decided it, or why it cannot be decided */
 };
 
 /* A module-level 'NAME = value' (the last one wins), evaluated when first read. */
@@ -65,6 +78,8 @@ struct glob {
 	int state;              /* 0 not yet, 1 being evaluated, 2 'val' holds it */
 	struct value val;
 	const char *why;
+	unsigned guard;         /* as struct imp's */
+	bool handler;
 };
 
 /* A module-level class, read once a run for the field defaults its constructor leaves
@@ -89,9 +104,15 @@ struct mod {
 	size_t n_globs;
 	struct klass *classes;
 	size_t n_classes;
+	struct guard *guards;
+	size_t n_guards;
+	bool opaque;            /* binds names in ways cglint does not record (a loop, an if, globals(),
+				 * __getattr__, 'import *'): a name it does not show may still be there */
+	struct py_cache *cache; /* the run's, to decide its guards */
 };
 
 struct py_ops;
+struct py_obj;
 
 struct py_cache {
 	struct arena *a;
@@ -108,6 +129,8 @@ struct py_cache {
 	unsigned *choice_bytes, *choice_picks;  /* fe_py_cache_choose */
 	size_t n_choices;
 	const char *choice_sig; /* those choices, in the signature of a unit's own walk */
+	struct py_obj *objs;    /* classes and Enum members held as values (py_obj.c) */
+	size_t n_objs, cap_objs;
 };
 
 /* Parse 'buf' (kept by the caller) as the module at 'path' and keep it; NULL if it cannot. */
@@ -122,7 +145,19 @@ bool fe_py_mod_lookup(struct py_cache *c, struct mod *m, const char *name, unsig
 /* The module-level class 'name' of 'm', found as fe_py_mod_lookup finds functions. */
 bool fe_py_mod_class(struct py_cache *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
 		     size_t *cls);
-/* The import of 'm' that binds 'local', or NULL. */
-const struct imp *fe_py_mod_import(const struct mod *m, const char *local);
+/* The import of 'm' that binds 'local', or NULL; one under a try whose other branch binds the
+ * name is skipped (fe_py_mod_live). */
+const struct imp *fe_py_mod_import(struct mod *m, const char *local);
+/* Whether a binding under guard 'guard' (1-based; 0 none: TRI_TRUE) of 'm', in its body or its
+ * ImportError handler, holds; '*why' says which branch and why (NULL allowed). */
+enum tri fe_py_mod_live(struct mod *m, unsigned guard, bool handler, const char **why);
+/* Whether module 'm' binds 'name' at module level: TRI_UNKNOWN where it may without cglint
+ * seeing it (opaque). */
+enum tri fe_py_mod_binds(struct mod *m, const char *name);
+/* A function whose result says whether some module imports on the machine that runs it (a
+ * 'try:' that imports, with a handler that catches ImportError): the modules it tries, quoted
+ * and joined ("'transformer_engine.pytorch' or 'fused_weight_gradient_mlp_cuda'"); NULL for any
+ * other function. */
+const char *fe_py_mod_import_probe(struct arena *a, const char *src, TSNode def);
 
 #endif

@@ -74,22 +74,29 @@ static bool plain_base(const char *name)
 	return false;
 }
 
-/* The class an expression names (Name, module.Name) as 'm' sees it, and its module. */
-static struct klass *find_class(struct py_cache *c, struct mod *m, TSNode base, struct mod **cm)
+/* The module-level class ('classes') or function an expression names (Name, module.Name) as
+ * 'm' sees it: its module and index there. */
+static bool find_named(struct py_cache *c, struct mod *m, TSNode n, bool classes, struct mod **out, size_t *at)
 {
-	size_t at;
-	if (py_is(base, "identifier"))
-		return fe_py_mod_class(c, m, text(c->a, m, base), 0, cm, &at) ? &(*cm)->classes[at] : NULL;
-	if (!py_is(base, "attribute") || !py_is(py_field(base, "object"), "identifier"))
-		return NULL;
-	const struct imp *im = fe_py_mod_import(m, text(c->a, m, py_field(base, "object")));
+	bool (*lookup)(struct py_cache *, struct mod *, const char *, unsigned, struct mod **, size_t *) =
+		classes ? fe_py_mod_class : fe_py_mod_lookup;
+	if (py_is(n, "identifier"))
+		return lookup(c, m, text(c->a, m, n), 0, out, at);
+	if (!py_is(n, "attribute") || !py_is(py_field(n, "object"), "identifier"))
+		return false;
+	const struct imp *im = fe_py_mod_import(m, text(c->a, m, py_field(n, "object")));
 	if (!im)
-		return NULL;
+		return false;
 	const char *name = !im->attr ? im->module : *im->module ? arena_printf(c->a, "%s.%s", im->module, im->attr)
 								 : im->attr;
 	struct mod *next = fe_py_mod_load(c, m, name, im->level);
-	return next && fe_py_mod_class(c, next, text(c->a, m, py_field(base, "attribute")), 0, cm, &at)
-		       ? &(*cm)->classes[at] : NULL;
+	return next && lookup(c, next, text(c->a, m, py_field(n, "attribute")), 0, out, at);
+}
+
+static struct klass *find_class(struct py_cache *c, struct mod *m, TSNode base, struct mod **cm)
+{
+	size_t at;
+	return find_named(c, m, base, true, cm, &at) ? &(*cm)->classes[at] : NULL;
 }
 
 static struct klass_info *read_class(struct py_cache *c, struct mod *m, struct klass *k, unsigned depth);
@@ -168,14 +175,24 @@ static bool not_a_field(const char *type)
 	return false;
 }
 
-/* default_factory=F: the empty value of a builtin container, else unknown. */
+/* default_factory=F: the empty value of a builtin container, else unknown; where F asks whether
+ * a module imports (Bridge's fusions.can_enable_gradient_accumulation_fusion), the machine that
+ * runs the job decides, and the reason says so. */
 static struct value factory(struct fn *g, TSNode fac, const char **why)
 {
 	const char *f = py_text(g, fac);
 	bool shadowed = fe_py_mod_import(g->mod, f) || py_unit_var(&g->log, f);
 	if (!shadowed && (!strcmp(f, "dict") || !strcmp(f, "list") || !strcmp(f, "tuple")))
 		return (struct value){.kind = f[0] == 'd' ? V_MAP : V_LIST};
-	*why = arena_printf(g->a, "from default_factory=%s, which cglint does not call", py_snippet(g, fac));
+	struct mod *fm;
+	size_t d;
+	const char *probe = find_named(g->cache, g->mod, fac, false, &fm, &d)
+				    ? fe_py_mod_import_probe(g->cache->a, fm->src, fm->defs[d].node) : NULL;
+	if (probe)
+		*why = arena_printf(g->a, "depends on the machine that runs the job: default_factory=%s returns "
+				    "whether %s imports there", py_snippet(g, fac), probe);
+	else
+		*why = arena_printf(g->a, "from default_factory=%s, which cglint does not call", py_snippet(g, fac));
 	return value_unknown;
 }
 

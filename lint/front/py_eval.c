@@ -102,8 +102,14 @@ bool py_eval_global(struct py_cache *c, struct mod *m, const char *name, struct 
 	}
 	for (size_t k = m->n_globs; k-- > 0;) {
 		struct glob *g = &m->globs[k];
-		if (strcmp(g->name, name))
-			continue;
+		const char *gw;
+		enum tri live = strcmp(g->name, name) ? TRI_FALSE : fe_py_mod_live(m, g->guard, g->handler, &gw);
+		if (live == TRI_FALSE)
+			continue;       /* another name, or bound by the other branch of a try */
+		if (live == TRI_UNKNOWN) {
+			*out = unknown(why, arena_printf(c->a, "from '%s', bound under %s", name, gw));
+			return true;
+		}
 		if (g->state == 1) {
 			*out = unknown(why, arena_printf(c->a, "from '%s', defined in terms of itself", name));
 			return true;
@@ -120,7 +126,18 @@ bool py_eval_global(struct py_cache *c, struct mod *m, const char *name, struct 
 		*why = g->why;
 		return true;
 	}
+	for (size_t k = m->n_classes; k-- > 0;)
+		if (!strcmp(m->classes[k].name, name)) {
+			*out = py_obj_class(c, m, k);   /* a class, as a value */
+			*why = NULL;
+			return true;
+		}
 	const struct imp *im = fe_py_mod_import(m, name);
+	const char *gw;
+	if (im && fe_py_mod_live(m, im->guard, im->handler, &gw) == TRI_UNKNOWN) {
+		*out = unknown(why, arena_printf(c->a, "from '%s', imported under %s", name, gw));
+		return true;
+	}
 	return im && imported(c, m, im, out, why, depth);
 }
 
@@ -150,8 +167,9 @@ static struct value name_value(struct fn *f, TSNode n, const char **why)
 	return unknown(why, arena_printf(f->a, "from '%s', which cglint does not know here", name));
 }
 
-/* 'a.b.c': a key set before in this function, or a module's constant (mod.NAME). */
-static struct value attribute_value(struct fn *f, TSNode n, const char **why)
+/* 'a.b.c': a key set before in this function, a module's constant (mod.NAME), an attribute of
+ * an object (Cls.member, member.name). */
+static struct value attribute_value(struct fn *f, TSNode n, const char **why, unsigned depth)
 {
 	const char *key = py_eval_path(f, n, 0);
 	struct value v;
@@ -170,6 +188,9 @@ static struct value attribute_value(struct fn *f, TSNode n, const char **why)
 				return v;
 		}
 	}
+	struct value o = key ? value_unknown : py_eval(f, obj, why, depth + 1);
+	if (!ts_node_is_null(attr) && py_obj_attr(f, &o, py_text(f, attr), &v, why))
+		return v;
 	return unknown(why, arena_printf(f->a, "from '%s', which cglint does not read", py_snippet(f, n)));
 }
 
@@ -201,7 +222,7 @@ static struct value repeat(struct fn *f, const struct value *seq, long long time
 			memcpy(s + (size_t)k * len, seq->s, len);
 		return value_str(s);
 	}
-	struct value out = {.kind = V_LIST, .n = len * (size_t)times};
+	struct value out = {.kind = V_LIST, .n = len * (size_t)times, .i = seq->i};
 	out.items = arena_alloc(f->a, (out.n ? out.n : 1) * sizeof(*out.items));
 	for (size_t k = 0; k < out.n; k++)
 		out.items[k] = seq->items[k % len];
@@ -212,6 +233,8 @@ static struct value binary(struct fn *f, const char *op, struct value x, struct 
 {
 	double a, b;
 	bool ia, ib;
+	if (py_obj_is(&x) || py_obj_is(&y))
+		return unknown(why, arena_printf(f->a, "from '%s' on an object whose class decides it", op));
 	if (number(&x, &a, &ia) && number(&y, &b, &ib)) {
 		bool i = ia && ib;
 		if (!strcmp(op, "+"))
@@ -232,8 +255,11 @@ static struct value binary(struct fn *f, const char *op, struct value x, struct 
 	}
 	if (!strcmp(op, "+") && x.kind == V_STR && y.kind == V_STR)
 		return value_str(arena_printf(f->a, "%s%s", x.s, y.s));
+	if ((x.kind == V_LIST && x.i == PY_SEQ_SET) || (y.kind == V_LIST && y.i == PY_SEQ_SET) ||
+	    (x.kind == V_LIST && y.kind == V_LIST && x.i && y.i && x.i != y.i))
+		return unknown(why, arena_printf(f->a, "from '%s' on a set, or on a list and a tuple", op));
 	if (!strcmp(op, "+") && x.kind == V_LIST && y.kind == V_LIST) {
-		struct value out = {.kind = V_LIST, .n = x.n + y.n};
+		struct value out = {.kind = V_LIST, .n = x.n + y.n, .i = x.i == y.i ? x.i : PY_SEQ};
 		if (out.n > MAX_ITEMS)
 			return unknown(why, "a list too long to hold");
 		out.items = arena_alloc(f->a, (out.n ? out.n : 1) * sizeof(*out.items));
@@ -253,7 +279,7 @@ static struct value binary(struct fn *f, const char *op, struct value x, struct 
 static bool map_get(const struct value *m, const struct value *key, struct value *out)
 {
 	for (size_t k = m->n / 2; k-- > 0;)
-		if (value_equal(&m->items[2 * k], key)) {
+		if (py_obj_equal(&m->items[2 * k], key) == TRI_TRUE) {
 			*out = m->items[2 * k + 1];
 			return true;
 		}
@@ -264,18 +290,26 @@ static bool map_get(const struct value *m, const struct value *key, struct value
 static enum tri compare(const char *op, const struct value *x, const struct value *y)
 {
 	if (!strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "is") || !strcmp(op, "is not")) {
-		bool eq = value_equal(x, y);
+		enum tri eq = py_obj_equal(x, y);
+		bool objects = py_obj_is(x) && py_obj_is(y);    /* classes and members: one object each */
 		if ((!strcmp(op, "is") || !strcmp(op, "is not")) && x->kind != V_NULL && y->kind != V_NULL &&
-		    x->kind != V_BOOL)
+		    x->kind != V_BOOL && !objects)
 			return TRI_UNKNOWN;     /* identity of objects */
 		bool neg = op[0] == '!' || !strcmp(op, "is not");
-		return eq != neg ? TRI_TRUE : TRI_FALSE;
+		return eq == TRI_UNKNOWN ? eq : (eq == TRI_TRUE) != neg ? TRI_TRUE : TRI_FALSE;
 	}
+	if (py_obj_is(x) || py_obj_is(y))
+		return TRI_UNKNOWN;     /* an object ordered or searched: its class decides */
 	if (!strcmp(op, "in") || !strcmp(op, "not in")) {
-		bool has;
-		if (y->kind == V_LIST)
-			has = value_list_has(y, x);
-		else if (y->kind == V_STR && x->kind == V_STR)
+		bool has = false;
+		if (y->kind == V_LIST) {
+			for (size_t k = 0; k < y->n && !has; k++) {
+				enum tri eq = py_obj_equal(&y->items[k], x);
+				if (eq == TRI_UNKNOWN)
+					return eq;
+				has = eq == TRI_TRUE;
+			}
+		} else if (y->kind == V_STR && x->kind == V_STR)
 			has = strstr(y->s, x->s) != NULL;
 		else if (y->kind == V_MAP) {
 			struct value ignored;
@@ -354,7 +388,9 @@ static struct value fstring(struct fn *f, TSNode n, const char **why, unsigned d
 				break;
 			}
 			struct value v = py_eval(f, e, why, depth + 1);
-			if (v.kind == V_UNKNOWN || v.kind == V_MAP || v.kind == V_FLOAT) {
+			if (py_obj_is(&v) && !py_obj_str(f, &v, &v))
+				v = value_unknown;
+			if (v.kind == V_UNKNOWN || v.kind == V_MAP || v.kind == V_FLOAT || (v.kind == V_LIST && v.i == PY_SEQ_SET)) {
 				if (v.kind != V_UNKNOWN)
 					*why = "from an f-string of a value cglint does not format";
 				ok = false;
@@ -423,7 +459,7 @@ static struct value dict(struct fn *f, TSNode n, const char **why, unsigned dept
 			struct value vv = py_is(c, "pair") ? val : spread.items[2 * j + 1];
 			size_t at = cnt;
 			for (size_t i = 0; i < cnt; i++)
-				if (value_equal(&kv[2 * i], &kk))
+				if (py_obj_equal(&kv[2 * i], &kk) == TRI_TRUE)
 					at = i;
 			if (at == cnt) {
 				if (cnt == cap) {
@@ -459,6 +495,8 @@ static struct value subscript(struct fn *f, TSNode n, const char **why, unsigned
 	struct value base, idx, out;
 	if (!operands(f, n, "value", "subscript", &base, &idx, why, depth))
 		return base;
+	if (py_obj_index(f, &base, &idx, &out, why))
+		return out;
 	if (base.kind == V_MAP && map_get(&base, &idx, &out))
 		return out;
 	if (base.kind == V_LIST && idx.kind == V_INT) {
@@ -551,6 +589,13 @@ static bool builtin(struct fn *f, TSNode call, struct value *out, const char **w
 			*out = v[k];
 			return true;
 		}
+		if (py_obj_is(&v[k]) || (v[k].kind == V_LIST && v[k].i == PY_SEQ_SET && strcmp(name, "len") && strcmp(name, "bool"))) {
+			*out = value_unknown;   /* str(member) aside, its class decides */
+			if (!strcmp(name, "str") && n == 1 && py_obj_str(f, &v[k], out) && out->kind != V_UNKNOWN)
+				return true;
+			*why = arena_printf(f->a, "from '%s', which cglint does not compute", py_snippet(f, call));
+			return true;
+		}
 	}
 	double d;
 	bool is_int;
@@ -623,7 +668,7 @@ struct value py_eval(struct fn *f, TSNode n, const char **why, unsigned depth)
 		return unknown(why, "from an expression nested too deep");
 	const char *t = ts_node_type(n);
 	if (strcmp(t, "string") && strcmp(t, "concatenated_string") && strcmp(t, "list") && strcmp(t, "tuple") &&
-	    fe_py_lit_value(f->a, f->path, f->src, n, &v, 0))
+	    strcmp(t, "set") && fe_py_lit_value(f->a, f->path, f->src, n, &v, 0))
 		return v;
 	if (!strcmp(t, "string") || !strcmp(t, "concatenated_string")) {
 		if (fe_py_lit_value(f->a, f->path, f->src, n, &v, 0))
@@ -645,17 +690,33 @@ struct value py_eval(struct fn *f, TSNode n, const char **why, unsigned depth)
 		sbuf_release(&sb);
 		return v;
 	}
-	if (!strcmp(t, "list") || !strcmp(t, "tuple")) {
-		if (fe_py_lit_value(f->a, f->path, f->src, n, &v, 0))
-			return v;
-		return sequence(f, n, why, depth);
+	if (!strcmp(t, "list") || !strcmp(t, "tuple") || !strcmp(t, "set")) {
+		if (!fe_py_lit_value(f->a, f->path, f->src, n, &v, 0))
+			v = sequence(f, n, why, depth);
+		if (v.kind == V_LIST)
+			v.i = t[0] == 'l' ? PY_SEQ_LIST : t[0] == 't' ? PY_SEQ_TUPLE : PY_SEQ_SET;
+		size_t kept = 0;
+		for (size_t k = 0; v.kind == V_LIST && t[0] == 's' && k < v.n; k++) {
+			enum tri dup = TRI_FALSE;       /* {a, b, a}: one of each, the first kept */
+			for (size_t j = 0; j < kept && dup == TRI_FALSE; j++)
+				dup = py_obj_equal(&v.items[j], &v.items[k]);
+			if (dup == TRI_UNKNOWN)
+				return unknown(why, "from a set of values cglint cannot compare");
+			if (dup == TRI_FALSE)
+				v.items[kept++] = v.items[k];
+		}
+		if (v.kind == V_LIST && t[0] == 's')
+			v.n = kept;
+		return v;
 	}
+	if (!strcmp(t, "list_comprehension") || !strcmp(t, "set_comprehension") || !strcmp(t, "dictionary_comprehension"))
+		return py_comp(f, n, why, depth);
 	if (!strcmp(t, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
 		return py_eval(f, ts_node_named_child(n, 0), why, depth + 1);
 	if (!strcmp(t, "identifier"))
 		return name_value(f, n, why);
 	if (!strcmp(t, "attribute"))
-		return attribute_value(f, n, why);
+		return attribute_value(f, n, why, depth);
 	if (!strcmp(t, "subscript"))
 		return subscript(f, n, why, depth);
 	if (!strcmp(t, "dictionary"))
@@ -706,7 +767,8 @@ struct value py_eval(struct fn *f, TSNode n, const char **why, unsigned depth)
 		return py_eval(f, ts_node_named_child(n, b == TRI_TRUE ? 0 : 2), why, depth + 1);
 	}
 	if (!strcmp(t, "call")) {
-		if (attr_builtin(f, n, &v, why) || builtin(f, n, &v, why, depth))
+		if (attr_builtin(f, n, &v, why) || py_obj_builtin(f, n, &v, why, depth) || builtin(f, n, &v, why, depth) ||
+		    py_obj_value_call(f, n, &v, why, depth))
 			return v;
 		struct py_ret r;
 		if (f->cache && f->cache->ops->follow(f, n, &r) && r.n == 1 && !r.tuple && !r.ns[0]) {

@@ -84,11 +84,14 @@ static inline TSNode py_field(TSNode n, const char *name)
 
 /* What the statement walker (fe_py.c) lends the files below it, so that no file calls one
  * that calls it back: walk a function's body with its parameters bound from 'f->args', walk a
- * block's statements, follow a call (py_call_follow). */
+ * block's statements, follow a call (py_call_follow); py_eval and py_eval_path, for the
+ * files py_eval itself calls (py_obj.c, py_comp.c). */
 struct py_ops {
 	void (*walk)(struct fn *f, TSNode def);
 	void (*block)(struct fn *f, TSNode body);
 	bool (*follow)(struct fn *f, TSNode call, struct py_ret *ret);
+	struct value (*eval)(struct fn *f, TSNode n, const char **why, unsigned depth);
+	const char *(*path)(struct fn *f, TSNode n, unsigned depth);
 };
 
 /* ---- py_flow.c ---- */
@@ -129,6 +132,47 @@ const char *py_eval_call_why(struct fn *f, TSNode call);
  * with nothing put, for a class it cannot read whole: not found, not a dataclass, its own
  * __init__, a base not found, a class among its own bases. Each class is read once a run. */
 bool py_class_defaults(struct fn *f, TSNode call, const char *key, bool known_only);
+
+/* ---- py_obj.c ---- */
+/* Objects the evaluator holds besides plain data: a class (a module-level one, read from its
+ * source) and a member of a plain enum.Enum class. Each is a V_STR of its name whose 'i' says
+ * which object it is (< 0 a class, > 0 a member): a member's name is the spelling facts and rules
+ * use (MCore and Bridge turn names into members and back); py_unit_put keeps no class. A
+ * V_LIST's 'i' says what py_eval knows it is: PY_SEQ (not known), PY_SEQ_LIST, _TUPLE or _SET. */
+enum { PY_SEQ, PY_SEQ_LIST, PY_SEQ_TUPLE, PY_SEQ_SET };
+bool py_obj_is(const struct value *v);
+/* Class 'cls' of module 'm' as a value. */
+struct value py_obj_class(struct py_cache *c, struct mod *m, size_t cls);
+/* Cls.member, member.name, member.value: true when 'v' is an object ('*out' unknown with '*why'
+ * where Python's answer is not known). */
+bool py_obj_attr(struct fn *f, const struct value *v, const char *attr, struct value *out, const char **why);
+/* Cls[name]; Cls(value) (a member by value, or the member given): true when 'v' is a class. */
+bool py_obj_index(struct fn *f, const struct value *v, const struct value *idx, struct value *out, const char **why);
+bool py_obj_call(struct fn *f, const struct value *callee, const struct value *arg, struct value *out, const char **why);
+/* Python's == between two values (objects by identity; a list is never a tuple). */
+enum tri py_obj_equal(const struct value *a, const struct value *b);
+/* isinstance(v, T) for T a builtin type or a tuple of them. */
+enum tri py_obj_isinstance(struct fn *f, const struct value *v, TSNode type);
+/* str(v) of an object ('Cls.member'): true when 'v' is one. */
+bool py_obj_str(struct fn *f, const struct value *v, struct value *out);
+/* A method of a str value (split, rsplit, startswith, endswith, lower, upper): true when 'self'
+ * is a str ('*out' unknown with '*why' for a method or arguments cglint does not compute). */
+bool py_obj_method(struct fn *f, const struct value *self, const char *name, const struct value *args, size_t n,
+		   struct value *out, const char **why);
+
+/* Builtins over values: isinstance(), set()/list()/tuple() of an iterable, getattr(member,
+ * "name"); a method of a str value; Cls(value) of an Enum. False when the call is none of them. */
+bool py_obj_builtin(struct fn *f, TSNode call, struct value *out, const char **why, unsigned depth);
+bool py_obj_value_call(struct fn *f, TSNode call, struct value *out, const char **why, unsigned depth);
+
+/* The items 'for x in v' visits, in order ('*out' with '*n'); false with '*why' where they are
+ * not known (a set of more than one item: Python does not fix its order). */
+bool py_obj_items(struct fn *f, const struct value *v, const struct value **out, size_t *n, const char **why);
+
+/* ---- py_comp.c ---- */
+/* A list, set or dict comprehension over iterables py_eval knows, each 'for' name bound as
+ * Python binds it in the comprehension's own scope; V_UNKNOWN with '*why' otherwise. */
+struct value py_comp(struct fn *f, TSNode n, const char **why, unsigned depth);
 
 /* ---- py_call.c ---- */
 /* Follow a call into a function cglint reads: its records replayed here; '*ret' what it

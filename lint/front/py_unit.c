@@ -160,6 +160,11 @@ static void rec_one(struct py_log *l, struct py_rec r)
 
 void py_unit_put(struct py_log *l, const char *key, struct value v, struct loc loc, const char *why)
 {
+	if (v.kind == V_STR && v.i < 0) {      /* a class the evaluator holds (py_fn.h): no value */
+		why = arena_printf(l->a, "'%s' is a class, not a value cglint holds", v.s);
+		v = value_unknown;
+		v.loc = loc;
+	}
 	rec(l, (struct py_rec){PY_SET, key, v, loc, v.kind == V_UNKNOWN ? why : NULL, {0}});
 }
 

@@ -25,7 +25,12 @@ return annotation names ConfigContainer:
      thing runs twice, DP=1 and DP=2, on fresh calls of the function;
   3. records each key of --keys as Bridge holds it after a successful run; a key whose value
      differs between DP=1 and DP=2 is "unknowable" (decided by the data-parallel size, e.g.
-     ddp.overlap_grad_reduce from CommOverlapConfig._get_optimizer_overlap_cfgs).
+     ddp.overlap_grad_reduce from CommOverlapConfig._get_optimizer_overlap_cfgs);
+  4. runs it once more on the other kind of machine: every "machine probe" (a Bridge function a
+     dataclass field takes as its default_factory, whose answer is whether a module imports
+     there: a try: that imports, with an except ImportError, e.g. utils/fusions.py's
+     can_enable_gradient_accumulation_fusion) made to answer the opposite; a key whose value
+     changes is "unknowable" (the machine that runs the job decides it).
 A function that raises (at the call or in runtime_config_update) is "rejected", with the
 exception. Nothing is decided by the stand-ins below; a value that would come from one (a
 Hugging Face config read through transformers) makes the function raise instead.
@@ -368,6 +373,59 @@ def recipe_functions(root):
     return out
 
 
+def _imports_in_try(node):
+    """A try: whose body imports and whose handlers catch ImportError (or anything)."""
+    if not isinstance(node, ast.Try) or not any(isinstance(b, (ast.Import, ast.ImportFrom)) for b in node.body):
+        return False
+    names = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+    return any(h.type is None or any(isinstance(t, ast.Name) and t.id in names
+                                     for t in (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]))
+               for h in node.handlers)
+
+
+def machine_probes(root):
+    """(module, function) of every machine probe of Bridge (step 4 of the docstring)."""
+    src = os.path.join(root, "src")
+    factories, defs = set(), []
+    for d, dirs, names in os.walk(os.path.join(src, "megatron/bridge")):
+        dirs.sort()
+        for n in sorted(names):
+            if not n.endswith(".py"):
+                continue
+            p = os.path.join(d, n)
+            try:
+                tree = ast.parse(open(p, encoding="utf-8").read(), p)
+            except (SyntaxError, UnicodeDecodeError):
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.keyword) and node.arg == "default_factory":
+                    v = node.value
+                    factories.add(v.attr if isinstance(v, ast.Attribute) else getattr(v, "id", None))
+            mod = os.path.relpath(p, src)[:-3].replace(os.sep, ".")
+            if mod.endswith(".__init__"):
+                mod = mod[: -len(".__init__")]
+            defs += [(mod, fn.name) for fn in tree.body
+                     if isinstance(fn, ast.FunctionDef) and any(_imports_in_try(t) for t in fn.body)]
+    return [(m, f) for m, f in defs if f in factories]
+
+
+@contextlib.contextmanager
+def other_machine(probes):
+    """Every probe answers the opposite of what it answers here (its code swapped, so the
+    default_factory a dataclass holds sees it too)."""
+    saved = []
+    try:
+        for mod, name in probes:
+            fn = getattr(importlib.import_module(mod), name)
+            real = fn()
+            saved.append((fn, fn.__code__))
+            fn.__code__ = (lambda: False).__code__ if real else (lambda: True).__code__
+        yield
+    finally:
+        for fn, code in saved:
+            fn.__code__ = code
+
+
 class _Timeout(Exception):
     pass
 
@@ -556,6 +614,8 @@ def main():
     if args.only:
         fns = [f for f in fns if f"{f[0]}:{f[2]}" in args.only or f[2] in args.only]
     signal.signal(signal.SIGALRM, _alarm)
+    probes = machine_probes(root)
+    doc["machine_probes"] = [f"{m}.{f}" for m, f in probes]
     bad_modules = {}
     for rel, mod, fname, line, req in fns:
         rec = {"path": rel, "function": fname, "line": line}
@@ -591,6 +651,9 @@ def main():
                     errors[dp] = err
                 else:
                     runs[dp] = vals
+            if runs and probes:
+                with other_machine(probes), contextlib.redirect_stdout(quiet):
+                    runs["machine"], errors["machine"] = run_one(mod, fname, keys, min(k for k in runs), base_env)
         except _Timeout:
             errors[0] = ("timeout", f"over {args.per_function:.0f} s", None)
         finally:
@@ -605,8 +668,11 @@ def main():
             rec["at"] = where
             continue
         rec["status"] = "accepted"
+        other = runs.pop("machine", None)
         first = runs.get(1) or runs.get(2)
         rec["dp"] = sorted(runs)
+        if probes and other is None:
+            rec["note"] = f"on the other machine (machine probes flipped): {errors.get('machine')}"
         if len(runs) < 2:
             dpbad = 2 if 1 in runs else 1
             rec["note"] = f"DP={dpbad} rejected: {errors[dpbad][1]}"
@@ -616,6 +682,10 @@ def main():
             if len(runs) == 2 and runs[1][k] != runs[2][k]:
                 truth[k] = {"unknowable": "data-parallel size", "values": {"dp1": runs[1][k].get("value"),
                                                                          "dp2": runs[2][k].get("value")}}
+            elif other is not None and other[k] != r:
+                truth[k] = {"unknowable": "the machine that runs the job: " + " or ".join(
+                    f"{p[1]}()" for p in probes) + " (whether a module imports there)",
+                    "values": {"here": r.get("value"), "other machine": other[k].get("value")}}
             else:
                 truth[k] = r
         if len(runs) < 2:

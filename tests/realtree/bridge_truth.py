@@ -18,7 +18,9 @@ values Bridge's validation then holds, for every key cglint's rules read, are co
   no unit  the function is one cglint has no unit for.
 A key Bridge recomputes from the data-parallel size (the world size of the run) has no single
 truth: it is listed as "not knowable" and left out of the figures, as is env.NAME for a variable
-the recipe leaves unset (the launching shell decides it).
+the recipe leaves unset (the launching shell decides it), and a key whose value changes when
+Bridge's machine probes answer the other way (a default_factory asking whether a fused kernel's
+module imports: model.gradient_accumulation_fusion; bridge_exec.py step 4).
 
 Keys compared: every `defaults:` key and every `suggest:` key of rules/defaults.yaml, and
 env_vars.NAME / env.NAME for every environment variable a pack reads (env.NAME in rules/*.yaml).
@@ -319,7 +321,7 @@ def report(truth, rows, fn_rows, verbose, out=print):
     out(f"values:    {known} known values in the accepted functions: equal {v['equal']} ({pct(v['equal'], known)}), "
         f"unknown {v['unknown']} ({pct(v['unknown'], known)}), wrong {v['wrong']} ({pct(v['wrong'], known)}), "
         f"in functions without a unit {v['no-unit']} ({pct(v['no-unit'], known)})")
-    out(f"           not knowable (run-time: data-parallel size, launching environment): {v['not-knowable']}; "
+    out(f"           not knowable (run-time: data-parallel size, launching environment, the machine): {v['not-knowable']}; "
         f"no such field in the config: {v['no-field']}; from a stand-in: {v['stand-in']}")
     nk = collections.Counter((r["key"], r["why"]) for r in rows if r["verdict"] == "not-knowable")
     for (k, why), n in nk.most_common():
