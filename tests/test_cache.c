@@ -2,7 +2,7 @@
 /*
  * cache: the precompiled preambles kept between runs in $XDG_CACHE_HOME/cglint (pch_cache.h):
  * made on a miss, used on a hit, made again when a header they hold changes or the file is
- * corrupt, left alone with --no-cache, shared by runs at the same time, cleaned by age and size.
+ * corrupt (checked by checksum before libclang reads it), left alone with --no-cache, shared by runs at the same time, cleaned by age and size.
  * Every run's findings must equal those of a run without the cache.
  */
 #include <criterion/criterion.h>
@@ -216,6 +216,94 @@ Test(cache, a_corrupt_entry_is_never_trusted)
 	}
 	free(same_as_without("a.cu"));
 	cr_expect_eq(count(".pch", NULL, 0), 1, "a sound preamble in the end");
+}
+
+/* Flip one byte of a file at 'at' (from its end when negative), keeping its size. */
+static void flip(const char *path, long at)
+{
+	FILE *f = fopen(path, "r+");
+	cr_assert_not_null(f, "%s", path);
+	cr_assert_eq(fseek(f, at, at < 0 ? SEEK_END : SEEK_SET), 0);
+	long where = ftell(f);
+	int c = fgetc(f);
+	cr_assert_neq(c, EOF);
+	cr_assert_eq(fseek(f, where, SEEK_SET), 0);
+	fputc(c ^ 0x20, f);
+	fclose(f);
+}
+
+/* A preamble with one byte changed in its middle (its size as recorded, so only the checksum
+ * tells), or its list cut after a few lines: detected before libclang reads it, and made again
+ * in the same run, which finds what a run without the cache finds. */
+Test(cache, a_damaged_entry_is_made_again)
+{
+	char pch[600], inc[620];
+	first_run(syncing_step, "step.h:CG301@1 a.cu:CG301@10 ", pch, sizeof(pch));
+	snprintf(inc, sizeof(inc), "%s.inc", pch);
+	cr_assert(pch_cache_fresh(pch, inc), "sound as saved");
+	struct stat st;
+	cr_assert_eq(stat(pch, &st), 0);
+	for (int k = 0; k < 3; k++) {
+		if (k == 0) {
+			flip(pch, (long)st.st_size / 2);
+		} else if (k == 1) {
+			flip(pch, -1);
+		} else {        /* the first two lines kept: each still well-formed */
+			FILE *f = fopen(inc, "r");
+			cr_assert_not_null(f);
+			char line[4096];
+			long keep = 0;
+			for (int i = 0; i < 2 && fgets(line, sizeof(line), f); i++)
+				keep += (long)strlen(line);
+			fclose(f);
+			cr_assert_eq(truncate(inc, keep), 0);
+		}
+		cr_expect_not(pch_cache_fresh(pch, inc), "damage %d detected", k);
+		struct stat before, after;
+		cr_assert_eq(stat(pch, &before), 0);
+		char *got = same_as_without("a.cu");
+		cr_expect_str_eq(got, "step.h:CG301@1 a.cu:CG301@10 ", "damage %d", k);
+		free(got);
+		cr_assert_eq(count(".pch", pch, sizeof(pch)), 1, "damage %d: made again in place", k);
+		snprintf(inc, sizeof(inc), "%s.inc", pch);
+		cr_assert_eq(stat(pch, &after), 0);
+		cr_expect_neq(after.st_ino, before.st_ino, "damage %d: a new preamble, the damaged one not used", k);
+		cr_expect(pch_cache_fresh(pch, inc), "damage %d: the new one is sound", k);
+	}
+}
+
+/* pch_cache_put_list and pch_cache_fresh on files of their own: every cut of the list and a
+ * change of any one byte of the preamble or list is refused, and nothing crashes. */
+Test(cache, every_cut_and_flipped_byte_is_refused)
+{
+	char pch[600], inc[620], hdr[600];
+	snprintf(pch, sizeof(pch), "%s/p.pch", dir);
+	snprintf(inc, sizeof(inc), "%s/p.pch.inc", dir);
+	snprintf(hdr, sizeof(hdr), "%s/h.h", dir);
+	write_file("p.pch", "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!");
+	write_file("h.h", "int h;\n");
+	const char *files[] = {hdr, "/cglint-shim/cuda_runtime.h"};
+	cr_assert(pch_cache_put_list(inc, pch, files, 2));
+	cr_assert(pch_cache_fresh(pch, inc));
+	struct stat p, l;
+	cr_assert_eq(stat(pch, &p), 0);
+	cr_assert_eq(stat(inc, &l), 0);
+	for (long at = 0; at < p.st_size; at++) {
+		flip(pch, at);
+		cr_expect_not(pch_cache_fresh(pch, inc), "preamble byte %ld", at);
+		flip(pch, at);
+	}
+	for (long at = 0; at < l.st_size; at++) {
+		flip(inc, at);
+		cr_expect_not(pch_cache_fresh(pch, inc), "list byte %ld", at);
+		flip(inc, at);
+	}
+	for (long keep = l.st_size - 1; keep >= 0; keep--) {
+		cr_assert_eq(truncate(inc, keep), 0);
+		cr_expect_not(pch_cache_fresh(pch, inc), "list cut to %ld bytes", keep);
+	}
+	cr_assert(pch_cache_put_list(inc, pch, files, 2));
+	cr_expect(pch_cache_fresh(pch, inc), "written again, sound again");
 }
 
 /* Runs at the same time over the same files, the cache empty: each writes under a name of its

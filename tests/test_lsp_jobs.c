@@ -8,11 +8,13 @@
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -129,9 +131,9 @@ static size_t preambles(ino_t *ino)
 }
 
 /* A server in the test's folder with 'name' open as CUDA: its URI in *uri, its first diagnostics. */
-static json_t *serve_source(struct srv *s, const char *name, const char *text, char **uri)
+static json_t *serve_source(struct srv *s, const char *name, const char *text, char **uri, const char *extra)
 {
-	srv_start_in(s, lsp_dir, NULL);
+	srv_start_in(s, lsp_dir, extra);
 	json_decref(srv_init(s, NULL));
 	*uri = uri_of(name);
 	open_doc(s, *uri, "cuda", 1, text);
@@ -145,9 +147,10 @@ static void expect_line(json_t *list, const char *code, long long line)
 		     line, "%s", code);
 }
 
-/* A source's own #includes are precompiled at its first check and each edit is checked from
- * them, with the same findings at the same places (the missing header's error included); a
- * header changed since is noticed, not read from the stale preamble. The folder goes at exit. */
+/* Without the cache kept between runs (--no-cache), a source's own #includes are precompiled
+ * at its first check into a folder of the server's and each edit is checked from them, with
+ * the same findings at the same places (the missing header's error included); a header changed
+ * since is noticed, not read from the stale preamble. The folder goes at exit. */
 Test(lsp_jobs, edits_are_checked_from_the_files_own_preamble)
 {
 	static const char text[] = "#include <cuda_runtime.h>\n#include \"local.h\"\n#include \"missing.h\"\n"
@@ -162,7 +165,7 @@ Test(lsp_jobs, edits_are_checked_from_the_files_own_preamble)
 	put("local.h", "#define SYNC(s) ((void)(s))     /* not a sync yet */\n");
 	struct srv s;
 	char *cu;
-	json_t *list = serve_source(&s, "p.cu", text, &cu);
+	json_t *list = serve_source(&s, "p.cu", text, &cu, "--no-cache");
 	cr_expect_eq(json_array_size(list), 1);
 	expect_line(list, "CG919", 2);
 	json_decref(list);
@@ -195,6 +198,74 @@ Test(lsp_jobs, edits_are_checked_from_the_files_own_preamble)
 		closedir(d);
 	cr_expect_eq(left, 0, "the server's preamble folder is removed");
 	unsetenv("TMPDIR");
+	free(cu);
+}
+
+/* The preambles in the cache folder 'cache': their count, the first's inode and time. */
+static size_t cached(const char *cache, struct stat *st)
+{
+	char pat[4300];
+	snprintf(pat, sizeof(pat), "%s/cglint/*.pch", cache);
+	glob_t g;
+	size_t n = glob(pat, 0, NULL, &g) == 0 ? g.gl_pathc : 0;
+	memset(st, 0, sizeof(*st));
+	if (n) {
+		cr_assert_eq(stat(g.gl_pathv[0], st), 0);
+		globfree(&g);
+	}
+	return n;
+}
+
+/* The server keeps its preambles in the cache the command line keeps ($XDG_CACHE_HOME/cglint),
+ * under the same names: a file linted from the command line (a pre-commit hook, a CI run)
+ * opens in the editor from the preamble that run saved, with the same findings, and the server
+ * makes no folder of its own; the cache outlives it. */
+Test(lsp_jobs, an_editors_first_open_after_a_command_line_run_is_warm)
+{
+	static const char text[] = "#include <cuda_runtime.h>\n#include \"local.h\"\n"
+				   "cudaError_t step(cudaStream_t s, cudaGraph_t *g)\n{\n"
+				   "\tcudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+				   "\tSYNC(s);\n"
+				   "\treturn cudaStreamEndCapture(s, g);\n}\n";
+	char cache[4200], tmp[4200], cmd[8600];
+	snprintf(cache, sizeof(cache), "%s/xdg", lsp_dir);
+	snprintf(tmp, sizeof(tmp), "%s/tmp", lsp_dir);
+	cr_assert_eq(mkdir(tmp, 0700), 0);
+	setenv("XDG_CACHE_HOME", cache, 1);
+	setenv("TMPDIR", tmp, 1);
+	put("local.h", "#define SYNC(s) cudaStreamSynchronize(s)\n");
+	put("p.cu", text);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' -q p.cu 2>/dev/null | grep -c 'p.cu:6:.*CG301'", lsp_dir, CGLINT_BIN);
+	cr_assert_eq(system(cmd), 0, "the command line finds the sync");
+	struct stat first, now;
+	cr_assert_eq(cached(cache, &first), 1, "the command line saved the file's preamble");
+	char pat[4300];
+	snprintf(pat, sizeof(pat), "%s/cglint", cache);
+	DIR *d = opendir(pat);
+	for (struct dirent *e; d && (e = readdir(d));) {        /* 2000-01-01: a use touches it */
+		char path[8400];
+		snprintf(path, sizeof(path), "%s/%s", pat, e->d_name);
+		struct timespec t[2] = {{946684800, 0}, {946684800, 0}};
+		if (e->d_name[0] != '.')
+			cr_assert_eq(utimensat(AT_FDCWD, path, t, 0), 0);
+	}
+	if (d)
+		closedir(d);
+
+	struct srv s;
+	char *cu;
+	json_t *list = serve_source(&s, "p.cu", text, &cu, NULL);
+	cr_expect_eq(json_array_size(list), 1);
+	expect_line(list, "CG301", 5);
+	json_decref(list);
+	cr_assert_eq(cached(cache, &now), 1, "no second preamble");
+	cr_expect_eq(now.st_ino, first.st_ino, "the server read the command line's preamble");
+	cr_expect_gt(now.st_mtime, 946684800, "and marked it used");
+	cr_expect_eq(srv_stop(&s), 0);
+	cr_expect_eq(cached(cache, &now), 1, "the cache outlives the server");
+	cr_expect_eq(rmdir(tmp), 0, "the server made no preamble folder of its own");
+	unsetenv("TMPDIR");
+	unsetenv("XDG_CACHE_HOME");
 	free(cu);
 }
 
@@ -243,7 +314,7 @@ Test(lsp_jobs, edits_are_checked_by_one_worker_that_keeps_the_unit)
 	put("late.h", "#define LATE(s) ((void)(s))\n");
 	struct srv s;
 	char *cu;
-	json_t *list = serve_source(&s, "k.cu", text, &cu);
+	json_t *list = serve_source(&s, "k.cu", text, &cu, NULL);
 	cr_expect_eq(json_array_size(list), 0);
 	json_decref(list);
 	pid_t first, now;

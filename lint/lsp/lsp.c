@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@
 #include "lsp/lsp_doc.h"
 #include "report/out.h"
 #include "run/session.h"
+#include "source/pch_cache.h"
 #include "source/src.h"
 
 #ifndef CGLINT_VERSION
@@ -572,7 +574,12 @@ int lsp_main(const struct session_opts *o, FILE *in, FILE *out)
 	struct arena *a = arena_new();
 	struct diag_list problems;
 	struct session_opts so = *o;
-	char *pch_dir = so.lint.sources.pch_dir ? NULL : src_pch_dir_new();    /* reused between edits */
+	/* Preambles in the cache kept between runs (pch_cache.h), named as the command line names
+	 * them, so that a file linted there opens warm; with --no-cache or no cache folder, a
+	 * folder of the server's own, reused between edits. */
+	char *cache = so.lint.sources.pch_dir || so.lint.sources.no_cache ? NULL : pch_cache_dir();
+	char *pch_dir = so.lint.sources.pch_dir || cache ? NULL : src_pch_dir_new();
+	free(cache);
 	if (pch_dir)
 		so.lint.sources.pch_dir = pch_dir;
 	struct session *s = session_new(&so, a, &problems);

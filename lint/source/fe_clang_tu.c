@@ -189,10 +189,8 @@ static void included(struct arena *a, CXTranslationUnit tu, struct sir_tu *t)
 static bool save_inclusions(struct arena *a, CXTranslationUnit tu, const char *tmp, const char *pch)
 {
 	struct sir_tu t = {0};
-	struct stat st;
 	included(a, tu, &t);
-	return stat(tmp, &st) == 0 &&
-	       pch_cache_put_list(arena_printf(a, "%s.inc", pch), (uint64_t)st.st_size, t.included, t.n_included);
+	return pch_cache_put_list(arena_printf(a, "%s.inc", pch), tmp, t.included, t.n_included);
 }
 
 static void add_listed(void *ctx, const char *name)

@@ -63,22 +63,115 @@ static long long mtime_ns(const struct stat *st)
 	return (long long)st->st_mtim.tv_sec * 1000000000ll + st->st_mtim.tv_nsec;
 }
 
-bool pch_cache_put_list(const char *list, uint64_t pch_size, const char *const *files, size_t n)
+/* A checksum of bytes, four lanes of FNV-1a over 8-byte words (a lane each, so the multiplies
+ * overlap) and the tail byte by byte: a hundred megabytes in tens of milliseconds. Not a defence
+ * against anyone, only against a file cut short or damaged on disk. */
+struct sum {
+	uint64_t lane[4];
+	unsigned char part[32];
+	size_t n_part;
+};
+
+static void sum_init(struct sum *s)
 {
-	char tmp[4096];
-	pch_cache_tmp(tmp, sizeof(tmp), list);
-	FILE *o = fopen(tmp, "w");
-	if (!o)
+	for (int i = 0; i < 4; i++)
+		s->lane[i] = 14695981039346656037ull + (uint64_t)i;
+	s->n_part = 0;
+}
+
+static void sum_block(struct sum *s, const unsigned char *p)
+{
+	for (int i = 0; i < 4; i++) {
+		uint64_t w;
+		memcpy(&w, p + 8 * i, 8);
+		s->lane[i] = (s->lane[i] ^ w) * 1099511628211ull;
+	}
+}
+
+static void sum_add(struct sum *s, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	if (s->n_part) {
+		size_t take = n < 32 - s->n_part ? n : 32 - s->n_part;
+		memcpy(s->part + s->n_part, p, take);
+		s->n_part += take, p += take, n -= take;
+		if (s->n_part < 32)
+			return;
+		sum_block(s, s->part);
+		s->n_part = 0;
+	}
+	for (; n >= 32; p += 32, n -= 32)
+		sum_block(s, p);
+	memcpy(s->part, p, n);
+	s->n_part = n;
+}
+
+static uint64_t sum_end(const struct sum *s)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (int i = 0; i < 4; i++)
+		h = (h ^ s->lane[i]) * 1099511628211ull;
+	for (size_t i = 0; i < s->n_part; i++)
+		h = (h ^ s->part[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The size and checksum of the file at 'path'; false when it cannot be read whole. */
+static bool file_sum(const char *path, uint64_t *size, uint64_t *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return false;
-	fprintf(o, "cglint-pch 1 %llu\n", (unsigned long long)pch_size);
+	enum { CHUNK = 1 << 20 };
+	unsigned char *buf = mem_alloc(CHUNK);
+	struct sum s;
+	sum_init(&s);
+	*size = 0;
+	ssize_t got;
+	while ((got = read(fd, buf, CHUNK)) > 0 || (got < 0 && errno == EINTR)) {
+		if (got > 0) {
+			sum_add(&s, buf, (size_t)got);
+			*size += (uint64_t)got;
+		}
+	}
+	free(buf);
+	close(fd);
+	*out = sum_end(&s);
+	return got == 0;
+}
+
+static uint64_t text_sum(const char *text, size_t n)
+{
+	struct sum s;
+	sum_init(&s);
+	sum_add(&s, text, n);
+	return sum_end(&s);
+}
+
+bool pch_cache_put_list(const char *list, const char *pch, const char *const *files, size_t n)
+{
+	uint64_t size, sum;
+	if (!file_sum(pch, &size, &sum))
+		return false;
+	struct sbuf b;
+	sbuf_init(&b);
+	sbuf_printf(&b, "cglint-pch 2 %llu %016llx\n", (unsigned long long)size, (unsigned long long)sum);
 	for (size_t k = 0; k < n; k++) {
 		struct stat st;
 		if (stat(files[k], &st) == 0)
-			fprintf(o, "%lld %lld %s\n", (long long)st.st_size, mtime_ns(&st), files[k]);
+			sbuf_printf(&b, "%lld %lld %s\n", (long long)st.st_size, mtime_ns(&st), files[k]);
 		else            /* the shim's files, served from memory: the cache's name covers them */
-			fprintf(o, "- - %s\n", files[k]);
+			sbuf_printf(&b, "- - %s\n", files[k]);
 	}
-	if (fclose(o) == 0 && rename(tmp, list) == 0)
+	sbuf_printf(&b, "end %016llx\n", (unsigned long long)text_sum(b.buf, b.len));
+	char tmp[4096];
+	pch_cache_tmp(tmp, sizeof(tmp), list);
+	FILE *o = fopen(tmp, "w");
+	bool ok = o && fwrite(b.buf, 1, b.len, o) == b.len;
+	if (o && fclose(o) != 0)
+		ok = false;
+	sbuf_release(&b);
+	if (ok && rename(tmp, list) == 0)
 		return true;
 	unlink(tmp);
 	return false;
@@ -107,26 +200,57 @@ static bool parse_line(char *line, bool *check, long long *size, long long *mtim
 	return **name != '\0';
 }
 
-bool pch_cache_fresh(const char *pch, const char *list)
+/* The whole of 'list' (malloc'd, NUL-terminated), its "end" line checked and cut off; NULL when
+ * it is unreadable, cut short or damaged. */
+static char *read_list(const char *list)
 {
 	FILE *f = fopen(list, "r");
 	if (!f)
-		return false;
-	char *line = NULL;
-	size_t cap = 0;
-	unsigned long long want;
-	struct stat st;
-	bool ok = getline(&line, &cap, f) > 0 && sscanf(line, "cglint-pch 1 %llu", &want) == 1 &&
-		  stat(pch, &st) == 0 && (unsigned long long)st.st_size == want;
-	while (ok && getline(&line, &cap, f) > 0) {
-		bool check;
-		long long size = 0, mtime = 0;
-		const char *name;
-		ok = parse_line(line, &check, &size, &mtime, &name) &&
-		     (!check || (stat(name, &st) == 0 && st.st_size == size && mtime_ns(&st) == mtime));
-	}
-	free(line);
+		return NULL;
+	struct sbuf b;
+	sbuf_init(&b);
+	char chunk[65536];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		sbuf_addn(&b, chunk, got);
+	bool ok = !ferror(f);
 	fclose(f);
+	/* the last line: "end <checksum of everything before it>" */
+	char *end = b.len > 1 ? memrchr(b.buf, '\n', b.len - 1) : NULL;
+	size_t body = end ? (size_t)(end - b.buf) + 1 : 0;
+	char want[32];
+	snprintf(want, sizeof(want), "end %016llx\n", (unsigned long long)text_sum(b.buf, body));
+	ok = ok && end && b.len - body == strlen(want) && !memcmp(b.buf + body, want, b.len - body);
+	if (!ok) {
+		sbuf_release(&b);
+		return NULL;
+	}
+	b.buf[body] = '\0';
+	return b.buf;
+}
+
+bool pch_cache_fresh(const char *pch, const char *list)
+{
+	char *text = read_list(list);
+	if (!text)
+		return false;
+	unsigned long long want_size, want_sum;
+	uint64_t size, sum;
+	char *line = text, *next = strchr(line, '\n');
+	bool ok = next && sscanf(line, "cglint-pch 2 %llu %llx", &want_size, &want_sum) == 2 &&
+		  file_sum(pch, &size, &sum) && size == want_size && sum == want_sum;
+	for (line = next ? next + 1 : NULL; ok && line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		bool check;
+		long long bytes = 0, mtime = 0;
+		const char *name;
+		struct stat st;
+		ok = parse_line(line, &check, &bytes, &mtime, &name) &&
+		     (!check || (stat(name, &st) == 0 && st.st_size == bytes && mtime_ns(&st) == mtime));
+	}
+	free(text);
 	if (ok) {               /* used now: the cleaner ages what is not */
 		utimensat(AT_FDCWD, pch, NULL, 0);
 		utimensat(AT_FDCWD, list, NULL, 0);
@@ -136,25 +260,21 @@ bool pch_cache_fresh(const char *pch, const char *list)
 
 void pch_cache_each(const char *list, void (*add)(void *ctx, const char *name), void *ctx)
 {
-	FILE *f = fopen(list, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	bool first = true;
-	while (f && getline(&line, &cap, f) > 0) {
+	char *text = read_list(list);
+	char *line = text ? strchr(text, '\n') : NULL;         /* past the "cglint-pch" line */
+	for (char *next; line && *++line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next = '\0';
 		bool check;
 		long long size, mtime;
 		const char *name;
-		if (first && !strncmp(line, "cglint-pch ", 11)) {
-			first = false;
-			continue;
-		}
-		first = false;
 		if (parse_line(line, &check, &size, &mtime, &name))
 			add(ctx, name);
+		if (!next)
+			break;
 	}
-	free(line);
-	if (f)
-		fclose(f);
+	free(text);
 }
 
 /* The files of one preamble (its .pch, .pch.inc and .bad share a stem), aged and sized together. */

@@ -4,8 +4,10 @@
  * default ~/.cache/cglint), so that a second run over the same sources loads what the first
  * parsed of their headers. fe_clang_tu.c names each preamble by what decides its content (the
  * file's #include block, the flags, the folder, libclang's version and the embedded shim) and
- * writes beside it a list of the files it holds with their sizes and times; a preamble whose
- * list no longer matches the disk is made again. Files are written under a unique name and
+ * writes beside it a list of the files it holds with their sizes and times, the preamble's size
+ * and checksum, and a checksum of the list itself; a preamble whose list no longer matches the
+ * disk, or whose bytes or list are damaged or cut short, is made again, never read (libclang
+ * trusts a precompiled file it is given, and may crash on a damaged one). Files are written under a unique name and
  * renamed into place, so runs at the same time never read half a file; a preamble is touched
  * when used, and pch_cache_clean deletes the ones unused for PCH_CACHE_DAYS, then the least
  * recently used until the folder holds at most PCH_CACHE_MIB.
@@ -28,18 +30,19 @@ char *pch_cache_dir(void);
  * into out[0..size). */
 void pch_cache_tmp(char *out, size_t size, const char *path);
 
-/* Write the list of files a preamble holds ('files', n of them) to 'list', with 'pch_size' (the
- * preamble's size in bytes) and each file's size and modification time: through a temporary
- * file renamed into place. False when it could not be written. */
-bool pch_cache_put_list(const char *list, uint64_t pch_size, const char *const *files, size_t n);
+/* Write the list of files a preamble holds ('files', n of them) to 'list', with the size and
+ * checksum of the preamble now at 'pch' (it may be renamed later), each file's size and
+ * modification time, and last a checksum of the lines before: through a temporary file renamed
+ * into place. False when it could not be written. */
+bool pch_cache_put_list(const char *list, const char *pch, const char *const *files, size_t n);
 
-/* Whether the preamble 'pch' and its list 'list' still hold: both readable, the preamble of
- * the size the list says, and every file in it of the recorded size and time (a file that
- * could not be looked at when the list was written, such as the shim's, is not checked).
- * Touches the preamble, so that pch_cache_clean keeps what is used. */
+/* Whether the preamble 'pch' and its list 'list' still hold: the list whole (its checksum
+ * matches), the preamble of the size and checksum it records, and every file in it of the
+ * recorded size and time (a file that could not be looked at when the list was written, such as
+ * the shim's, is not checked). Touches the preamble, so that pch_cache_clean keeps what is used. */
 bool pch_cache_fresh(const char *pch, const char *list);
 
-/* Each file name in 'list', in order, through 'add'. */
+/* Each file name in 'list', in order, through 'add'; none when the list is damaged. */
 void pch_cache_each(const char *list, void (*add)(void *ctx, const char *name), void *ctx);
 
 /* Delete in 'dir' the files not touched for 'days', then the least recently touched until
