@@ -146,6 +146,8 @@ static void normalize(struct engine *e)
 				f->written_as = as;
 				f->moved_by = as ? s->note : NULL;
 			}
+			if (!e->notes)
+				continue;       /* -v only: the text is long, and built for every unit */
 			const char *mirror = pack_mirror_for(s->mirrors, s->n_mirrors, e->unit.target);
 			note(e, f->loc.path ? f->loc : (struct loc){e->unit.unit_path, e->unit.unit_line ? e->unit.unit_line : 1, 1},
 			     arena_printf(e->unit.arena, "%s: %s -> %s (%s: %s%s%s)", s->keys[i], value_string(e->unit.arena, &old, false),

@@ -718,6 +718,8 @@ void fe_py_cache_free(struct py_cache *c)
 	for (size_t k = 0; k < c->n; k++)
 		ts_tree_delete(c->mods[k]->tree);
 	free(c->mods);
+	free(c->found_at);
+	strmap_release(&c->found);
 	free(c->notes);
 	if (c->parser)
 		ts_parser_delete(c->parser);

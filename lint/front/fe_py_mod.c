@@ -261,9 +261,30 @@ struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf,
 
 /* A module imported from 'from', read and parsed once a run; NULL when it is not on disk, not
  * readable, or past the budget. */
+/* py_mod_find, asked once a run for each folder, module and level */
+static const char *find(struct py_cache *c, const char *from, const char *name, unsigned level)
+{
+	const char *slash = strrchr(from, '/');
+	int dir = slash ? (int)(slash - from) : 0;
+	char buf[1024];
+	int len = snprintf(buf, sizeof(buf), "%u:%.*s\n%s", level, dir, from, name);
+	size_t at;
+	if (len < 0 || (size_t)len >= sizeof(buf))
+		return py_mod_find(c->a, from, name, level);
+	if (strmap_get(&c->found, buf, (size_t)len, &at))
+		return c->found_at[at];
+	const char *key = arena_strndup(c->a, buf, (size_t)len);   /* the map borrows its keys */
+	if (c->n_found == c->cap_found)
+		c->found_at = mem_realloc(c->found_at, (c->cap_found = c->cap_found ? 2 * c->cap_found : 64) *
+							       sizeof(*c->found_at));
+	c->found_at[c->n_found] = py_mod_find(c->a, from, name, level);
+	strmap_put(&c->found, key, (size_t)len, c->n_found);
+	return c->found_at[c->n_found++];
+}
+
 struct mod *fe_py_mod_load(struct py_cache *c, const struct mod *from, const char *name, unsigned level)
 {
-	const char *path = py_mod_find(c->a, from->path, name, level);
+	const char *path = find(c, from->path, name, level);
 	if (!path)
 		return NULL;
 	for (size_t k = c->n; k-- > 0;)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <tree_sitter/api.h>
 
+#include "base/strmap.h"
 #include "front/fe_py.h"
 #include "front/py_unit.h"
 
@@ -120,6 +121,9 @@ struct py_cache {
 	TSParser *parser;
 	struct mod **mods;
 	size_t n, cap;
+	struct strmap found;    /* "level:folder\nname" -> index in 'found_at' (py_mod_find's answer, */
+	const char **found_at;  /* NULL: none): a folder's files import the same modules */
+	size_t n_found, cap_found;
 	size_t files, bytes, walks;
 	struct mod *top;        /* the file being linted: notes are about its lines */
 	struct py_note *notes;

@@ -77,9 +77,24 @@ static inline struct loc py_loc(const char *path, TSNode n)
 	return (struct loc){path, p.row + 1, p.column + 1};
 }
 
+const TSLanguage *tree_sitter_python(void);
+
+/* A field's id is looked up once per name (the lookup compares the grammar's every field name):
+ * names are literals, so the pointer finds it, and the text confirms it. */
 static inline TSNode py_field(TSNode n, const char *name)
 {
-	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+	static struct {
+		const char *name;
+		TSFieldId id;
+	} seen[32];
+	unsigned k = 0;
+	for (; k < 32 && seen[k].name; k++)
+		if (seen[k].name == name && !strcmp(seen[k].name, name))
+			return ts_node_child_by_field_id(n, seen[k].id);
+	TSFieldId id = ts_language_field_id_for_name(tree_sitter_python(), name, (uint32_t)strlen(name));
+	if (k < 32)
+		seen[k].name = name, seen[k].id = id;
+	return ts_node_child_by_field_id(n, id);
 }
 
 /* What the statement walker (fe_py.c) lends the files below it, so that no file calls one

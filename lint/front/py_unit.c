@@ -19,6 +19,7 @@ void py_unit_release(struct py_log *l)
 {
 	free(l->recs);
 	free(l->vars);
+	strmap_release(&l->written);
 	*l = (struct py_log){0};
 }
 
@@ -121,10 +122,16 @@ const char *py_unit_new_ns(struct py_log *l)
 	return arena_printf(l->a, "#%u", l->next_ns++);
 }
 
+/* py_unit_under with the prefix's length known; the first bytes differ most often ("#0" "#12") */
+static inline bool under(const char *key, const char *prefix, size_t n)
+{
+	return (!n || key[0] == prefix[0]) && (n < 2 || key[1] == prefix[1]) && !strncmp(key, prefix, n) &&
+	       (key[n] == '\0' || key[n] == '.');
+}
+
 bool py_unit_under(const char *key, const char *prefix)
 {
-	size_t n = strlen(prefix);
-	return !strncmp(key, prefix, n) && (key[n] == '\0' || key[n] == '.');
+	return under(key, prefix, strlen(prefix));
 }
 
 static void rec_one(struct py_log *l, struct py_rec r);
@@ -156,6 +163,14 @@ static void rec_one(struct py_log *l, struct py_rec r)
 		l->recs = mem_realloc(l->recs, l->cap * sizeof(*l->recs));
 	}
 	l->recs[l->n++] = r;
+	if (r.op != PY_SET)
+		return;
+	for (const char *p = r.key;; p++)       /* keys are kept by the arena: they do not move */
+		if (*p == '.' || !*p) {
+			strmap_put(&l->written, r.key, (size_t)(p - r.key), 1);
+			if (!*p)
+				break;
+		}
 }
 
 void py_unit_put(struct py_log *l, const char *key, struct value v, struct loc loc, const char *why)
@@ -178,13 +193,15 @@ void py_unit_forget(struct py_log *l, const char *prefix, bool touch, const char
 	/* each key's latest write under 'prefix' (its index in 'latest'): the known ones become
 	 * unknown, in the order they were written */
 	struct strmap latest = {0};
-	size_t n = l->n, at;
+	size_t n = l->n, at, len = strlen(prefix);
+	if (!strmap_get(&l->written, prefix, len, &at))
+		n = 0;          /* nothing was ever set under it */
 	for (size_t k = 0; k < n; k++)
-		if (l->recs[k].op == PY_SET && py_unit_under(l->recs[k].key, prefix))
+		if (l->recs[k].op == PY_SET && under(l->recs[k].key, prefix, len))
 			strmap_put(&latest, l->recs[k].key, strlen(l->recs[k].key), k);
 	for (size_t k = 0; latest.n && k < n; k++) {
 		struct py_rec r = l->recs[k];  /* a copy: rec() may move the records */
-		if (r.op != PY_SET || r.val.kind == V_UNKNOWN || !py_unit_under(r.key, prefix) ||
+		if (r.op != PY_SET || r.val.kind == V_UNKNOWN || !under(r.key, prefix, len) ||
 		    !strmap_get(&latest, r.key, strlen(r.key), &at) || at != k)
 			continue;
 		r.val = value_unknown;
@@ -198,7 +215,12 @@ void py_unit_forget(struct py_log *l, const char *prefix, bool touch, const char
 
 static const char *rename_key(struct py_log *l, const char *key, const char *from, const char *to)
 {
-	return arena_printf(l->a, "%s%s", to, key + strlen(from));
+	const char *rest = key + strlen(from);
+	size_t n = strlen(to), m = strlen(rest);
+	char *out = arena_alloc(l->a, n + m + 1);
+	memcpy(out, to, n);
+	memcpy(out + n, rest, m + 1);
+	return out;
 }
 
 bool py_unit_copy(struct py_log *l, const char *from, const char *to)

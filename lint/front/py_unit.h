@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "base/loc.h"
+#include "base/strmap.h"
 #include "base/value.h"
 #include "front/fe_py.h"
 
@@ -58,6 +59,8 @@ struct py_log {
 	size_t n_vars, cap_vars;
 	unsigned next_ns;
 	bool over;              /* a record past PY_UNIT_MAX_RECS was refused */
+	struct strmap written;  /* each key a PY_SET wrote and its sections ("#0", "#0.model"), ever:
+				 * py_unit_forget skips its scan of the log where none is under it */
 };
 
 /* What a function returns: one item, or a tuple's items; each an object or a value. */
