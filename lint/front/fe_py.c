@@ -302,6 +302,10 @@ static void assign(struct fn *f, const char *key, TSNode rhs, struct loc at, uns
 			put(f, key, u, at, vw);
 		var_set(f, py_text(f, rhs), key);
 		return;
+	} else if (is(rhs, "call") && py_auto_provider(f, key, rhs, &why)) {
+		return;         /* AutoBridge.from_hf_pretrained(...).to_megatron_provider() */
+	} else if (why) {
+		v = value_unknown;      /* one it cannot resolve (not in the cache): why names the cause */
 	} else if (is(rhs, "call") && py_call_follow(f, rhs, &r)) {
 		/* cfg.mixed_precision = bf16_mixed(): the object it builds becomes this section */
 		if (r.n == 1 && !r.tuple && r.ns[0]) {

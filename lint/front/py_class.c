@@ -554,9 +554,24 @@ bool py_class_defaults(struct fn *f, TSNode call, const char *key, bool known_on
 	TSNode fnode = py_field(call, "function");
 	struct mod *m = NULL;
 	struct klass *k = f->cache && f->mod ? find_class(f->cache, f->mod, fnode, &m) : NULL;
-	struct klass_info *ki = k ? read_class(f->cache, m, k, 0) : NULL;
-	const char *cls = k ? k->name : NULL;
-	if (!ki || ki->why)
+	return k && py_class_defaults_of(f, m, k, key, py_loc(f->path, fnode), known_only);
+}
+
+enum tri py_class_has_field(struct py_cache *c, struct mod *m, struct klass *k, const char *name)
+{
+	struct klass_info *ki = read_class(c, m, k, 0);
+	for (size_t i = 0; !ki->why && i < ki->n_fields; i++)
+		if (!strcmp(ki->fields[i].name, name))
+			return TRI_TRUE;
+	return ki->why ? TRI_UNKNOWN : TRI_FALSE;
+}
+
+bool py_class_defaults_of(struct fn *f, struct mod *m, struct klass *k, const char *key, struct loc at,
+			  bool known_only)
+{
+	struct klass_info *ki = read_class(f->cache, m, k, 0);
+	const char *cls = k->name;
+	if (ki->why)
 		return false;
 	/* the __init__ that runs: the first class in the order that defines one or is a dataclass */
 	for (size_t i = 0; i < ki->n_mro; i++) {
@@ -566,7 +581,6 @@ bool py_class_defaults(struct fn *f, TSNode call, const char *key, bool known_on
 		if (bi->dataclass)
 			break;
 	}
-	struct loc at = py_loc(f->path, fnode);
 	bool model = !strcmp(py_bridge_section(cls) ? py_bridge_section(cls) : "", "model");
 	for (size_t i = 0; i < ki->n_fields; i++) {
 		const struct cfield *fd = &ki->fields[i];

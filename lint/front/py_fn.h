@@ -147,6 +147,21 @@ const char *py_eval_call_why(struct fn *f, TSNode call);
  * with nothing put, for a class it cannot read whole: not found, not a dataclass, its own
  * __init__, a base not found, a class among its own bases. Each class is read once a run. */
 bool py_class_defaults(struct fn *f, TSNode call, const char *key, bool known_only);
+/* The same for module 'm''s class 'k' (AutoBridge's provider class), its values placed at 'at'. */
+bool py_class_defaults_of(struct fn *f, struct mod *m, struct klass *k, const char *key, struct loc at,
+			  bool known_only);
+/* Whether 'k' has the dataclass field 'name'; unknown where cglint cannot read it whole (a base
+ * not on the search path). */
+enum tri py_class_has_field(struct py_cache *c, struct mod *m, struct klass *k, const char *name);
+
+/* ---- py_auto.c ---- */
+/* 'AutoBridge.from_hf_pretrained(ID).to_megatron_provider(...)' put under 'key' as Bridge builds
+ * it: the config.json of ID in the Hugging Face cache (py_hf.h), the model bridge the Bridge on
+ * the search path registers for its architecture, that bridge's provider class with its defaults,
+ * the HF fields its CONFIG_MAPPING carries over and what its provider_bridge() sets. False when
+ * 'call' is no such call, or cannot be resolved so: then '*why_not' is the reason to give the
+ * section (the model id, the cache folder searched, the bridge missing), NULL for another call. */
+bool py_auto_provider(struct fn *f, const char *key, TSNode call, const char **why_not);
 
 /* ---- py_obj.c ---- */
 /* Objects the evaluator holds besides plain data: a class (a module-level one, read from its

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hf: a model built by AutoBridge.from_hf_pretrained(ID).to_megatron_provider() (issue 28 item 4)
+ * read from the Hugging Face cache on the machine: where the cache is looked for, what the
+ * provider holds once its config.json is found, and what is said where it is not. Each test
+ * works on a copy of fixtures/hf (a stand-in Bridge package and cache, hub/).
+ */
+#define _GNU_SOURCE /* asprintf */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+static char dir[64];
+
+/* A shell command made from a format, which must succeed. */
+#define SH(...)                                                                  \
+	do {                                                                     \
+		char *cmd_;                                                      \
+		cr_assert_neq(asprintf(&cmd_, __VA_ARGS__), -1);                 \
+		cr_assert_eq(system(cmd_), 0, "%s", cmd_);                       \
+		free(cmd_);                                                      \
+	} while (0)
+
+static void setup(void)
+{
+	cr_assert(harness_tmpdir(dir, sizeof(dir), "hf"));
+	SH("cp -r " CGLINT_FIXTURES "/hf/. %s/", dir);
+	/* no cache of the machine's own may answer */
+	unsetenv("HF_HUB_CACHE");
+	unsetenv("HUGGINGFACE_HUB_CACHE");
+	unsetenv("HF_HOME");
+	unsetenv("XDG_CACHE_HOME");
+	setenv("HOME", dir, 1);
+}
+
+static void teardown(void)
+{
+	cr_expect_eq(harness_rmdir(dir), 0);
+}
+
+TestSuite(hf, .init = setup, .fini = teardown);
+
+static void put(const char *name, const char *text)
+{
+	free(harness_write(dir, name, text, strlen(text)));
+}
+
+static char *facts(const char *file, const char *function)
+{
+	char *args, *out;
+	cr_assert_neq(asprintf(&args, "facts %s --function %s 2>&1", file, function), -1);
+	harness_run(dir, args, &out);
+	free(args);
+	cr_assert_not_null(out);
+	return out;
+}
+
+static char *in_dir(const char *rel)
+{
+	char *p;
+	cr_assert_neq(asprintf(&p, "%s/%s", dir, rel), -1);
+	return p;
+}
+
+#define expect_has(out, s) cr_expect(strstr(out, s), "wanted '%s' in:\n%s", s, out)
+#define expect_lacks(out, s) cr_expect(!strstr(out, s), "did not want '%s' in:\n%s", s, out)
+
+/* The provider as Bridge builds it: the registered bridge's class, the HF fields its
+ * CONFIG_MAPPING carries over (first name present wins), what its provider_bridge() sets. */
+Test(hf, provider_from_the_cached_config)
+{
+	char *hub = in_dir("hub");
+	setenv("HF_HUB_CACHE", hub, 1);
+	char *out = facts("CG107-autobridge.ko.py", "qwen3_30b_a3b_config");
+	expect_has(out, "model.num_moe_experts = 128");
+	expect_has(out, "model.num_layers = 48");
+	expect_has(out, "model.moe_router_topk = 8");
+	expect_has(out, "model.moe_token_dispatcher_type = \"alltoall\"");   /* Qwen3MoEBridge */
+	expect_has(out, "model.add_bias_linear = false");
+	expect_has(out, "model.bf16 = true");                                 /* torch_dtype */
+	expect_has(out, "model.position_embedding_type = \"rope\"");
+	/* set under an if of provider_bridge: not followed, so unknown with that reason */
+	expect_has(out, "model.moe_shared_expert_intermediate_size = (unknown)");
+	expect_has(out, "set under 'if getattr(hf_pretrained.config, \"shared_expert_intermedi...' in "
+			"Megatron-Bridge's Qwen3MoEBridge.provider_bridge (not followed)");
+	/* max_position_embeddings is no field of the stand-in provider's: filtered as Bridge does */
+	expect_lacks(out, "model.max_position_embeddings");
+	free(out);
+	/* Llama: a dense family, whose config class defines no MoE field; the provider's default stands */
+	out = facts("CG106-autobridge.ko.py", "llama32_1b_config");
+	expect_has(out, "model.num_layers = 16");
+	expect_has(out, "model.num_moe_experts = null  [config CG106-autobridge.ko.py:12:17]");
+	expect_has(out, "model.hidden_dropout = 0.0");        /* LlamaBridge */
+	expect_has(out, "model.normalization = \"RMSNorm\"");
+	free(out);
+	free(hub);
+}
+
+/* huggingface_hub's order: HF_HUB_CACHE, HF_HOME/hub, XDG_CACHE_HOME/huggingface/hub, ~/.cache/huggingface/hub. */
+Test(hf, cache_folder_in_huggingface_hubs_order)
+{
+	SH("mkdir -p %s/home/.cache/huggingface && mv %s/hub %s/home/.cache/huggingface/hub", dir, dir, dir);
+	char *home = in_dir("home"), *xdg = in_dir("home/.cache"), *hfhome = in_dir("home/.cache/huggingface");
+	setenv("HOME", home, 1);
+	char *out = facts("CG106-autobridge.ko.py", "llama32_1b_config");
+	expect_has(out, "model.num_layers = 16");
+	free(out);
+	setenv("HOME", "/nonexistent", 1);
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	out = facts("CG106-autobridge.ko.py", "llama32_1b_config");
+	expect_has(out, "model.num_layers = 16");
+	free(out);
+	setenv("XDG_CACHE_HOME", "/nonexistent", 1);
+	setenv("HF_HOME", hfhome, 1);
+	out = facts("CG106-autobridge.ko.py", "llama32_1b_config");
+	expect_has(out, "model.num_layers = 16");
+	free(out);
+	/* HF_HUB_CACHE first: an empty one hides the others */
+	setenv("HF_HUB_CACHE", home, 1);
+	out = facts("CG106-autobridge.ko.py", "llama32_1b_config");
+	expect_lacks(out, "model.num_layers = 16");
+	free(out);
+	free(home);
+	free(xdg);
+	free(hfhome);
+}
+
+/* Not in the cache (nor at the revision asked for): the model stays unknown, naming the folder. */
+Test(hf, uncached_model_names_the_folder_searched)
+{
+	char *out = facts("CG106-autobridge.ko.py", "llama32_1b_config");
+	char *want;
+	cr_assert_neq(asprintf(&want, "model = (unknown)  [config CG106-autobridge.ko.py:12:9: from "
+				      "'AutoBridge.from_hf_pretrained' (a Hugging Face config: 'meta-llama/Llama-3.2-1B' "
+				      "is not in the Hugging Face cache %s/.cache/huggingface/hub)]", dir), -1);
+	expect_has(out, want);
+	free(want);
+	free(out);
+	char *hub = in_dir("hub");
+	setenv("HF_HUB_CACHE", hub, 1);
+	SH("sed -i 's/ad44e777bcd18fa416d9da3bd8f70d33ebb85d39/0123456789abcdef/' %s/CG107-autobridge.ko.py", dir);
+	out = facts("CG107-autobridge.ko.py", "qwen3_30b_a3b_config");
+	expect_has(out, "'Qwen/Qwen3-30B-A3B' at revision 0123456789abcdef is not in the Hugging Face cache");
+	free(out);
+	free(hub);
+}
+
+/* A model id that is a folder holding config.json; an architecture no bridge registers. */
+Test(hf, local_folder_and_unmapped_architecture)
+{
+	SH("mkdir -p %s/ckpt %s/odd", dir, dir);
+	put("ckpt/config.json", "{\"architectures\": [\"LlamaForCausalLM\"], \"model_type\": \"llama\", "
+				"\"num_hidden_layers\": 3, \"torch_dtype\": \"float16\"}\n");
+	put("odd/config.json", "{\"architectures\": [\"FooForCausalLM\"], \"num_hidden_layers\": 3}\n");
+	put("local.py", "from megatron.bridge.models import AutoBridge\n\n"
+			"def local_config():\n"
+			"    cfg = ConfigContainer(model=GPTModelProvider())\n"
+			"    cfg.model = AutoBridge.from_hf_pretrained(\"ckpt\").to_megatron_provider()\n"
+			"    return cfg\n\n"
+			"def odd_config():\n"
+			"    cfg = ConfigContainer(model=GPTModelProvider())\n"
+			"    cfg.model = AutoBridge.from_hf_pretrained(\"odd\").to_megatron_provider()\n"
+			"    return cfg\n");
+	char *out = facts("local.py", "local_config");
+	expect_has(out, "model.num_layers = 3");
+	expect_has(out, "model.fp16 = true");
+	free(out);
+	out = facts("local.py", "odd_config");
+	expect_has(out, "no model bridge of the Megatron-Bridge at ");
+	expect_has(out, "registers FooForCausalLM");
+	expect_lacks(out, "model.num_layers = 3");
+	free(out);
+}
+
+/* A provider_bridge that hands the provider to code cglint does not follow: nothing of the
+ * provider is claimed, the model is unknown with that reason. */
+Test(hf, bridge_not_followed_leaves_the_model_unknown)
+{
+	char *hub = in_dir("hub");
+	setenv("HF_HUB_CACHE", hub, 1);
+	SH("sed -i 's/        provider.hidden_dropout = 0.0/        _tune(provider)/' "
+	   "%s/megatron/bridge/models/llama/llama_bridge.py", dir);
+	char *out = facts("CG106-autobridge.ko.py", "llama32_1b_config");
+	expect_has(out, "LlamaBridge.provider_bridge changes the provider through '_tune(provider)'");
+	expect_lacks(out, "model.num_layers = 16");
+	free(out);
+	free(hub);
+}
+
+/* The provider class decides the family the packs' steps judge: a hybrid (Mamba) provider's
+ * provide() does not assert the TE RNG tracker, GPTModelProvider's does; -v cites the one in use. */
+Test(hf, provider_class_picks_the_family)
+{
+	SH("mkdir -p %s/megatron/bridge/models/nemotronh %s/hub/models--nvidia--Nemotron-H-8B/snapshots/c0ffee "
+	   "%s/hub/models--nvidia--Nemotron-H-8B/refs && printf c0ffee > %s/hub/models--nvidia--Nemotron-H-8B/refs/main",
+	   dir, dir, dir, dir);
+	put("hub/models--nvidia--Nemotron-H-8B/snapshots/c0ffee/config.json",
+	    "{\"architectures\": [\"NemotronHForCausalLM\"], \"model_type\": \"nemotron_h\", \"num_hidden_layers\": 52}\n");
+	put("megatron/bridge/models/nemotronh/__init__.py", "");
+	put("megatron/bridge/models/nemotronh/nemotron_h_bridge.py",
+	    "from megatron.bridge.models.conversion.model_bridge import MegatronModelBridge\n"
+	    "from megatron.bridge.models.nemotronh.mamba_provider import MambaModelProvider\n\n"
+	    "@MegatronModelBridge.register_bridge(source=\"NemotronHForCausalLM\", target=MambaModel, provider=MambaModelProvider)\n"
+	    "class NemotronHBridge(MegatronModelBridge):\n"
+	    "    pass\n");
+	put("megatron/bridge/models/nemotronh/mamba_provider.py",
+	    "from dataclasses import dataclass\n\n@dataclass\nclass MambaModelProvider:\n    num_layers: int = 2\n");
+	put("hybrid.py", "from megatron.bridge.models import AutoBridge\n\n"
+			 "def hybrid_config():\n"
+			 "    cfg = ConfigContainer(model=GPTModelProvider())\n"
+			 "    cfg.model = AutoBridge.from_hf_pretrained(\"nvidia/Nemotron-H-8B\").to_megatron_provider()\n"
+			 "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+			 "    return cfg\n");
+	char *hub = in_dir("hub"), *out;
+	setenv("HF_HUB_CACHE", hub, 1);
+	harness_run(dir, "-v --bridge 0.6 hybrid.py 2>&1 | grep 'model._asserts_te_rng:'", &out);
+	cr_assert_not_null(out);
+	expect_has(out, "hybrid_provider.py:276 (HybridModelProvider.provide)");
+	expect_lacks(out, "GPTModelProvider.provide");
+	free(out);
+	out = facts("hybrid.py", "hybrid_config");
+	expect_has(out, "model.num_layers = 52");
+	free(out);
+	free(hub);
+}
