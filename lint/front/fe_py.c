@@ -460,8 +460,7 @@ static void returns(struct fn *f, TSNode v)
 				scan_unknown(f, e, 0, NULL);
 		}
 	}
-	if (!f->ret.n)
-		f->ret = r;
+	py_flow_return(f, &r);
 }
 
 static void block(struct fn *f, TSNode body);

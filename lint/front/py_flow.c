@@ -174,6 +174,39 @@ void fe_py_cache_choose(struct py_cache *c, const unsigned *bytes, const unsigne
 	sbuf_release(&sb);
 }
 
+/* What two paths return: each item kept where both give the same object or an equal value. */
+static struct py_ret merge_ret(struct fn *f, const struct py_ret *a, const struct py_ret *b, const char *why)
+{
+	if (a->n != b->n || a->tuple != b->tuple) {
+		struct py_ret u = {.n = 1, .ns = arena_alloc(f->a, sizeof(char *)),
+				   .val = arena_alloc(f->a, sizeof(struct value)), .why = arena_alloc(f->a, sizeof(char *))};
+		u.ns[0] = NULL;
+		u.val[0] = value_unknown;
+		u.why[0] = arena_printf(f->a, "returned %s", why);
+		return u;
+	}
+	struct py_ret m = {.n = a->n, .tuple = a->tuple, .ns = arena_alloc(f->a, (a->n + 1) * sizeof(char *)),
+			   .val = arena_alloc(f->a, (a->n + 1) * sizeof(struct value)),
+			   .why = arena_alloc(f->a, (a->n + 1) * sizeof(char *))};
+	for (size_t k = 0; k < a->n; k++) {
+		bool same = a->ns[k] || b->ns[k] ? a->ns[k] && b->ns[k] && !strcmp(a->ns[k], b->ns[k])
+			  : py_obj_equal(&a->val[k], &b->val[k]) == TRI_TRUE && a->val[k].kind == b->val[k].kind;
+		m.ns[k] = same ? a->ns[k] : NULL;
+		m.val[k] = same ? a->val[k] : value_unknown;
+		m.why[k] = same ? a->why[k] : arena_printf(f->a, "returned %s", why);
+	}
+	return m;
+}
+
+void py_flow_return(struct fn *f, const struct py_ret *r)
+{
+	if (!f->ret.n)
+		f->ret = *r;
+	else if (f->ret_open)
+		f->ret = merge_ret(f, &f->ret, r, f->ret_open);
+	f->ret_open = NULL;
+}
+
 void py_flow_if(struct fn *f, TSNode st)
 {
 	TSNode bodies[MAX_BRANCHES];
@@ -237,9 +270,16 @@ void py_flow_if(struct fn *f, TSNode st)
 	if (nv0)
 		memcpy(vars0, f->log.vars, nv0 * sizeof(*vars0));
 	bool done0 = f->done, all_done = true;
+	struct py_ret ret0 = f->ret, *rets = arena_alloc(f->a, nb * sizeof(*rets));
+	const char *open0 = f->ret_open;
+	bool partial = false;
 	for (size_t b = 0; b < nb; b++) {
 		if (!ts_node_is_null(bodies[b]))
 			f->cache->ops->block(f, bodies[b]);
+		rets[b] = f->ret;       /* what it returned, with what ran before */
+		partial |= !f->done || f->ret_open;
+		f->ret = ret0;
+		f->ret_open = open0;
 		br[b].n = f->log.n - n0;
 		br[b].recs = arena_alloc(f->a, (br[b].n ? br[b].n : 1) * sizeof(*br[b].recs));
 		if (br[b].n)
@@ -260,4 +300,10 @@ void py_flow_if(struct fn *f, TSNode st)
 	merge(f, br, nb, why ? why : "set under an if statement");
 	merge_vars(f, br, nb, why ? why : "set under an if statement");
 	f->done = all_done;
+	/* what the paths that returned give; a later return merges with it where some did not */
+	const char *rw = why && !strncmp(why, "set ", 4) ? why + 4 : "under an if statement";
+	for (size_t b = 0; b < nb; b++)
+		if (rets[b].n)
+			f->ret = f->ret.n ? merge_ret(f, &f->ret, &rets[b], rw) : rets[b];
+	f->ret_open = f->ret.n && partial && !all_done ? rw : NULL;
 }

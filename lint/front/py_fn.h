@@ -39,6 +39,8 @@ struct fn {
 	unsigned depth;
 	bool cut;               /* a call was cut off by the depth limit: record not kept */
 	bool done;              /* a return ran on every path: the rest is not reached */
+	const char *ret_open;   /* a return ran on some paths only (under an if of unknown condition:
+				 * why): a later one merges with 'ret' (py_flow_return) */
 	const char **params, **param_ns;
 	size_t n_params, n_positional;
 	const struct py_arg *args;      /* per parameter (n_params of them), or NULL */
@@ -114,6 +116,9 @@ struct py_ops {
  * that may run, merged: a key they leave equal keeps its value, one they set differently is
  * unknown ("set under 'if use_fp8:' (unknown condition)"). */
 void py_flow_if(struct fn *f, TSNode st);
+/* 'return' with 'r': the function's result, merged with what a return on other paths gave
+ * where one did (an item they give differently is unknown). */
+void py_flow_return(struct fn *f, const struct py_ret *r);
 
 /* ---- py_eval.c ---- */
 /* The latest value at 'key', as py_unit_get, and where this function's log has none and the key
