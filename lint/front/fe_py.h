@@ -113,6 +113,14 @@ void fe_py_cache_choose(struct py_cache *c, const unsigned *bytes, const unsigne
 size_t fe_py_cache_count(const struct py_cache *c);
 void fe_py_cache_file(const struct py_cache *c, size_t k, const char **path, const char **buf, size_t *len);
 
+/* The default of field 'name' of class 'cls' where its constructor is not passed it, the class
+ * found as Python finds it from the file 'from' importing 'module' (its bases, dataclass fields
+ * and methods read as for a recipe's constructor calls). -1: no such class (or module); 0: no
+ * such field, or it has no default; 1: '*out' (V_UNKNOWN with '*why' where cglint cannot know it, as when a method may
+ * change it) and '*at', the field's name in the class, or the class. */
+int fe_py_class_field(struct py_cache *c, const char *from, const char *module, const char *cls, const char *name,
+		      struct value *out, struct loc *at, const char **why);
+
 /* Parse 'buf' (kept by the caller) into 'out', in 'a'; 'c' may be NULL (no calls followed).
  * Returns 0, or -1 when tree-sitter could not parse at all (out of memory, a grammar the
  * runtime refuses). */

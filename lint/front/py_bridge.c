@@ -63,6 +63,24 @@ const char *py_bridge_container_section(size_t k, bool *factory)
 	return k < nf ? factories[k] : k < nf + nn ? nones[k - nf] : NULL;
 }
 
+bool py_bridge_section_class(const char *section, const char **module, const char **cls)
+{
+	static const char *const map[][3] = {
+		{"model", "megatron.bridge.models.gpt_provider", "GPTModelProvider"},
+		{"rng", "megatron.bridge.training.config", "RNGConfig"},
+		{"rerun_state_machine", "megatron.bridge.training.config", "RerunStateMachineConfig"},
+		{"ddp", "megatron.bridge.training.config", "DistributedDataParallelConfig"},
+		{"optimizer", "megatron.bridge.training.config", "OptimizerConfig"},
+	};
+	for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++)
+		if (!strcmp(section, map[k][0])) {
+			*module = map[k][1];
+			*cls = map[k][2];
+			return true;
+		}
+	return false;
+}
+
 /* Bridge's MixedPrecisionConfig.__setattr__ (training/mixed_precision.py, 0.6.0 L77-95; the
  * same pairs 0.2-0.5) keeps fp8_param equal to fp8_param_gather, and fp4_param to
  * fp4_param_gather: a write to one writes the other. */

@@ -20,6 +20,11 @@ bool py_bridge_defaults_known(const char *cls);
  * a default_factory (the class built with no arguments), else it defaults to None. */
 const char *py_bridge_container_section(size_t k, bool *factory);
 
+/* The class that builds 'section' of a ConfigContainer whose field defaults the packs hold,
+ * and the module of Megatron-Bridge that names it ("RNGConfig" in megatron.bridge.training.config,
+ * which imports it from Megatron-LM on 0.6): false for a section that has none. */
+bool py_bridge_section_class(const char *section, const char **module, const char **cls);
+
 /* A key of a mixed_precision section that MixedPrecisionConfig.__setattr__ keeps equal to
  * another (fp8_param and fp8_param_gather, fp4_param and fp4_param_gather): the other field's
  * name, with '*stem' the length of the key before the field; NULL for any other key. */

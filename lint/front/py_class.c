@@ -18,6 +18,7 @@ struct cfield {
 	struct value val;       /* V_UNKNOWN: 'why' */
 	const char *why;
 	bool required;          /* no default: the caller must pass it */
+	struct loc at;          /* its name in the class body */
 };
 
 /* What one class says, read once a run. */
@@ -204,7 +205,7 @@ static void own_field(struct fn *g, struct klass_info *ki, const char *cls, TSNo
 	if (not_a_field(py_text(g, type)))
 		return;
 	struct cfield *fd = field_slot(g->a, ki, name);
-	*fd = (struct cfield){.name = name};
+	*fd = (struct cfield){.name = name, .at = py_loc(g->path, left)};
 	const char *fn = py_is(right, "call") ? py_text(g, py_field(right, "function")) : NULL;
 	if (fn && (!strcmp(fn, "field") || !strcmp(fn, "dataclasses.field"))) {
 		fd->required = true;
@@ -607,4 +608,41 @@ bool py_class_defaults_of(struct fn *f, struct mod *m, struct klass *k, const ch
 		py_unit_put(&f->log, arena_printf(f->a, "%s.%s", key, fd->name), v, at, why);
 	}
 	return true;
+}
+
+int fe_py_class_field(struct py_cache *c, const char *from, const char *module, const char *cls, const char *name,
+		      struct value *out, struct loc *at, const char **why)
+{
+	struct mod importer = {.path = from}, *m = c ? fe_py_mod_load(c, &importer, module, 0) : NULL, *cm = NULL;
+	size_t idx;
+	if (!m || !fe_py_mod_class(c, m, cls, 0, &cm, &idx))
+		return -1;
+	struct klass_info *ki = read_class(c, cm, &cm->classes[idx], 0);
+	*out = value_unknown;
+	*at = py_loc(cm->path, cm->classes[idx].node);
+	if (ki->why) {
+		*why = ki->why;
+		return 1;
+	}
+	for (size_t i = 0; i < ki->n_fields; i++) {
+		const struct cfield *fd = &ki->fields[i];
+		if (strcmp(fd->name, name))
+			continue;
+		if (fd->required)
+			return 0;
+		*out = fd->val;
+		*why = fd->why;
+		*at = fd->at;
+		for (size_t o = 0; o < ki->n_mro; o++) {
+			const struct klass_info *bi = ki->mro[o]->info;
+			for (size_t j = 0; j < bi->n_changed; j++)
+				if (!strcmp(bi->changed[j], name)) {
+					*out = value_unknown;
+					*why = arena_printf(c->a, "%s may change it", bi->changed_by[j]);
+					return 1;
+				}
+		}
+		return 1;
+	}
+	return 0;
 }

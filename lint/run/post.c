@@ -314,14 +314,15 @@ static void merge_units(struct lint_run *r)
 		diag_filter_out(l, 0, not_merged, NULL);
 }
 
-/* CG922 is said once a run: -j workers each find the release, the first in order stays. */
+/* CG922 and CG923 are said once a run: -j workers each find the release, the first in order stays. */
 static bool first_release_warning(struct diag *d, void *ctx)
 {
 	bool *seen = ctx;
-	if (!d->rule || strcmp(d->rule->head.id, "CG922"))
+	int k = !d->rule ? -1 : !strcmp(d->rule->head.id, "CG922") ? 0 : !strcmp(d->rule->head.id, "CG923") ? 1 : -1;
+	if (k < 0)
 		return true;
-	bool keep = !*seen;
-	*seen = true;
+	bool keep = !seen[k];
+	seen[k] = true;
 	return keep;
 }
 
@@ -349,7 +350,7 @@ void post_run(struct lint_run *r, bool inline_supp, const struct baseline *b, st
 			diag_filter_out(&r->diags, before, config_keep, r->proj);
 	}
 	diag_sort(&r->diags);
-	diag_filter_out(&r->diags, 0, first_release_warning, &(bool){false});
+	diag_filter_out(&r->diags, 0, first_release_warning, (bool[2]){false, false});
 	fingerprint(r, &r->diags);
 	/* suppressed findings count among themselves: a suppression does not move a finding's fingerprint */
 	diag_sort(&r->suppressed);

@@ -19,6 +19,7 @@
 #include "front/py_unit.h"
 #include "input/pyenv.h"
 #include "input/text.h"
+#include "run/bridge_src.h"
 #include "run/lint.h"
 #include "run/paths.h"
 #include "run/unit.h"
@@ -158,6 +159,8 @@ static void bridge_release(struct lint_run *r, struct loc at, const struct targe
 			diag_input(&r->diags, "CG922", at, "this recipe imports Megatron-Bridge %s (%s), but the target is "
 				   "Bridge %s: findings follow %s's checks; pass --bridge %s", v, root,
 				   target_version_str(tg->bridge, t), t, v);
+		else
+			bridge_src_check(r, at, tg);    /* the same release: does its source say what the packs do? */
 	}
 }
 
