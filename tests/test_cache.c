@@ -306,6 +306,40 @@ Test(cache, every_cut_and_flipped_byte_is_refused)
 	cr_expect(pch_cache_fresh(pch, inc), "written again, sound again");
 }
 
+/* Files that begin with the same #includes and then each include a header of their own share
+ * one preamble of the lines they have in common; a later run over one of them alone reads it
+ * (its own block is not in the cache), and finds what a run without the cache finds. */
+Test(cache, files_share_the_lines_they_begin_with)
+{
+	static const char head[] = "#include <cuda_runtime.h>\n#include \"step.h\"\n";
+	static const char tail[] = "int f(cudaStream_t s, cudaGraph_t *g) {\n"
+				   "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+				   "  step(s);\n"
+				   "  OWN(s);\n"
+				   "  return cudaStreamEndCapture(s, g) != cudaSuccess;\n}\n";
+	char a[512], b[512];
+	snprintf(a, sizeof(a), "%s#include \"a_only.h\"\n%s", head, tail);
+	snprintf(b, sizeof(b), "%s#include \"b_only.h\"\n%s", head, tail);
+	write_file("a.cu", a);
+	write_file("b.cu", b);
+	write_file("step.h", syncing_step);
+	write_file("a_only.h", "#define OWN(s) cudaStreamSynchronize(s)\n");
+	write_file("b_only.h", "#define OWN(s) ((void)(s))\n");
+	char *got = same_as_without("-j 1 a.cu b.cu");
+	cr_expect_str_eq(got, "step.h:CG301@1 a.cu:CG301@7 ", "each file's own header read with it");
+	free(got);
+	char pch[600];
+	cr_assert_eq(count(".pch", pch, sizeof(pch)), 1, "one preamble, of the two lines both begin with");
+	struct stat before, after;
+	cr_assert_eq(stat(pch, &before), 0);
+	got = same_as_without("a.cu");
+	cr_expect_str_eq(got, "step.h:CG301@1 a.cu:CG301@7 ");
+	free(got);
+	cr_expect_eq(count(".pch", NULL, 0), 1, "alone, a.cu found the shared preamble and made none of its own");
+	cr_assert_eq(stat(pch, &after), 0);
+	cr_expect_eq(after.st_ino, before.st_ino);
+}
+
 /* Runs at the same time over the same files, the cache empty: each writes under a name of its
  * own and renames it into place, so every run's findings are whole and one preamble is left. */
 Test(cache, runs_at_the_same_time_share_it)

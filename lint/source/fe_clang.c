@@ -390,15 +390,15 @@ const char *fe_clang_version(struct arena *a)
 	return v;
 }
 
-uint64_t fe_clang_preamble_key(struct arena *a, const char *path, const char *buf, size_t len,
-			      const struct fe_clang_opts *o)
+size_t fe_clang_preamble_keys(struct arena *a, const char *path, const char *buf, size_t len,
+			      const struct fe_clang_opts *o, uint64_t *keys, size_t max)
 {
 	char absbuf[PATH_MAX];
 	if (!realpath(path, absbuf))
 		return 0;
 	const char *tk;
 	struct cflags f = build_args(a, path, buf, len, o, false, &tk);
-	return fe_clang_tu_preamble_key(a, absbuf, buf, len, &f);
+	return fe_clang_tu_preamble_keys(a, absbuf, buf, len, &f, keys, max);
 }
 
 /* The repository that holds 'abspath' (the nearest folder above it with a .git), else its folder. */

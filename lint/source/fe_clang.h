@@ -41,7 +41,10 @@ struct fe_clang_opts {
 					   run's workers; NULL: none are made */
 	bool file_preambles;            /* a preamble of each file's own #includes (language server) */
 	bool share_preamble;            /* this file's #includes, made once for the run's files that
-					   share them (same block, flags and folder: fe_clang_preamble_key) */
+					   share them (same block, flags and folder: fe_clang_preamble_keys) */
+	size_t share_lines;             /* with share_preamble: only the block's first share_lines
+					   directive lines, which other files of the run begin with too
+					   (0: all); the rest is parsed with the file */
 	bool pch_cache;                 /* pch_dir is the cache kept between runs (pch_cache.h): names
 					   salted with libclang's version and the shim, a preamble used
 					   only while the files it holds are unchanged */
@@ -74,10 +77,12 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 const char **fe_clang_args(struct arena *a, const char *path, const char *buf, size_t len,
 			   const struct fe_clang_opts *o, bool *shim, const char ***dropped);
 
-/* What decides whether two files can share a preamble of their leading #includes: the block's
- * text, the flags and the folder. 0 when 'path' has no such block. */
-uint64_t fe_clang_preamble_key(struct arena *a, const char *path, const char *buf, size_t len,
-			      const struct fe_clang_opts *o);
+/* What decides whether files can share a preamble of the first k lines of their leading block
+ * of directives: those lines, the flags and the folder; keys[k - 1] for each k, 0 where the block
+ * cannot be cut there (fe_clang_tu_preamble_keys). Returns the block's lines (the first 'max'
+ * keyed); 0 when 'path' has no such block. */
+size_t fe_clang_preamble_keys(struct arena *a, const char *path, const char *buf, size_t len,
+			      const struct fe_clang_opts *o, uint64_t *keys, size_t max);
 
 /* Load libclang now, so that worker processes forked after share it (the language server). */
 void fe_clang_preload(void);

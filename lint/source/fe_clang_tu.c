@@ -339,6 +339,41 @@ static size_t line_at(const struct own_preamble *p, size_t at)
 	return p->n;
 }
 
+/* Whether p's block can end after its first k lines (0 < k < p->n): every #if they open closed,
+ * the k-th the last #include before line k + 1 (preamble_len). */
+static bool cut_after(const char *buf, const struct own_preamble *p, size_t k)
+{
+	return preamble_len(buf, p->lines[k].at) == p->lines[k - 1].at + p->lines[k - 1].len;
+}
+
+/* Leave p's lines from k on to the file's own parse. */
+static void cut_at(struct own_preamble *p, size_t k)
+{
+	for (size_t i = 0; i < p->n; i++)
+		p->off[i] = i >= k;
+}
+
+/* In the cache, a preamble of fewer of p's lines than it holds now that another file (another
+ * run's) saved: its path, p cut to it; NULL, p as it was, when there is none. The first files
+ * of a folder precompile what they begin with in common (src.c), so a later run over one of
+ * them finds that. */
+static const char *shorter_cached(struct arena *a, const char *buf, struct own_preamble *p, uint64_t h,
+				  const char *dir, const char *prefix, size_t on)
+{
+	for (size_t k = on > 1 ? on - 1 : 0; k > 0; k--) {
+		if (!cut_after(buf, p, k))
+			continue;
+		cut_at(p, k);
+		size_t tlen;
+		const char *t = own_text(a, buf, p, &tlen);
+		const char *pch = arena_printf(a, "%s/%s%016llx.pch", dir, prefix, (unsigned long long)fnv(h, t, tlen));
+		if (tlen && usable(a, pch, true))
+			return pch;
+	}
+	cut_at(p, on);
+	return NULL;
+}
+
 /*
  * The precompiled preamble for a parse with flags 'f', made once and saved in o->pch_dir.
  * For a run over many files, what a CUDA parse includes before the file's first line (clang's
@@ -366,6 +401,8 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 	}
 	if (o->file_preambles || o->share_preamble)
 		*own = own_preamble(a, buf, len);
+	if (o->share_preamble && o->share_lines && o->share_lines < own->n && cut_after(buf, own, o->share_lines))
+		cut_at(own, o->share_lines);
 	char prefix[20];
 	/* made as if in the file's folder, so that #include "x.h" finds the same x.h */
 	const char *slash = strrchr(abspath, '/'), *dot = strrchr(abspath, '.');
@@ -380,6 +417,14 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 		const char *pch = arena_printf(a, "%s.pch", base), *bad = arena_printf(a, "%s.bad", base);
 		size_t err_at = SIZE_MAX;
 		bool ok = tlen && usable(a, pch, o->pch_cache);
+		if (tlen && !ok && !tries && o->pch_cache && o->share_preamble) {
+			size_t on = 0;
+			while (on < own->n && !own->off[on])
+				on++;
+			const char *shorter = shorter_cached(a, buf, own, h, o->pch_dir, prefix, on);
+			if (shorter)
+				return shorter;
+		}
 		if (tlen && !ok && !marked_bad(bad, o->pch_cache)) {
 			if (!o->share_preamble)
 				forget_preambles(o->pch_dir, prefix);
@@ -412,16 +457,17 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 		       ? pch : NULL;
 }
 
-uint64_t fe_clang_tu_preamble_key(struct arena *a, const char *abspath, const char *buf, size_t len,
-				  const struct cflags *f)
+size_t fe_clang_tu_preamble_keys(struct arena *a, const char *abspath, const char *buf, size_t len,
+				 const struct cflags *f, uint64_t *keys, size_t max)
 {
 	struct own_preamble own = own_preamble(a, buf, len);
-	if (!own.n)
-		return 0;
 	const char *slash = strrchr(abspath, '/');
-	size_t tlen;
-	const char *t = own_text(a, buf, &own, &tlen);
-	return fnv(fnv(flags_hash(f), abspath, slash ? (size_t)(slash - abspath) : 0), t, tlen) | 1;
+	uint64_t h = fnv(flags_hash(f), abspath, slash ? (size_t)(slash - abspath) : 0);
+	for (size_t k = 1; k <= own.n && k <= max; k++) {
+		h = fnv(h, buf + own.lines[k - 1].at, own.lines[k - 1].len);
+		keys[k - 1] = k == own.n || cut_after(buf, &own, k) ? h | 1 : 0;
+	}
+	return own.n;
 }
 
 CXTranslationUnit fe_clang_tu_parse(struct arena *a, const char *abspath, const char *buf, size_t len,

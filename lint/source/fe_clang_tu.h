@@ -42,9 +42,11 @@ void fe_clang_tu_release(struct CXTranslationUnitImpl *tu);
 /* The files the unit included, its preamble's among them, into t->included. */
 void fe_clang_tu_included(struct arena *a, struct CXTranslationUnitImpl *tu, const char *pch, struct sir_tu *t);
 
-/* What decides whether two files can share a preamble: their leading directives, flags and
- * folder. 0 when the file has none. */
-uint64_t fe_clang_tu_preamble_key(struct arena *a, const char *abspath, const char *buf, size_t len,
-				  const struct cflags *f);
+/* What decides whether files can share a preamble of their first k leading directive lines, for
+ * each k: keys[k - 1] hashes the flags, the folder and those lines, 0 where the block cannot be
+ * cut after line k (an #if open, or #defines after the last #include). Fills keys for the
+ * n lines of the block, the first 'max' of them keyed, and returns n. */
+size_t fe_clang_tu_preamble_keys(struct arena *a, const char *abspath, const char *buf, size_t len,
+				 const struct cflags *f, uint64_t *keys, size_t max);
 
 #endif

@@ -33,6 +33,7 @@ struct src_job {
 	struct diag_list diags;
 	bool header;                    /* checked through a file including it, else after the others */
 	bool share;                     /* its leading #includes are another job's too: one preamble */
+	size_t share_lines;             /* of them, the first share_lines (0: all; fe_clang.h) */
 	size_t owner;                   /* a header: the first job whose unit included it, or SIZE_MAX */
 	char *found;                    /* a header: what the owner's worker found in it (diag_wire) */
 	size_t found_len;
@@ -141,29 +142,50 @@ static void check_headers(struct pool *p, size_t self, const struct cap *main, s
 }
 
 /* Mark the sources whose leading #includes, flags and folder another source's share, so that
- * their workers precompile that block once for all of them. Alone, a file would pay for the
- * preamble more than it saves, unless the cache keeps it for the next run: then every
- * source's block is precompiled, for the files of its folder that share it. */
+ * their workers precompile that block once for all of them: the longest run of leading lines
+ * another file begins with too (files that include "../extensions.h" and then each a header of
+ * their own share the first line's preamble, which holds most of what they include). Alone, a
+ * file would pay for the preamble more than it saves, unless the cache keeps it for the next
+ * run: then every source's block is precompiled, for the files of its folder that share it. */
+enum { SHARE_MAX_LINES = 64 };
+
 static void share_preambles(struct src_queue *q, const size_t *todo, size_t n, const struct src_opts *o,
 			    struct fe_clang_cdbs *cdbs, bool cache)
 {
 	struct fe_clang_opts fo = {.cuda_path = o->cuda_path, .cdb_dir = o->cdb_dir, .cdbs = cdbs};
 	struct strmap seen = {0};
-	uint64_t *keys = mem_alloc((n ? n : 1) * sizeof(*keys));
+	uint64_t *keys = mem_alloc((n ? n : 1) * SHARE_MAX_LINES * sizeof(*keys));
+	size_t *lines = mem_alloc((n ? n : 1) * sizeof(*lines));
+	for (size_t i = 0; i < n; i++) {        /* how many files begin with each run of lines */
+		struct src_job *j = &q->jobs[todo[i]];
+		uint64_t *ki = keys + i * SHARE_MAX_LINES;
+		lines[i] = o->pch_dir || !j->text ? 0
+			   : fe_clang_preamble_keys(j->arena, j->path, j->text, j->len, &fo, ki, SHARE_MAX_LINES);
+		for (size_t k = 0; k < lines[i] && k < SHARE_MAX_LINES; k++) {
+			size_t count = 0;
+			if (!ki[k])
+				continue;
+			strmap_get(&seen, (const char *)&ki[k], sizeof(ki[k]), &count);
+			strmap_put(&seen, (const char *)&ki[k], sizeof(ki[k]), count + 1);
+		}
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct src_job *j = &q->jobs[todo[i]];
+		const uint64_t *ki = keys + i * SHARE_MAX_LINES;
 		j->share = cache;
-		keys[i] = cache || o->pch_dir || !j->text ? 0 : fe_clang_preamble_key(j->arena, j->path, j->text, j->len, &fo);
-		size_t first;
-		if (!keys[i])
-			continue;
-		if (strmap_get(&seen, (const char *)&keys[i], sizeof(keys[i]), &first))
-			q->jobs[todo[first]].share = j->share = true;
-		else
-			strmap_put(&seen, (const char *)&keys[i], sizeof(keys[i]), i);
+		j->share_lines = 0;
+		for (size_t k = lines[i] < SHARE_MAX_LINES ? lines[i] : SHARE_MAX_LINES; k-- > 0;) {
+			size_t count = 0;
+			if (ki[k] && strmap_get(&seen, (const char *)&ki[k], sizeof(ki[k]), &count) && count > 1) {
+				j->share = true;
+				j->share_lines = k + 1 == lines[i] ? 0 : k + 1;
+				break;
+			}
+		}
 	}
 	strmap_release(&seen);
 	free(keys);
+	free(lines);
 }
 
 /* In the worker process: parse and check one file, its diagnostics as bytes to 'out'. */
@@ -175,6 +197,7 @@ static void run_job(void *ctx, size_t k, struct sbuf *out)
 	struct fe_clang_opts fo = {.cuda_path = p->opts->cuda_path, .cdb_dir = p->opts->cdb_dir, .cdbs = p->cdbs,
 				   .mem_mib = p->opts->in_process ? 0 : src_memory(p->opts), .pch_dir = p->pch_dir,
 				   .file_preambles = p->opts->pch_dir != NULL, .share_preamble = j->share,
+				   .share_lines = j->share_lines,
 				   .pch_cache = p->cache, .keep_unit = p->opts->in_worker};
 	struct sir_tu *tu = NULL;
 	if (!p->opts->in_process)
