@@ -97,6 +97,23 @@ const char *fe_clang_expr_name(struct arena *a, CXCursor c)
 	return r;
 }
 
+struct param_pos {
+	CXCursor want;
+	int n, found;
+};
+
+static enum CXChildVisitResult param_at(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct param_pos *p = data;
+	if (fe_clang_lib.getCursorKind(c) != CXCursor_ParmDecl)
+		return CXChildVisit_Continue;
+	if (fe_clang_lib.equalCursors(c, p->want))
+		p->found = p->n;
+	p->n++;
+	return CXChildVisit_Continue;
+}
+
 int fe_clang_expr_decl(struct fe_clang_expr *x, CXCursor d)
 {
 	CXString usr = fe_clang_lib.getCursorUSR(d);
@@ -141,6 +158,11 @@ int fe_clang_expr_decl(struct fe_clang_expr *x, CXCursor d)
 			for (int i = 0; i < nargs; i++)
 				if (fe_clang_lib.equalCursors(fe_clang_lib.Cursor_getArgument(parent, (unsigned)i), d))
 					v->param = i;
+			if (nargs < 0) {        /* a function template: its parameters among its children */
+				struct param_pos pp = {d, 0, -1};
+				fe_clang_lib.visitChildren(parent, param_at, &pp);
+				v->param = pp.found;
+			}
 		}
 	}
 	return (int)t->n_decls++;
@@ -237,7 +259,14 @@ const char *fe_clang_expr_fn_key(struct arena *a, CXCursor fn)
 {
 	if (fe_clang_lib.getCursorKind(fn) == CXCursor_LambdaExpr)
 		return lambda_key(a, fn);
+	/* an instantiation (sync_step<float>, Runner<float>::run) is walked as its template's body;
+	 * an explicit specialization, written elsewhere, has a body of its own */
 	CXCursor def = fe_clang_lib.getCursorDefinition(fn);
+	CXCursor tmpl = fe_clang_lib.getSpecializedCursorTemplate(fe_clang_lib.Cursor_isNull(def) ? fn : def);
+	if (!fe_clang_lib.Cursor_isNull(tmpl) &&
+	    (fe_clang_lib.Cursor_isNull(def) ||
+	     fe_clang_lib.equalLocations(fe_clang_lib.getCursorLocation(def), fe_clang_lib.getCursorLocation(tmpl))))
+		def = fe_clang_lib.getCursorDefinition(tmpl);
 	if (fe_clang_lib.Cursor_isNull(def) || fe_clang_lib.Location_isInSystemHeader(fe_clang_lib.getCursorLocation(def)))
 		return NULL;
 	if (fe_clang_lib.getCursorKind(def) == CXCursor_CXXMethod) {

@@ -2,6 +2,7 @@
 /* fe_clang_walk: the functions of a translation unit libclang parsed, walked into sir (sir.h). */
 #include "source/fe_clang_walk.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -267,9 +268,76 @@ static void object_call(struct walker *w, struct sir_ev *e, CXCursor d)
 		e->indirect = true;     /* std::function: what it holds is looked up */
 }
 
+/* A call in a template that names its callee but depends on the template's arguments
+ * (cudaMemcpy(&host, x, sizeof(T), ...), sync_step(x, s)): the first function of that name. */
+struct named {
+	const char *name;
+	size_t len;
+	CXCursor found;
+};
+
+static enum CXChildVisitResult find_method(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct named *n = data;
+	enum CXCursorKind k = fe_clang_lib.getCursorKind(c);
+	if (k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate)
+		return CXChildVisit_Continue;
+	CXString s = fe_clang_lib.getCursorSpelling(c);
+	const char *sp = fe_clang_lib.getCString(s);
+	bool same = sp && strlen(sp) == n->len && !strncmp(sp, n->name, n->len);
+	fe_clang_lib.disposeString(s);
+	if (!same)
+		return CXChildVisit_Continue;
+	n->found = c;
+	return CXChildVisit_Break;
+}
+
+static bool ident_char(char c)
+{
+	return c == '_' || isalnum((unsigned char)c);
+}
+
+/* Traits<T>::launch(...): a member of a class template named through the template's own
+ * arguments; clang leaves the name unresolved, so it is read from the text (main file). */
+static CXCursor dependent_member(struct walker *w, CXCursor callee)
+{
+	CXCursor scope = fe_clang_expr_first(callee);
+	if (fe_clang_lib.getCursorKind(scope) != CXCursor_TemplateRef)
+		return fe_clang_lib.getNullCursor();
+	unsigned b, e;
+	fe_clang_expr_extent(callee, &b, &e);
+	if (!fe_clang_expr_in_main(&w->x, fe_clang_lib.getCursorLocation(callee)) || e > w->x.len || b >= e)
+		return fe_clang_lib.getNullCursor();
+	const char *t = w->x.buf;
+	while (e > b && ident_char(t[e - 1]))
+		e--;
+	size_t len = 0;
+	while (e + len < w->x.len && ident_char(t[e + len]))
+		len++;
+	struct named n = {t + e, len, fe_clang_lib.getNullCursor()};
+	if (len && e >= 2 && t[e - 1] == ':')
+		fe_clang_lib.visitChildren(fe_clang_lib.getCursorReferenced(scope), find_method, &n);
+	return n.found;
+}
+
+static CXCursor dependent_callee(struct walker *w, CXCursor call)
+{
+	CXCursor callee = fe_clang_expr_unwrap(fe_clang_expr_first(call));
+	if (fe_clang_lib.getCursorKind(callee) == CXCursor_DeclRefExpr && fe_clang_lib.Cursor_isNull(fe_clang_lib.getCursorReferenced(callee)))
+		return dependent_member(w, callee);
+	if (fe_clang_lib.getCursorKind(callee) != CXCursor_OverloadedDeclRef)
+		callee = fe_clang_expr_first(callee);   /* sync_step<T>(...): the name under the template-id */
+	if (fe_clang_lib.getCursorKind(callee) != CXCursor_OverloadedDeclRef || !fe_clang_lib.getNumOverloadedDecls(callee))
+		return fe_clang_lib.getNullCursor();
+	return fe_clang_lib.getOverloadedDecl(callee, 0);
+}
+
 static void on_call(struct walker *w, CXCursor c, const struct ctx *x)
 {
 	CXCursor d = fe_clang_lib.getCursorReferenced(c);
+	if (fe_clang_lib.Cursor_isNull(d) || fe_clang_lib.getCursorKind(d) == CXCursor_OverloadedDeclRef)
+		d = dependent_callee(w, c);
 	enum CXCursorKind dk = fe_clang_lib.getCursorKind(d);
 	if (fe_clang_expr_is_var(dk) ||
 	    (fe_clang_lib.Cursor_isNull(d) && fe_clang_lib.getCursorKind(fe_clang_expr_unwrap(fe_clang_expr_first(c))) == CXCursor_ArraySubscriptExpr)) {
@@ -577,7 +645,7 @@ static void add_function(struct walker *w, CXCursor c)
 	int nargs = lambda ? 0 : fe_clang_lib.Cursor_getNumArguments(c);
 	for (int i = 0; i < nargs; i++)
 		fe_clang_expr_decl(&w->x, fe_clang_lib.Cursor_getArgument(c, (unsigned)i));
-	if (lambda)
+	if (lambda || nargs < 0)        /* a lambda's or a template's: among its children */
 		fe_clang_lib.visitChildren(c, lambda_params, &w->x);
 	struct ctx x = {.loop = -1, .breakable = -1, .arm = -1};
 	fe_clang_expr_extent(c, &x.stmt_begin, &x.stmt_end);
