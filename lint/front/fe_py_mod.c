@@ -125,6 +125,8 @@ static void count(TSNode block, struct caps *cp, unsigned depth)
 }
 
 static void statements(struct py_cache *c, struct mod *m, TSNode block, unsigned guard, bool handler, size_t cap_imps);
+static bool imports(struct py_cache *c, struct mod *m, TSNode d, struct imp *imps, size_t *n_imps, size_t cap_imps,
+		    unsigned guard, bool handler);
 
 /* One statement at module level ('guard': under a try's body or handler). False where it binds
  * names cglint does not record. */
@@ -172,10 +174,18 @@ static bool statement(struct py_cache *c, struct mod *m, TSNode d, unsigned guar
 				statements(c, m, clause_block(ts_node_named_child(d, i)), 0, false, cap_imps);
 		return true;
 	}
-	bool from = is(d, "import_from_statement");
-	if (!from && !is(d, "import_statement"))
+	if (!is(d, "import_from_statement") && !is(d, "import_statement"))
 		return is(d, "expression_statement") || is(d, "pass_statement") || is(d, "comment") ||
 		       is(d, "future_import_statement") || is(d, "assert_statement") || is(d, "raise_statement");
+	return imports(c, m, d, m->imps, &m->n_imps, cap_imps, guard, handler);
+}
+
+/* The names an import statement binds, added to 'imps'; false for 'import *'. */
+static bool imports(struct py_cache *c, struct mod *m, TSNode d, struct imp *imps, size_t *n_imps, size_t cap_imps,
+		    unsigned guard, bool handler)
+{
+	const char *buf = m->src;
+	bool from = is(d, "import_from_statement");
 	const char *module = NULL;
 	unsigned level = 0;
 	bool known = true;
@@ -198,24 +208,24 @@ static bool statement(struct py_cache *c, struct mod *m, TSNode d, unsigned guar
 			}
 			continue;
 		}
-		if (from && is(c2, "wildcard_import") && m->n_imps < cap_imps) {   /* from x import * */
-			m->imps[m->n_imps++] = (struct imp){"*", module, "*", level, c2, guard, handler};
+		if (from && is(c2, "wildcard_import") && *n_imps < cap_imps) {     /* from x import * */
+			imps[(*n_imps)++] = (struct imp){"*", module, "*", level, c2, guard, handler, {0, 0}};
 			known = false;
 			continue;
 		}
 		TSNode name = is(c2, "aliased_import") ? field(c2, "name") : c2;
 		TSNode alias = is(c2, "aliased_import") ? field(c2, "alias") : name;
-		if (!is(name, "dotted_name") || ts_node_is_null(alias) || m->n_imps >= cap_imps)
+		if (!is(name, "dotted_name") || ts_node_is_null(alias) || *n_imps >= cap_imps)
 			continue;
 		const char *nm = text(c->a, buf, name), *local = text(c->a, buf, alias);
 		if (from)
-			m->imps[m->n_imps++] = (struct imp){local, module, nm, level, c2, guard, handler};
+			imps[(*n_imps)++] = (struct imp){local, module, nm, level, c2, guard, handler, {0, 0}};
 		else if (is(c2, "aliased_import"))
-			m->imps[m->n_imps++] = (struct imp){local, nm, NULL, 0, c2, guard, handler};
+			imps[(*n_imps)++] = (struct imp){local, nm, NULL, 0, c2, guard, handler, {0, 0}};
 		else                    /* import a.b: binds 'a' */
-			m->imps[m->n_imps++] = (struct imp){arena_strndup(c->a, nm, strcspn(nm, ".")),
-							    arena_strndup(c->a, nm, strcspn(nm, ".")), NULL, 0, c2, guard,
-							    handler};
+			imps[(*n_imps)++] = (struct imp){arena_strndup(c->a, nm, strcspn(nm, ".")),
+							 arena_strndup(c->a, nm, strcspn(nm, ".")), NULL, 0, c2, guard,
+							 handler, {0, 0}};
 	}
 	return known;
 }
@@ -230,6 +240,61 @@ static void statements(struct py_cache *c, struct mod *m, TSNode block, unsigned
 								      .body = TRI_UNKNOWN,
 								      .why = "under a 'try:' cglint does not read whole"};
 		}
+}
+
+/* Statements that hold blocks, where a function's imports may be. */
+static bool holds_blocks(TSNode n)
+{
+	static const char *const types[] = {"block", "if_statement", "elif_clause", "else_clause", "try_statement",
+					    "except_clause", "finally_clause", "with_statement", "for_statement",
+					    "while_statement", "decorated_definition", "class_definition"};
+	for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++)
+		if (is(n, types[k]))
+			return true;
+	return false;
+}
+
+/* The imports in the functions under 'n' (in 'fn', the innermost function around it, or none). */
+static void local_imports(struct py_cache *c, struct mod *m, TSNode n, TSNode fn, size_t *cap, unsigned depth)
+{
+	if (depth > 64)
+		return;
+	for (uint32_t k = 0; k < ts_node_named_child_count(n); k++) {
+		TSNode d = ts_node_named_child(n, k);
+		if (is(d, "function_definition")) {
+			local_imports(c, m, field(d, "body"), d, cap, depth + 1);
+		} else if ((is(d, "import_from_statement") || is(d, "import_statement")) && !ts_node_is_null(fn)) {
+			size_t at = m->n_locals, need = at + ts_node_named_child_count(d);
+			if (need > *cap) {
+				*cap = need * 2;
+				struct imp *more = arena_alloc(c->a, *cap * sizeof(*more));
+				if (at)
+					memcpy(more, m->locals, at * sizeof(*more));
+				m->locals = more;
+			}
+			imports(c, m, d, m->locals, &m->n_locals, *cap, 0, false);
+			for (size_t i = at; i < m->n_locals; i++) {
+				m->locals[i].scope[0] = ts_node_start_byte(fn);
+				m->locals[i].scope[1] = ts_node_end_byte(fn);
+			}
+		} else if (holds_blocks(d)) {
+			local_imports(c, m, d, fn, cap, depth + 1);
+		}
+	}
+}
+
+const struct imp *fe_py_mod_import_at(struct mod *m, const char *local, uint32_t at, bool inner)
+{
+	const struct imp *best = NULL;
+	for (size_t k = 0; k < m->n_locals; k++) {
+		const struct imp *im = &m->locals[k];
+		if (strcmp(im->local, local) || at < im->scope[0] || at >= im->scope[1])
+			continue;
+		if (!best || im->scope[0] > best->scope[0] ||
+		    (im->scope[0] == best->scope[0] && ts_node_start_byte(im->at) < at))
+			best = im;      /* the innermost function's; there, the last one before 'at' */
+	}
+	return best || inner ? best : fe_py_mod_import(m, local);
 }
 
 struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf, size_t len, bool from_disk)
@@ -249,6 +314,8 @@ struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf,
 	m->guards = arena_alloc(c->a, cp.stmts * sizeof(*m->guards));
 	m->imps = arena_alloc(c->a, cp.imps * sizeof(*m->imps));
 	statements(c, m, root, 0, false, cp.imps);
+	size_t cap_locals = 0;
+	local_imports(c, m, root, (TSNode){0}, &cap_locals, 0);
 	for (size_t k = 0; k + 9 <= len && !m->opaque; k++)
 		m->opaque = buf[k] == 'g' && !memcmp(buf + k, "globals()", 9);
 	if (c->n == c->cap) {

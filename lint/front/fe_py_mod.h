@@ -59,6 +59,7 @@ struct imp {
 	TSNode at;
 	unsigned guard;         /* 1 + the index of the 'try:' it is under (struct guard); 0: none */
 	bool handler;           /* under that try's ImportError handler, not its body */
+	uint32_t scope[2];      /* an import in a function: that function's bytes (0, 0: module level) */
 };
 
 /* A module-level 'try:' with a handler that catches ImportError ('except ImportError:',
@@ -107,6 +108,8 @@ struct mod {
 	size_t n_classes;
 	struct guard *guards;
 	size_t n_guards;
+	struct imp *locals;     /* imports in functions, which bind names in those functions alone */
+	size_t n_locals;
 	bool opaque;            /* binds names in ways cglint does not record (a loop, an if, globals(),
 				 * __getattr__, 'import *'): a name it does not show may still be there */
 	struct py_cache *cache; /* the run's, to decide its guards */
@@ -153,6 +156,10 @@ bool fe_py_mod_class(struct py_cache *c, struct mod *m, const char *name, unsign
 /* The import of 'm' that binds 'local', or NULL; one under a try whose other branch binds the
  * name is skipped (fe_py_mod_live). */
 const struct imp *fe_py_mod_import(struct mod *m, const char *local);
+/* The import that binds 'local' for code at byte 'at' of 'm': one in the innermost function
+ * holding 'at' that imports the name (Python makes it local to the whole function), else the
+ * module's (fe_py_mod_import); 'inner' only the former. */
+const struct imp *fe_py_mod_import_at(struct mod *m, const char *local, uint32_t at, bool inner);
 /* Whether a binding under guard 'guard' (1-based; 0 none: TRI_TRUE) of 'm', in its body or its
  * ImportError handler, holds; '*why' says which branch and why (NULL allowed). */
 enum tri fe_py_mod_live(struct mod *m, unsigned guard, bool handler, const char **why);

@@ -38,9 +38,13 @@ static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
 		const char *name = py_text(f, fnode);
 		if (py_unit_var(&f->log, name))
 			return false;
-		if (fe_py_mod_lookup(f->cache, f->mod, name, 0, out, def))
+		/* imported in the function ('from x import f' there), else at module level */
+		const struct imp *local = fe_py_mod_import_at(f->mod, name, ts_node_start_byte(fnode), true);
+		struct mod *next = local && local->attr ? fe_py_mod_load(f->cache, f->mod, local->module, local->level) : NULL;
+		if (local ? next && fe_py_mod_lookup(f->cache, next, local->attr, 0, out, def)
+			  : fe_py_mod_lookup(f->cache, f->mod, name, 0, out, def))
 			return true;
-		const struct imp *im = fe_py_mod_import(f->mod, name);
+		const struct imp *im = local ? local : fe_py_mod_import(f->mod, name);
 		if (im && im->attr && !fe_py_mod_load(f->cache, f->mod, im->module, im->level))
 			py_call_note(f, im->at, arena_printf(f->a, "cannot resolve import '%s' (not found above this "
 								   "file or on the Python path): '%s' is not followed",
@@ -50,7 +54,7 @@ static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
 	if (!py_is(fnode, "attribute") || !py_is(py_field(fnode, "object"), "identifier"))
 		return false;
 	const char *obj = py_text(f, py_field(fnode, "object")), *attr = py_text(f, py_field(fnode, "attribute"));
-	const struct imp *im = fe_py_mod_import(f->mod, obj);
+	const struct imp *im = fe_py_mod_import_at(f->mod, obj, ts_node_start_byte(fnode), false);
 	if (!im || py_unit_var(&f->log, obj))
 		return false;
 	/* import a.b as m, or from a import b (b a module) */

@@ -162,6 +162,9 @@ static struct value name_value(struct fn *f, TSNode n, const char **why)
 		return unknown(why, py_unit_var_why(&f->log, name));
 	if (prefix)
 		return unknown(why, arena_printf(f->a, "'%s' is a config object, not a value", name));
+	const struct imp *im = f->mod ? fe_py_mod_import_at(f->mod, name, ts_node_start_byte(n), true) : NULL;
+	if (im && f->cache && imported(f->cache, f->mod, im, &v, why, f->depth))
+		return v;       /* imported in the function */
 	if (f->cache && py_eval_global(f->cache, f->mod, name, &v, why, f->depth))
 		return v;
 	return unknown(why, arena_printf(f->a, "from '%s', which cglint does not know here", name));
