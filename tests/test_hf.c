@@ -65,6 +65,14 @@ static char *in_dir(const char *rel)
 	return p;
 }
 
+/* HF_HUB_CACHE at the copy's hub/; the path, to free. */
+static char *use_hub(void)
+{
+	char *hub = in_dir("hub");
+	setenv("HF_HUB_CACHE", hub, 1);
+	return hub;
+}
+
 #define expect_has(out, s) cr_expect(strstr(out, s), "wanted '%s' in:\n%s", s, out)
 #define expect_lacks(out, s) cr_expect(!strstr(out, s), "did not want '%s' in:\n%s", s, out)
 
@@ -72,8 +80,7 @@ static char *in_dir(const char *rel)
  * CONFIG_MAPPING carries over (first name present wins), what its provider_bridge() sets. */
 Test(hf, provider_from_the_cached_config)
 {
-	char *hub = in_dir("hub");
-	setenv("HF_HUB_CACHE", hub, 1);
+	char *hub = use_hub();
 	char *out = facts("CG107-autobridge.ko.py", "qwen3_30b_a3b_config");
 	expect_has(out, "model.num_moe_experts = 128");
 	expect_has(out, "model.num_layers = 48");
@@ -139,8 +146,7 @@ Test(hf, uncached_model_names_the_folder_searched)
 	expect_has(out, want);
 	free(want);
 	free(out);
-	char *hub = in_dir("hub");
-	setenv("HF_HUB_CACHE", hub, 1);
+	char *hub = use_hub();
 	SH("sed -i 's/ad44e777bcd18fa416d9da3bd8f70d33ebb85d39/0123456789abcdef/' %s/CG107-autobridge.ko.py", dir);
 	out = facts("CG107-autobridge.ko.py", "qwen3_30b_a3b_config");
 	expect_has(out, "'Qwen/Qwen3-30B-A3B' at revision 0123456789abcdef is not in the Hugging Face cache");
@@ -179,8 +185,7 @@ Test(hf, local_folder_and_unmapped_architecture)
  * provider is claimed, the model is unknown with that reason. */
 Test(hf, bridge_not_followed_leaves_the_model_unknown)
 {
-	char *hub = in_dir("hub");
-	setenv("HF_HUB_CACHE", hub, 1);
+	char *hub = use_hub();
 	SH("sed -i 's/        provider.hidden_dropout = 0.0/        _tune(provider)/' "
 	   "%s/megatron/bridge/models/llama/llama_bridge.py", dir);
 	char *out = facts("CG106-autobridge.ko.py", "llama32_1b_config");
@@ -214,8 +219,7 @@ Test(hf, provider_class_picks_the_family)
 			 "    cfg.model = AutoBridge.from_hf_pretrained(\"nvidia/Nemotron-H-8B\").to_megatron_provider()\n"
 			 "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
 			 "    return cfg\n");
-	char *hub = in_dir("hub"), *out;
-	setenv("HF_HUB_CACHE", hub, 1);
+	char *hub = use_hub(), *out;
 	harness_run(dir, "-v --bridge 0.6 hybrid.py 2>&1 | grep 'model._asserts_te_rng:'", &out);
 	cr_assert_not_null(out);
 	expect_has(out, "hybrid_provider.py:276 (HybridModelProvider.provide)");
@@ -223,6 +227,60 @@ Test(hf, provider_class_picks_the_family)
 	free(out);
 	out = facts("hybrid.py", "hybrid_config");
 	expect_has(out, "model.num_layers = 52");
+	free(out);
+	free(hub);
+}
+
+/* A VLM's bridge: the text model's fields from text_config through hf_config_to_provider_kwargs,
+ * a provider class of its own built with them, a module function handed the provider. A change
+ * to the keywords' dict cglint does not follow leaves the model unknown. */
+Test(hf, vlm_bridge_with_kwargs_and_a_helper)
+{
+	SH("mkdir -p %s/megatron/bridge/models/acme %s/hub/models--acme--VL-A1/snapshots/feed "
+	   "%s/hub/models--acme--VL-A1/refs && printf feed > %s/hub/models--acme--VL-A1/refs/main", dir, dir, dir, dir);
+	put("hub/models--acme--VL-A1/snapshots/feed/config.json",
+	    "{\"architectures\": [\"AcmeVLForConditionalGeneration\"], \"model_type\": \"acme_vl\",\n"
+	    " \"text_config\": {\"model_type\": \"acme_text\", \"num_hidden_layers\": 5, \"num_experts\": 16,\n"
+	    "                 \"torch_dtype\": \"bfloat16\"},\n"
+	    " \"vision_config\": {\"depth\": 2}}\n");
+	put("megatron/bridge/models/acme/__init__.py", "");
+	put("megatron/bridge/models/acme/acme_vl_bridge.py",
+	    "from dataclasses import dataclass\n"
+	    "from megatron.bridge.models.conversion.model_bridge import MegatronModelBridge\n"
+	    "from megatron.bridge.models.gpt_provider import GPTModelProvider\n\n"
+	    "@dataclass\nclass AcmeVLModelProvider(GPTModelProvider):\n    vision_depth: int = 1\n\n"
+	    "def _apply_moe(p, cfg):\n"
+	    "    p.moe_token_dispatcher_type = \"alltoall\"\n"
+	    "    p.num_moe_experts = getattr(cfg, \"num_experts\", None)\n\n"
+	    "@MegatronModelBridge.register_bridge(source=\"AcmeVLForConditionalGeneration\", target=None)\n"
+	    "class AcmeVLBridge(MegatronModelBridge):\n"
+	    "    def provider_bridge(self, hf_pretrained):\n"
+	    "        hf_config = hf_pretrained.config\n"
+	    "        text_config = hf_config.text_config\n"
+	    "        provider_kwargs = self.hf_config_to_provider_kwargs(text_config)\n"
+	    "        provider = AcmeVLModelProvider(**provider_kwargs, vision_depth=3)\n"
+	    "        provider.hidden_dropout = 0.0\n"
+	    "        _apply_moe(provider, text_config)\n"
+	    "        return provider\n");
+	put("vl.py", "from megatron.bridge.models import AutoBridge\n\n"
+		     "def vl_config():\n"
+		     "    cfg = ConfigContainer(model=GPTModelProvider())\n"
+		     "    cfg.model = AutoBridge.from_hf_pretrained(\"acme/VL-A1\").to_megatron_provider()\n"
+		     "    return cfg\n");
+	char *hub = use_hub();
+	char *out = facts("vl.py", "vl_config");
+	expect_has(out, "model.num_layers = 5");
+	expect_has(out, "model.num_moe_experts = 16");
+	expect_has(out, "model.moe_token_dispatcher_type = \"alltoall\"");
+	expect_has(out, "model.hidden_dropout = 0.0");
+	expect_has(out, "model.bf16 = true");
+	free(out);
+	SH("sed -i 's/^        provider = AcmeVLModelProvider/        provider_kwargs[\"num_layers\"] = 2\\n"
+	   "        provider = AcmeVLModelProvider/' %s/megatron/bridge/models/acme/acme_vl_bridge.py", dir);
+	out = facts("vl.py", "vl_config");
+	expect_has(out, "AcmeVLBridge.provider_bridge changes the provider's arguments through "
+			"'provider_kwargs[\"num_layers\"] = 2'");
+	expect_lacks(out, "model.num_layers = 5");
 	free(out);
 	free(hub);
 }

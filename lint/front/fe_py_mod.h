@@ -138,7 +138,7 @@ struct py_cache {
 	const char *choice_sig; /* those choices, in the signature of a unit's own walk */
 	struct py_obj *objs;    /* classes and Enum members held as values (py_obj.c) */
 	size_t n_objs, cap_objs;
-	struct py_auto *autob;  /* Bridge's model bridges, read once a run (py_auto.c) */
+	struct py_breg *breg;   /* Bridge's model bridge files, read once a run (py_breg.c) */
 };
 
 /* Parse 'buf' (kept by the caller) as the module at 'path' and keep it; NULL if it cannot. */

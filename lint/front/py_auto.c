@@ -7,39 +7,20 @@
  * provider fields its provider_bridge() sets (MegatronModelBridge.provider_bridge, then the
  * subclass's statements). What cannot be read that way is unknown, naming why.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include "front/fe_py_lit.h"
 #include "front/py_bridge.h"
 #include "front/py_fn.h"
 #include "front/py_hf.h"
-#include "front/py_mod.h"
 
-#define MAX_BRIDGE_FILES 512    /* model bridge files scanned a run */
 #define MAX_CHAIN 6             /* bridge classes followed up through their bases */
-
-/* A file under megatron/bridge/models that registers a bridge, read once a run. */
-struct bfile {
-	const char *module;     /* "megatron.bridge.models.llama.llama_bridge" */
-	const char *text;
-};
-
-struct py_auto {
-	const char *models;     /* the models package's folder, NULL: no Bridge found */
-	struct bfile *files;
-	size_t n, cap;
-};
 
 /* What one AutoBridge call resolves to. */
 struct resolved {
 	struct py_hf_config hf;
-	struct mod *bm;         /* the bridge class's module and class */
-	struct klass *bk;
-	struct mod *pm;         /* the provider class's */
-	struct klass *pk;
+	struct py_bridge_found br;
 };
 
 static bool has_suffix(const char *s, const char *suf)
@@ -62,224 +43,6 @@ static TSNode pretrained_call(struct fn *f, TSNode call)
 	    strcmp(py_text(f, py_field(of, "attribute")), "from_hf_pretrained"))
 		return none;
 	return obj;
-}
-
-/* ---- Bridge's model bridges ---- */
-
-static void scan_dir(struct fn *f, struct py_auto *pa, const char *dir, const char *module, unsigned depth)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d && (e = readdir(d)) && pa->n < MAX_BRIDGE_FILES) {
-		if (e->d_name[0] == '.' || e->d_name[0] == '_')
-			continue;
-		const char *path = arena_printf(f->cache->a, "%s/%s", dir, e->d_name);
-		struct stat st;
-		if (stat(path, &st))
-			continue;
-		if (S_ISDIR(st.st_mode) && depth < 2) {
-			scan_dir(f, pa, path, arena_printf(f->cache->a, "%s.%s", module, e->d_name), depth + 1);
-			continue;
-		}
-		if (!S_ISREG(st.st_mode) || !has_suffix(e->d_name, ".py") || st.st_size > (1 << 20))
-			continue;
-		FILE *fp = fopen(path, "rb");
-		char *buf = fp ? arena_alloc(f->cache->a, (size_t)st.st_size + 1) : NULL;
-		size_t got = fp ? fread(buf, 1, (size_t)st.st_size, fp) : 0;
-		if (fp)
-			fclose(fp);
-		if (!buf || !strstr((buf[got] = '\0', buf), "register_bridge("))
-			continue;
-		pa->files = arena_grow(f->cache->a, pa->files, pa->n, &pa->cap, sizeof(*pa->files));
-		pa->files[pa->n++] = (struct bfile){
-			arena_printf(f->cache->a, "%s.%.*s", module, (int)(strlen(e->d_name) - 3), e->d_name), buf};
-	}
-	if (d)
-		closedir(d);
-}
-
-/* The run's list of bridge files, made on first use. */
-static struct py_auto *bridges(struct fn *f)
-{
-	if (f->cache->autob)
-		return f->cache->autob;
-	struct py_auto *pa = arena_alloc(f->cache->a, sizeof(*pa));
-	f->cache->autob = pa;
-	const char *init = py_mod_find(f->cache->a, f->path, "megatron.bridge.models", 0);
-	if (init && has_suffix(init, "/__init__.py")) {
-		pa->models = arena_strndup(f->cache->a, init, strlen(init) - strlen("/__init__.py"));
-		scan_dir(f, pa, pa->models, "megatron.bridge.models", 0);
-	}
-	return pa;
-}
-
-static struct klass *class_named(struct py_cache *c, struct mod *m, const char *name, struct mod **out)
-{
-	size_t at;
-	return fe_py_mod_class(c, m, name, 0, out, &at) ? &(*out)->classes[at] : NULL;
-}
-
-/* The register_bridge(...) decorator of a class, or a null node. */
-static TSNode registration(struct fn *f, const struct mod *m, const struct klass *k)
-{
-	TSNode none = {0}, parent = ts_node_parent(k->node);
-	for (uint32_t i = 0; py_is(parent, "decorated_definition") && i < ts_node_named_child_count(parent); i++) {
-		TSNode d = ts_node_named_child(parent, i);
-		TSNode e = py_is(d, "decorator") && ts_node_named_child_count(d) ? ts_node_named_child(d, 0) : none;
-		if (py_is(e, "call")) {
-			uint32_t s = ts_node_start_byte(e), end = ts_node_start_byte(py_field(e, "arguments"));
-			if (end - s >= 15 && !strncmp(m->src + end - 15, "register_bridge", 15))
-				return py_field(e, "arguments");
-		}
-	}
-	(void)f;
-	return none;
-}
-
-static TSNode keyword(struct fn *f, const struct mod *m, TSNode args, const char *name)
-{
-	TSNode none = {0};
-	for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
-		TSNode a = ts_node_named_child(args, i);
-		if (!py_is(a, "keyword_argument"))
-			continue;
-		TSNode n = py_field(a, "name");
-		uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-		if (e - s == strlen(name) && !strncmp(m->src + s, name, e - s))
-			return py_field(a, "value");
-	}
-	(void)f;
-	return none;
-}
-
-static const char *mod_text(struct fn *f, const struct mod *m, TSNode n)
-{
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	return arena_strndup(f->a, m->src + s, e - s);
-}
-
-/* A node of module 'm' for a message: cut at 60 bytes and at a line end, as py_snippet. */
-static const char *mod_snippet(struct fn *f, const struct mod *m, TSNode n)
-{
-	uint32_t s = ts_node_start_byte(n), len = ts_node_end_byte(n) - s;
-	const char *nl = memchr(m->src + s, '\n', len);
-	if (nl)
-		len = (uint32_t)(nl - (m->src + s));
-	return len > 60 ? arena_printf(f->a, "%.57s...", m->src + s) : arena_strndup(f->a, m->src + s, len);
-}
-
-/* Whether a register_bridge source= names 'arch': the class itself, its name, or a constant. */
-static bool names_arch(struct fn *f, struct mod *m, TSNode src, const char *arch)
-{
-	struct value v;
-	const char *why;
-	if (py_is(src, "identifier") && !strcmp(mod_text(f, m, src), arch))
-		return true;
-	if (fe_py_lit_value(f->a, m->path, m->src, src, &v, 0))
-		return v.kind == V_STR && !strcmp(v.s, arch);
-	return py_is(src, "identifier") && py_eval_global(f->cache, m, mod_text(f, m, src), &v, &why, 0) &&
-	       v.kind == V_STR && !strcmp(v.s, arch);
-}
-
-/* The bridge class registered for 'arch', and the provider class it builds. */
-static const char *find_bridge(struct fn *f, const char *arch, struct resolved *r)
-{
-	struct py_auto *pa = bridges(f);
-	if (!pa->models)
-		return "cglint finds no Megatron-Bridge (megatron.bridge.models) on the search path to map it";
-	for (size_t i = 0; i < pa->n && !r->bk; i++) {
-		const char *hit = strstr(pa->files[i].text, arch);
-		if (!hit)
-			continue;
-		struct mod *m = fe_py_mod_load(f->cache, f->mod, pa->files[i].module, 0);
-		for (size_t k = 0; m && k < m->n_classes && !r->bk; k++) {
-			TSNode args = registration(f, m, &m->classes[k]);
-			if (!ts_node_is_null(args) && names_arch(f, m, keyword(f, m, args, "source"), arch)) {
-				r->bm = m;
-				r->bk = &m->classes[k];
-			}
-		}
-	}
-	if (!r->bk)
-		return arena_printf(f->a, "no model bridge of the Megatron-Bridge at %s registers %s", pa->models, arch);
-	/* the provider: register_bridge(provider=...), else a PROVIDER_CLASS up the bases, else GPT's */
-	TSNode p = keyword(f, r->bm, registration(f, r->bm, r->bk), "provider");
-	if (py_is(p, "identifier"))
-		r->pk = class_named(f->cache, r->bm, mod_text(f, r->bm, p), &r->pm);
-	else if (!ts_node_is_null(p))
-		return arena_printf(f->a, "%s's provider '%s' is not a class name cglint reads", r->bk->name,
-				    mod_text(f, r->bm, p));
-	else {
-		struct mod *gm = fe_py_mod_load(f->cache, f->mod, "megatron.bridge.models.gpt_provider", 0);
-		r->pk = gm ? class_named(f->cache, gm, "GPTModelProvider", &r->pm) : NULL;
-	}
-	if (!r->pk)
-		return arena_printf(f->a, "cglint does not find the provider class of %s", r->bk->name);
-	return NULL;
-}
-
-/* The class a bridge class derives from (its first base), or NULL at MegatronModelBridge. */
-static struct klass *base_bridge(struct fn *f, struct mod *m, struct klass *k, struct mod **bm, bool *generic)
-{
-	TSNode sup = py_field(k->node, "superclasses");
-	TSNode b = !ts_node_is_null(sup) && ts_node_named_child_count(sup) ? ts_node_named_child(sup, 0) : sup;
-	const char *name = ts_node_is_null(b) ? "" : mod_text(f, m, b);
-	*generic = has_suffix(name, "MegatronModelBridge");
-	return *generic || ts_node_is_null(b) ? NULL : class_named(f->cache, m, name, bm);
-}
-
-/* The value of 'NAME = ...' in a class's own body, or a null node. */
-static TSNode class_attr(struct fn *f, const struct mod *m, const struct klass *k, const char *name)
-{
-	TSNode none = {0}, body = py_field(k->node, "body");
-	for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); i++) {
-		TSNode st = ts_node_named_child(body, i);
-		TSNode as = py_is(st, "expression_statement") ? ts_node_named_child(st, 0) : none;
-		TSNode left = py_is(as, "assignment") ? py_field(as, "left") : none;
-		if (py_is(left, "identifier") && !strcmp(mod_text(f, m, left), name))
-			return py_field(as, "right");
-	}
-	return none;
-}
-
-static bool mapping_of(struct fn *f, struct mod *m, struct klass *k, struct value *out, unsigned depth);
-
-/* A CONFIG_MAPPING expression: a literal list, Other.CONFIG_MAPPING, or a sum of them. */
-static bool mapping_expr(struct fn *f, struct mod *m, TSNode e, struct value *out, unsigned depth)
-{
-	if (depth > MAX_CHAIN)
-		return false;
-	if (fe_py_lit_value(f->a, m->path, m->src, e, out, 0))
-		return out->kind == V_LIST;
-	if (py_is(e, "attribute") && !strcmp(mod_text(f, m, py_field(e, "attribute")), "CONFIG_MAPPING")) {
-		struct mod *om = NULL;
-		struct klass *ok = class_named(f->cache, m, mod_text(f, m, py_field(e, "object")), &om);
-		return ok && mapping_of(f, om, ok, out, depth + 1);
-	}
-	struct value x, y;
-	TSNode op = py_field(e, "operator");
-	if (!py_is(e, "binary_operator") || ts_node_is_null(op) || strcmp(ts_node_type(op), "+") ||
-	    !mapping_expr(f, m, py_field(e, "left"), &x, depth + 1) || !mapping_expr(f, m, py_field(e, "right"), &y, depth + 1))
-		return false;
-	*out = (struct value){.kind = V_LIST, .n = x.n + y.n};
-	out->items = arena_alloc(f->a, (out->n ? out->n : 1) * sizeof(*out->items));
-	memcpy(out->items, x.items, x.n * sizeof(*x.items));
-	memcpy(out->items + x.n, y.items, y.n * sizeof(*y.items));
-	return true;
-}
-
-/* A bridge class's CONFIG_MAPPING, its own or its bases', up to MegatronModelBridge's. */
-static bool mapping_of(struct fn *f, struct mod *m, struct klass *k, struct value *out, unsigned depth)
-{
-	TSNode e = class_attr(f, m, k, "CONFIG_MAPPING");
-	if (!ts_node_is_null(e))
-		return mapping_expr(f, m, e, out, depth + 1);
-	struct mod *bm = NULL;
-	bool generic;
-	struct klass *b = depth < MAX_CHAIN ? base_bridge(f, m, k, &bm, &generic) : NULL;
-	if (!b && generic)
-		b = class_named(f->cache, m, "MegatronModelBridge", &bm);
-	return b && b != k && mapping_of(f, bm, b, out, depth + 1);
 }
 
 /* ---- building the provider's fields ---- */
@@ -305,7 +68,7 @@ static void set(struct build *b, const char *name, struct value v, const char *w
 
 static void set_kwarg(struct build *b, const char *name, struct value v, const char *why)
 {
-	if (py_class_has_field(b->f->cache, b->r->pm, b->r->pk, name) != TRI_FALSE)
+	if (py_class_has_field(b->f->cache, b->r->br.pm, b->r->br.pk, name) != TRI_FALSE)
 		set(b, name, v, why);
 }
 
@@ -378,13 +141,22 @@ static bool hf_undefined(const char *model_type, const char *name)
  * from the fields CONFIG_MAPPING carries over, then the dtype, rope and activation fields
  * hf_config_to_provider_kwargs computes. An HF field the config.json leaves out may still be a
  * default of transformers' config class: cglint does not know those, so that field is unknown. */
-static const char *base_provider(struct build *b)
+/* The provider class a bridge builds: its defaults first (py_class), as its constructor leaves them. */
+static void construct(struct build *b, struct mod *m, struct klass *k)
+{
+	b->r->br.pm = m;
+	b->r->br.pk = k;
+	py_class_defaults_of(b->f, m, k, b->key, b->at, py_bridge_defaults_known(k->name));
+}
+
+/* hf_config_to_provider_kwargs(c): the fields CONFIG_MAPPING carries over, the dtype, rope and
+ * activation fields, as keywords of the provider class. */
+static const char *kwargs_from(struct build *b, const struct py_hf_config *c)
 {
 	struct fn *f = b->f;
-	const struct py_hf_config *c = &b->r->hf;
 	struct value map, v;
-	if (!mapping_of(f, b->r->bm, b->r->bk, &map, 0))
-		return arena_printf(f->a, "cglint cannot read %s's CONFIG_MAPPING", b->r->bk->name);
+	if (!py_breg_mapping(f, b->r->br.bm, b->r->br.bk, &map))
+		return arena_printf(f->a, "cglint cannot read %s's CONFIG_MAPPING", b->r->br.bk->name);
 	const char **done = arena_alloc(f->a, (map.n + 1) * sizeof(*done));
 	size_t n_done = 0;
 	for (size_t k = 0; k < map.n; k++) {
@@ -435,15 +207,33 @@ static const char *base_provider(struct build *b)
 	set_unknown(b, "activation_func", "a function named by hidden_act");
 	set_unknown(b, "make_vocab_size_divisible_by", "computed from vocab_size");
 	const char *rt = rope_type(c);
-	enum tri is_mla = py_class_has_field(f->cache, b->r->pm, b->r->pk, "kv_lora_rank");
-	bool mla = is_mla == TRI_TRUE, yarn_type = rt && !strcmp(rt, "yarn");
 	static const char *const yarn[] = {"yarn_rotary_scaling_factor", "yarn_original_max_position_embeddings",
 					   "yarn_beta_fast", "yarn_beta_slow", "yarn_mscale", "yarn_mscale_all_dim",
 					   "yarn_correction_range_round_to_int"};
+	enum tri is_mla = py_class_has_field(f->cache, b->r->br.pm, b->r->br.pk, "kv_lora_rank");
+	for (size_t k = 0; rt && !strcmp(rt, "yarn") && is_mla != TRI_TRUE && k < sizeof(yarn) / sizeof(*yarn); k++)
+		set_unknown(b, yarn[k], "rope_scaling (yarn)");
+	if (rt && !strcmp(rt, "yarn") && is_mla != TRI_TRUE)
+		set_kwarg(b, "position_embedding_type", is_mla == TRI_FALSE ? value_str("yarn") : value_unknown,
+			  "from rope_scaling (yarn), for a provider that is not an MLA one");
+	return NULL;
+}
+
+/* MegatronModelBridge.provider_bridge: PROVIDER_CLASS(**kwargs) filtered to its fields, then
+ * the MLA rope parameters and position_embedding_type set on it. */
+static const char *base_provider(struct build *b)
+{
+	struct fn *f = b->f;
+	const struct py_hf_config *c = &b->r->hf;
+	construct(b, b->r->br.pm, b->r->br.pk);
+	const char *why = kwargs_from(b, c);
+	if (why)
+		return why;
+	const char *rt = rope_type(c);
+	enum tri is_mla = py_class_has_field(f->cache, b->r->br.pm, b->r->br.pk, "kv_lora_rank");
+	bool mla = is_mla == TRI_TRUE, yarn_type = rt && !strcmp(rt, "yarn");
 	static const char *const mla_rope[] = {"rotary_scaling_factor", "original_max_position_embeddings", "beta_fast",
 					       "beta_slow", "mscale", "mscale_all_dim"};
-	for (size_t k = 0; yarn_type && !mla && k < sizeof(yarn) / sizeof(*yarn); k++)
-		set_unknown(b, yarn[k], "rope_scaling (yarn)");
 	for (size_t k = 0; mla && k < sizeof(mla_rope) / sizeof(*mla_rope); k++)
 		set_unknown(b, mla_rope[k], "rope_scaling (Bridge's MLA rope parameters)");
 	if (yarn_type && is_mla == TRI_UNKNOWN)
@@ -455,23 +245,34 @@ static const char *base_provider(struct build *b)
 
 /* ---- a bridge's own provider_bridge() ---- */
 
+#define MAX_NAMES 8     /* names a provider_bridge binds to HF configs */
+
 struct scan {
 	struct build *b;
 	struct mod *m;
-	const char *cls;        /* "LlamaBridge", for messages */
+	const char *cls;        /* "LlamaBridge.provider_bridge", for messages */
 	const char *provider;   /* the name bound to the provider ("provider") */
-	const char *hf_alias;   /* a name bound to hf_pretrained.config ("hf_config"), or NULL */
-	const char *hf_param;   /* the method's HF parameter ("hf_pretrained") */
+	bool built;             /* the provider exists: the base's, or a class built here */
+	bool helper;            /* a function the method hands the provider to */
+	const char *hf_param;   /* the method's HF parameter ("hf_pretrained"), NULL in a helper */
+	const char *names[MAX_NAMES];   /* names bound to an HF config ("hf_config", "text_config") */
+	const struct py_hf_config *cfgs[MAX_NAMES];
+	size_t n_names;
+	const char *kw_name;    /* provider_kwargs = self.hf_config_to_provider_kwargs(CFG) */
+	const struct py_hf_config *kw_cfg;
+	unsigned depth;
 };
 
 static const char *stext(struct scan *s, TSNode n)
 {
-	return mod_text(s->b->f, s->m, n);
+	return py_breg_text(s->b->f, s->m, n);
 }
 
 /* Whether 'n' holds the identifier 'name' anywhere. */
 static bool mentions(struct scan *s, TSNode n, const char *name, unsigned depth)
 {
+	if (!name)
+		return false;
 	if (py_is(n, "identifier"))
 		return !strcmp(stext(s, n), name);
 	for (uint32_t k = 0; depth < 64 && k < ts_node_named_child_count(n); k++)
@@ -480,31 +281,60 @@ static bool mentions(struct scan *s, TSNode n, const char *name, unsigned depth)
 	return false;
 }
 
-/* hf_pretrained.config.NAME or ALIAS.NAME: the HF field's name, else NULL. */
-static const char *hf_field(struct scan *s, TSNode e)
+/* The HF config an expression is: hf_pretrained.config, a name bound to one, X.text_config. */
+static const struct py_hf_config *config_of(struct scan *s, TSNode e)
 {
+	struct fn *f = s->b->f;
+	if (py_is(e, "identifier"))
+		for (size_t k = 0; k < s->n_names; k++)
+			if (!strcmp(stext(s, e), s->names[k]))
+				return s->cfgs[k];
+	TSNode args = py_is(e, "call") ? py_field(e, "arguments") : e;
+	struct value name;
+	if (py_is(e, "call") && !strcmp(stext(s, py_field(e, "function")), "getattr") &&
+	    ts_node_named_child_count(args) == 3 &&
+	    fe_py_lit_value(f->a, s->m->path, s->m->src, ts_node_named_child(args, 1), &name, 0) && name.kind == V_STR) {
+		/* getattr(hf_config, "text_config", hf_config) */
+		const struct py_hf_config *parent = config_of(s, ts_node_named_child(args, 0));
+		struct py_hf_config *sub = parent ? arena_alloc(f->a, sizeof(*sub)) : NULL;
+		struct value v;
+		if (sub && py_hf_sub(f->a, parent, name.s, sub))
+			return sub;
+		return parent && !py_hf_get(parent, name.s, &v) ? config_of(s, ts_node_named_child(args, 2)) : NULL;
+	}
 	if (!py_is(e, "attribute"))
 		return NULL;
-	TSNode obj = py_field(e, "object");
-	const char *o = stext(s, obj);
-	bool cfg = (s->hf_alias && !strcmp(o, s->hf_alias)) || !strcmp(o, arena_printf(s->b->f->a, "%s.config", s->hf_param));
-	return cfg ? stext(s, py_field(e, "attribute")) : NULL;
+	const char *attr = stext(s, py_field(e, "attribute"));
+	if (s->hf_param && !strcmp(attr, "config") && !strcmp(stext(s, py_field(e, "object")), s->hf_param))
+		return &s->b->r->hf;
+	const struct py_hf_config *parent = config_of(s, py_field(e, "object"));
+	struct py_hf_config *sub = parent ? arena_alloc(f->a, sizeof(*sub)) : NULL;
+	return sub && py_hf_sub(f->a, parent, attr, sub) ? sub : NULL;
 }
 
-/* The value a statement of provider_bridge writes: a literal, an HF field, 'not' of one. */
+/* The value a provider field is set to: a literal; CFG.name or getattr(CFG, "name", d), where
+ * config.json holds it; 'not' of one. Else unknown, saying what it was set to. */
 static struct value written(struct scan *s, TSNode e, const char **why)
 {
-	struct value v;
-	const char *name;
+	struct fn *f = s->b->f;
+	struct value v, name;
+	const struct py_hf_config *c;
 	*why = NULL;
-	if (fe_py_lit_value(s->b->f->a, s->m->path, s->m->src, e, &v, 0))
+	if (fe_py_lit_value(f->a, s->m->path, s->m->src, e, &v, 0))
 		return v;
 	bool neg = py_is(e, "not_operator");
-	if ((name = hf_field(s, neg ? py_field(e, "argument") : e)) && py_hf_get(&s->b->r->hf, name, &v) &&
-	    (!neg || value_truth(&v) != TRI_UNKNOWN))
+	TSNode x = neg ? py_field(e, "argument") : e, args = py_is(x, "call") ? py_field(x, "arguments") : x;
+	bool got = false;
+	if (py_is(x, "attribute") && (c = config_of(s, py_field(x, "object"))))
+		got = py_hf_get(c, stext(s, py_field(x, "attribute")), &v);
+	else if (py_is(x, "call") && !strcmp(stext(s, py_field(x, "function")), "getattr") &&
+		 ts_node_named_child_count(args) >= 2 && (c = config_of(s, ts_node_named_child(args, 0))) &&
+		 fe_py_lit_value(f->a, s->m->path, s->m->src, ts_node_named_child(args, 1), &name, 0) && name.kind == V_STR)
+		got = py_hf_get(c, name.s, &v);         /* present: the default is not used */
+	if (got && (!neg || value_truth(&v) != TRI_UNKNOWN))
 		return neg ? value_bool(value_truth(&v) == TRI_FALSE) : v;
-	*why = arena_printf(s->b->f->a, "set by Megatron-Bridge's %s.provider_bridge to '%s', which cglint does not "
-			    "compute", s->cls, mod_snippet(s->b->f, s->m, e));
+	*why = arena_printf(f->a, "set by Megatron-Bridge's %s to '%s', which cglint does not compute", s->cls,
+			    py_breg_snippet(f, s->m, e));
 	return value_unknown;
 }
 
@@ -525,40 +355,130 @@ static void unknown_writes(struct scan *s, TSNode n, const char *why, unsigned d
 }
 
 static const char *run_bridge(struct build *b, struct mod *m, struct klass *k, unsigned depth);
+static const char *body(struct scan *s, TSNode stmts, struct klass *k);
 
-/* One statement of provider_bridge's body: NULL when cglint followed it, else why not. */
-static const char *statement(struct scan *s, TSNode st, struct klass *k, unsigned depth)
+/* P = Cls(**provider_kwargs, x=...): the class built here, its defaults, then its arguments. */
+static const char *build_here(struct scan *s, TSNode call)
+{
+	struct fn *f = s->b->f;
+	struct mod *cm = NULL;
+	TSNode fn = py_field(call, "function"), args = py_field(call, "arguments");
+	struct klass *k = py_is(fn, "identifier") ? py_breg_class(f->cache, s->m, stext(s, fn), &cm) : NULL;
+	if (!k)
+		return arena_printf(f->a, "%s builds its provider with '%s'", s->cls, py_breg_snippet(f, s->m, call));
+	construct(s->b, cm, k);
+	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (py_is(a, "dictionary_splat") && s->kw_name && !strcmp(stext(s, ts_node_named_child(a, 0)), s->kw_name)) {
+			const char *why = kwargs_from(s->b, s->kw_cfg);
+			if (why)
+				return why;
+		} else if (py_is(a, "keyword_argument")) {
+			const char *why;
+			struct value v = written(s, py_field(a, "value"), &why);
+			set(s->b, stext(s, py_field(a, "name")), v, why);
+		} else if (!py_is(a, "comment")) {
+			return arena_printf(f->a, "%s builds its provider with '%s'", s->cls, py_breg_snippet(f, s->m, a));
+		}
+	}
+	s->built = true;
+	return NULL;
+}
+
+/* helper(provider, text_config): a module-level function of the bridge's module, its body run
+ * with the provider and configs it is handed. */
+static const char *helper(struct scan *s, TSNode call)
+{
+	struct fn *f = s->b->f;
+	TSNode fn = py_field(call, "function"), args = py_field(call, "arguments");
+	struct mod *hm = NULL;
+	size_t d;
+	if (!py_is(fn, "identifier") || s->depth > MAX_CHAIN || !fe_py_mod_lookup(f->cache, s->m, stext(s, fn), 0, &hm, &d))
+		return arena_printf(f->a, "%s changes the provider through '%s'", s->cls, py_breg_snippet(f, s->m, call));
+	TSNode def = hm->defs[d].node, params = py_field(def, "parameters");
+	struct scan h = {.b = s->b, .m = hm, .cls = arena_printf(f->a, "%s (through %s)", s->cls, hm->defs[d].name),
+			 .built = true, .helper = true, .depth = s->depth + 1};
+	for (uint32_t i = 0; i < ts_node_named_child_count(args) && i < ts_node_named_child_count(params); i++) {
+		TSNode a = ts_node_named_child(args, i), p = ts_node_named_child(params, i);
+		if (py_is(p, "typed_parameter") || py_is(p, "default_parameter") || py_is(p, "typed_default_parameter"))
+			p = py_is(p, "typed_parameter") ? ts_node_named_child(p, 0) : py_field(p, "name");
+		if (!py_is(p, "identifier") || py_is(a, "keyword_argument") || py_is(a, "list_splat"))
+			return arena_printf(f->a, "%s changes the provider through '%s'", s->cls, py_breg_snippet(f, s->m, call));
+		const struct py_hf_config *c = config_of(s, a);
+		if (py_is(a, "identifier") && !strcmp(stext(s, a), s->provider))
+			h.provider = py_breg_text(f, hm, p);
+		else if (c && h.n_names < MAX_NAMES) {
+			h.names[h.n_names] = py_breg_text(f, hm, p);
+			h.cfgs[h.n_names++] = c;
+		}
+	}
+	if (!h.provider)
+		return arena_printf(f->a, "%s changes the provider through '%s'", s->cls, py_breg_snippet(f, s->m, call));
+	return body(&h, py_field(def, "body"), NULL);
+}
+
+/* One statement of provider_bridge's body (or a helper's): NULL when cglint followed it, else why not. */
+static const char *statement(struct scan *s, TSNode st, struct klass *k)
 {
 	struct fn *f = s->b->f;
 	if (py_is(st, "comment") || py_is(st, "pass_statement"))
 		return NULL;
 	if (py_is(st, "return_statement")) {
 		TSNode v = ts_node_named_child(st, 0);
-		return py_is(v, "identifier") && !strcmp(stext(s, v), s->provider) ? NULL
-		       : arena_printf(f->a, "%s.provider_bridge returns '%s'", s->cls, mod_snippet(f, s->m, st));
+		if (s->helper ? ts_node_is_null(v) || !strcmp(stext(s, v), "None")
+			      : py_is(v, "identifier") && s->provider && !strcmp(stext(s, v), s->provider))
+			return NULL;
+		if (!s->helper && py_is(v, "call") && !s->built)
+			return build_here(s, v);        /* return SarvamMoEModelProvider(**config) */
+		return arena_printf(f->a, "%s returns '%s'", s->cls, py_breg_snippet(f, s->m, st));
 	}
 	TSNode e = py_is(st, "expression_statement") ? ts_node_named_child(st, 0) : st;
 	if (py_is(e, "string"))
 		return NULL;    /* the docstring */
+	/* the keywords' dict: used only to build the provider (P = Cls(**kwargs)) */
+	TSNode right = py_is(e, "assignment") ? py_field(e, "right") : e;
+	if (s->kw_name && mentions(s, st, s->kw_name, 0) &&
+	    !(py_is(e, "assignment") && py_is(py_field(e, "left"), "identifier") && py_is(right, "call") &&
+	      py_is(py_field(right, "function"), "identifier")))
+		return arena_printf(f->a, "%s changes the provider's arguments through '%s'", s->cls,
+				    py_breg_snippet(f, s->m, st));
 	if (py_is(e, "assignment")) {
 		TSNode l = py_field(e, "left"), r = py_field(e, "right");
 		if (ts_node_is_null(r))
 			return NULL;    /* 'x: int', no value */
-		const char *ltext = stext(s, l);
+		const char *ltext = stext(s, l), *rtext = stext(s, r);
 		/* provider = super().provider_bridge(hf_pretrained): the base's provider first */
-		if (py_is(l, "identifier") && py_is(r, "call") && strstr(stext(s, py_field(r, "function")), "super(") &&
+		if (py_is(l, "identifier") && py_is(r, "call") && strstr(rtext, "super(") &&
 		    has_suffix(stext(s, py_field(r, "function")), ".provider_bridge")) {
 			struct mod *bm = NULL;
 			bool generic;
-			struct klass *base = base_bridge(f, s->m, k, &bm, &generic);
+			struct klass *base = k ? py_breg_base(f, s->m, k, &bm, &generic) : NULL;
 			s->provider = ltext;
-			return generic ? base_provider(s->b)
-			       : base ? run_bridge(s->b, bm, base, depth + 1)
+			s->built = true;
+			return !k ? arena_printf(f->a, "%s calls super() outside a bridge", s->cls)
+			       : generic ? base_provider(s->b)
+			       : base ? run_bridge(s->b, bm, base, s->depth + 1)
 				      : arena_printf(f->a, "cglint does not find the base of %s", s->cls);
 		}
-		if (py_is(l, "identifier") && !strcmp(stext(s, r), arena_printf(f->a, "%s.config", s->hf_param))) {
-			s->hf_alias = ltext;    /* hf_config = hf_pretrained.config */
+		const struct py_hf_config *c = py_is(l, "identifier") ? config_of(s, r) : NULL;
+		if (c && s->n_names < MAX_NAMES) {
+			s->names[s->n_names] = ltext;   /* hf_config = hf_pretrained.config */
+			s->cfgs[s->n_names++] = c;
 			return NULL;
+		}
+		TSNode rf = py_is(r, "call") ? py_field(r, "function") : r;
+		TSNode rargs = py_is(r, "call") ? py_field(r, "arguments") : r;
+		if (py_is(l, "identifier") && !strcmp(stext(s, rf), "self.hf_config_to_provider_kwargs") &&
+		    ts_node_named_child_count(rargs) == 1 && (c = config_of(s, ts_node_named_child(rargs, 0)))) {
+			s->kw_name = ltext;     /* provider_kwargs = self.hf_config_to_provider_kwargs(text_config) */
+			s->kw_cfg = c;
+			return NULL;
+		}
+		struct mod *cm;
+		if (py_is(l, "identifier") && py_is(r, "call") && !s->built && !s->helper && py_is(rf, "identifier") &&
+		    py_breg_class(f->cache, s->m, stext(s, rf), &cm)) {
+			s->provider = ltext;    /* provider = Qwen25VLModelProvider(**provider_kwargs) */
+			return build_here(s, r);
 		}
 		/* provider.a = provider.b = value */
 		TSNode targets[8];
@@ -571,15 +491,24 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k, unsigne
 		bool ours = false;
 		for (size_t i = 0; i < n; i++) {
 			TSNode o = py_field(targets[i], "object");
-			ours |= py_is(targets[i], "attribute") && py_is(o, "identifier") && !strcmp(stext(s, o), s->provider);
+			ours |= py_is(targets[i], "attribute") && py_is(o, "identifier") && s->provider &&
+				!strcmp(stext(s, o), s->provider);
+			if (!py_is(targets[i], "identifier") && !ours && config_of(s, py_is(o, "identifier") ? o : targets[i]))
+				return arena_printf(f->a, "%s changes the Hugging Face config", s->cls);
 		}
 		if (!ours) {
 			if (mentions(s, r, s->provider, 0) && py_is(r, "call"))
-				return arena_printf(f->a, "%s.provider_bridge hands the provider to '%s'", s->cls,
-						    mod_snippet(f, s->m, r));
-			for (size_t i = 0; i < n; i++)
-				if (py_is(targets[i], "identifier") && !strcmp(stext(s, targets[i]), s->provider))
-					return arena_printf(f->a, "%s.provider_bridge rebinds '%s'", s->cls, s->provider);
+				return arena_printf(f->a, "%s hands the provider to '%s'", s->cls, py_breg_snippet(f, s->m, r));
+			for (size_t i = 0; i < n; i++) {
+				/* locals (a, b = ...) and self.x are its own; anything else may be the provider's */
+				TSNode t = targets[i];
+				bool tuple = py_is(t, "pattern_list") || py_is(t, "tuple_pattern");
+				bool local = py_is(t, "identifier") || !strncmp(stext(s, t), "self.", 5) || tuple;
+				for (uint32_t j = 0; tuple && j < ts_node_named_child_count(t); j++)
+					local &= py_is(ts_node_named_child(t, j), "identifier");
+				if (!local || mentions(s, targets[i], s->provider, 0))
+					return arena_printf(f->a, "%s sets '%s'", s->cls, py_breg_snippet(f, s->m, st));
+			}
 			return NULL;    /* a local of its own: rope_scaling = getattr(...) */
 		}
 		const char *why;
@@ -594,11 +523,26 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k, unsigne
 	if (py_is(st, "if_statement") || py_is(st, "for_statement") || py_is(st, "with_statement") ||
 	    py_is(st, "try_statement") || py_is(st, "while_statement")) {
 		/* a call in it that takes the provider, cglint cannot follow; assignments are unknown */
-		unknown_writes(s, st, arena_printf(f->a, "set under '%s' in Megatron-Bridge's %s.provider_bridge "
-						   "(not followed)", mod_snippet(f, s->m, st), s->cls), 0);
+		unknown_writes(s, st, arena_printf(f->a, "set under '%s' in Megatron-Bridge's %s (not followed)",
+						   py_breg_snippet(f, s->m, st), s->cls), 0);
 		return NULL;
 	}
-	return arena_printf(f->a, "%s.provider_bridge changes the provider through '%s'", s->cls, mod_snippet(f, s->m, st));
+	if (py_is(e, "call") && py_is(py_field(e, "function"), "identifier"))
+		return helper(s, e);    /* _apply_qwen35_common_config(provider, text_config) */
+	return arena_printf(f->a, "%s changes the provider through '%s'", s->cls, py_breg_snippet(f, s->m, st));
+}
+
+static const char *body(struct scan *s, TSNode stmts, struct klass *k)
+{
+	for (uint32_t i = 0; i < ts_node_named_child_count(stmts); i++) {
+		TSNode st = ts_node_named_child(stmts, i);
+		const char *why = statement(s, st, k);
+		if (why)
+			return why;
+		if (py_is(st, "return_statement"))
+			break;
+	}
+	return s->built ? NULL : arena_printf(s->b->f->a, "%s builds no provider cglint reads", s->cls);
 }
 
 /* A bridge class's provider_bridge (its own, else its base's), run on the fields. */
@@ -606,42 +550,31 @@ static const char *run_bridge(struct build *b, struct mod *m, struct klass *k, u
 {
 	if (depth > MAX_CHAIN)
 		return "its model bridges derive from each other deeper than cglint follows";
-	TSNode body = py_field(k->node, "body"), def = {0};
-	for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); i++) {
-		TSNode d = ts_node_named_child(body, i);
+	TSNode cbody = py_field(k->node, "body"), def = {0};
+	for (uint32_t i = 0; !ts_node_is_null(cbody) && i < ts_node_named_child_count(cbody); i++) {
+		TSNode d = ts_node_named_child(cbody, i);
 		if (py_is(d, "decorated_definition"))
 			d = py_field(d, "definition");
-		if (py_is(d, "function_definition") && !strcmp(mod_text(b->f, m, py_field(d, "name")), "provider_bridge"))
+		if (py_is(d, "function_definition") && !strcmp(py_breg_text(b->f, m, py_field(d, "name")), "provider_bridge"))
 			def = d;
 	}
 	if (ts_node_is_null(def)) {
 		struct mod *bm = NULL;
 		bool generic;
-		struct klass *base = base_bridge(b->f, m, k, &bm, &generic);
+		struct klass *base = py_breg_base(b->f, m, k, &bm, &generic);
 		return generic ? base_provider(b) : base ? run_bridge(b, bm, base, depth + 1)
 						 : arena_printf(b->f->a, "cglint does not find the base of %s", k->name);
 	}
 	TSNode params = py_field(def, "parameters");
-	struct scan s = {.b = b, .m = m, .cls = k->name, .provider = "provider", .hf_param = "hf_pretrained"};
+	struct scan s = {.b = b, .m = m, .cls = arena_printf(b->f->a, "%s.provider_bridge", k->name),
+			 .hf_param = "hf_pretrained", .depth = depth};
 	if (ts_node_named_child_count(params) >= 2) {
 		TSNode p = ts_node_named_child(params, 1);
 		if (py_is(p, "typed_parameter"))
 			p = ts_node_named_child(p, 0);
-		s.hf_param = mod_text(b->f, m, p);
+		s.hf_param = py_breg_text(b->f, m, p);
 	}
-	TSNode stmts = py_field(def, "body");
-	bool based = false;
-	for (uint32_t i = 0; i < ts_node_named_child_count(stmts); i++) {
-		TSNode st = ts_node_named_child(stmts, i);
-		const char *why = statement(&s, st, k, depth);
-		if (why)
-			return why;
-		based |= strstr(stext(&s, st), "super(") != NULL;
-		if (py_is(st, "return_statement"))
-			break;
-	}
-	return based ? NULL : arena_printf(b->f->a, "%s.provider_bridge builds its provider without the base's",
-					   k->name);
+	return body(&s, py_field(def, "body"), k);
 }
 
 /* ---- the call ---- */
@@ -681,7 +614,7 @@ static int resolve(struct fn *f, TSNode call, struct resolved *r, const char **i
 		*why = arena_printf(f->a, "%s names no architecture", r->hf.path);
 		return -1;
 	}
-	if ((*why = find_bridge(f, arch, r)))
+	if ((*why = py_breg_find(f, arch, &r->br)))
 		return -1;
 	return 1;
 }
@@ -699,20 +632,19 @@ bool py_auto_provider(struct fn *f, const char *key, TSNode call, const char **w
 	size_t start = f->log.n;
 	py_unit_forget(&f->log, key, false, arena_printf(f->a, "replaced by AutoBridge.from_hf_pretrained('%s')", id));
 	py_unit_put(&f->log, key, (struct value){.kind = V_MAP}, at, NULL);
-	bool closed = py_bridge_defaults_known(r.pk->name);
-	if (closed)
-		py_unit_mark(&f->log, PY_CLOSE, key, at);
-	/* the class Bridge's to_yaml names, which the packs' provider-family steps read */
-	const char *p = strstr(r.pm->path, "megatron/bridge/");
-	if (p && has_suffix(p, ".py")) {
-		char *mod = arena_printf(f->a, "%.*s.%s", (int)(strlen(p) - 3), p, r.pk->name);
-		for (char *q = mod; *q; q++)
-			*q = *q == '/' ? '.' : *q;
-		py_unit_put(&f->log, arena_printf(f->a, "%s._target_", key), value_str(mod), at, NULL);
-	}
-	py_class_defaults_of(f, r.pm, r.pk, key, at, closed);
 	struct build b = {f, &r, key, at, id};
-	if ((why = run_bridge(&b, r.bm, r.bk, 0))) {
+	if (!(why = run_bridge(&b, r.br.bm, r.br.bk, 0))) {
+		if (py_bridge_defaults_known(r.br.pk->name))
+			py_unit_mark(&f->log, PY_CLOSE, key, at);
+		/* the class Bridge's to_yaml names, which the packs' provider-family steps read */
+		const char *p = strstr(r.br.pm->path, "megatron/bridge/");
+		if (p && has_suffix(p, ".py")) {
+			char *mod = arena_printf(f->a, "%.*s.%s", (int)(strlen(p) - 3), p, r.br.pk->name);
+			for (char *q = mod; *q; q++)
+				*q = *q == '/' ? '.' : *q;
+			py_unit_put(&f->log, arena_printf(f->a, "%s._target_", key), value_str(mod), at, NULL);
+		}
+	} else {
 		f->log.n = start;       /* nothing of it stands: the section is unknown, as before */
 		struct value u = value_unknown;
 		u.loc = at;

@@ -159,6 +159,29 @@ bool py_class_defaults_of(struct fn *f, struct mod *m, struct klass *k, const ch
  * not on the search path). */
 enum tri py_class_has_field(struct py_cache *c, struct mod *m, struct klass *k, const char *name);
 
+/* ---- py_breg.c ---- */
+/* A model bridge registered for an HF architecture, and the provider class it builds. */
+struct py_bridge_found {
+	struct mod *bm;         /* the bridge class's module and class */
+	struct klass *bk;
+	struct mod *pm;         /* the provider class's */
+	struct klass *pk;
+};
+/* The bridge the Bridge on the search path registers for 'arch' (@MegatronModelBridge.
+ * register_bridge(source=ARCH, provider=...) in the files under megatron/bridge/models, read once a run) and
+ * its provider class (provider=, else GPTModelProvider): NULL, or why not. */
+const char *py_breg_find(struct fn *f, const char *arch, struct py_bridge_found *out);
+/* The class a bridge class derives from, or NULL ('*generic' at MegatronModelBridge). */
+struct klass *py_breg_base(struct fn *f, struct mod *m, struct klass *k, struct mod **bm, bool *generic);
+/* A bridge class's CONFIG_MAPPING (its own, a base's, Other.CONFIG_MAPPING + [...]): a list of
+ * (HF name, provider field) pairs; false when cglint cannot read it. */
+bool py_breg_mapping(struct fn *f, struct mod *m, struct klass *k, struct value *out);
+/* The class 'name' as module 'm' sees it (its own or imported), and its module. */
+struct klass *py_breg_class(struct py_cache *c, struct mod *m, const char *name, struct mod **out);
+/* A node of module 'm': its text; for a message, cut at 60 bytes and at a line end. */
+const char *py_breg_text(struct fn *f, const struct mod *m, TSNode n);
+const char *py_breg_snippet(struct fn *f, const struct mod *m, TSNode n);
+
 /* ---- py_auto.c ---- */
 /* 'AutoBridge.from_hf_pretrained(ID).to_megatron_provider(...)' put under 'key' as Bridge builds
  * it: the config.json of ID in the Hugging Face cache (py_hf.h), the model bridge the Bridge on

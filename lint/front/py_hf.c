@@ -163,3 +163,19 @@ bool py_hf_get(const struct py_hf_config *c, const char *name, struct value *out
 		}
 	return false;
 }
+
+bool py_hf_sub(struct arena *a, const struct py_hf_config *c, const char *name, struct py_hf_config *out)
+{
+	struct value v, t;
+	if (!py_hf_get(c, name, &v) || v.kind != V_MAP)
+		return false;
+	*out = (struct py_hf_config){.path = c->path, .arch = c->arch, .n = v.n / 2};
+	out->names = arena_alloc(a, (out->n ? out->n : 1) * sizeof(*out->names));
+	out->vals = arena_alloc(a, (out->n ? out->n : 1) * sizeof(*out->vals));
+	for (size_t k = 0; k < out->n; k++) {
+		out->names[k] = v.items[2 * k].s;
+		out->vals[k] = v.items[2 * k + 1];
+	}
+	out->model_type = py_hf_get(out, "model_type", &t) && t.kind == V_STR ? t.s : NULL;
+	return true;
+}

@@ -38,4 +38,8 @@ bool py_hf_read(struct arena *a, const char *model_id, const char *revision, str
 /* The top-level field 'name' of a config read: true with its value, false when it has none. */
 bool py_hf_get(const struct py_hf_config *c, const char *name, struct value *out);
 
+/* The object at top-level field 'name' (a VLM's "text_config") as a config of its own, sharing
+ * the parent's path and strings (in 'a'); false when there is no such object. */
+bool py_hf_sub(struct arena *a, const struct py_hf_config *c, const char *name, struct py_hf_config *out);
+
 #endif

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * py_breg: Megatron-Bridge's registry of model bridges, read from the Bridge on the search path
+ * (see py_fn.h): the bridge class registered for an HF architecture, the provider class it
+ * builds, its base bridge and its CONFIG_MAPPING.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "front/fe_py_lit.h"
+#include "front/py_fn.h"
+#include "front/py_mod.h"
+
+#define MAX_BRIDGE_FILES 512    /* model bridge files scanned a run */
+#define MAX_CHAIN 6             /* bridge classes followed up through their bases */
+
+/* A file under megatron/bridge/models that registers a bridge, read once a run. */
+struct bfile {
+	const char *module;     /* "megatron.bridge.models.llama.llama_bridge" */
+	const char *text;
+};
+
+struct py_breg {
+	const char *models;     /* the models package's folder, NULL: no Bridge found */
+	struct bfile *files;
+	size_t n, cap;
+};
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && !strcmp(s + n - m, suf);
+}
+
+static void scan_dir(struct fn *f, struct py_breg *pa, const char *dir, const char *module, unsigned depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)) && pa->n < MAX_BRIDGE_FILES) {
+		if (e->d_name[0] == '.' || e->d_name[0] == '_')
+			continue;
+		const char *path = arena_printf(f->cache->a, "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (stat(path, &st))
+			continue;
+		if (S_ISDIR(st.st_mode) && depth < 2) {
+			scan_dir(f, pa, path, arena_printf(f->cache->a, "%s.%s", module, e->d_name), depth + 1);
+			continue;
+		}
+		if (!S_ISREG(st.st_mode) || !has_suffix(e->d_name, ".py") || st.st_size > (1 << 20))
+			continue;
+		FILE *fp = fopen(path, "rb");
+		char *buf = fp ? arena_alloc(f->cache->a, (size_t)st.st_size + 1) : NULL;
+		size_t got = fp ? fread(buf, 1, (size_t)st.st_size, fp) : 0;
+		if (fp)
+			fclose(fp);
+		if (!buf || !strstr((buf[got] = '\0', buf), "register_bridge("))
+			continue;
+		pa->files = arena_grow(f->cache->a, pa->files, pa->n, &pa->cap, sizeof(*pa->files));
+		pa->files[pa->n++] = (struct bfile){
+			arena_printf(f->cache->a, "%s.%.*s", module, (int)(strlen(e->d_name) - 3), e->d_name), buf};
+	}
+	if (d)
+		closedir(d);
+}
+
+/* The run's list of bridge files, made on first use. */
+static struct py_breg *bridges(struct fn *f)
+{
+	if (f->cache->breg)
+		return f->cache->breg;
+	struct py_breg *pa = arena_alloc(f->cache->a, sizeof(*pa));
+	f->cache->breg = pa;
+	const char *init = py_mod_find(f->cache->a, f->path, "megatron.bridge.models", 0);
+	if (init && has_suffix(init, "/__init__.py")) {
+		pa->models = arena_strndup(f->cache->a, init, strlen(init) - strlen("/__init__.py"));
+		scan_dir(f, pa, pa->models, "megatron.bridge.models", 0);
+	}
+	return pa;
+}
+
+struct klass *py_breg_class(struct py_cache *c, struct mod *m, const char *name, struct mod **out)
+{
+	size_t at;
+	return fe_py_mod_class(c, m, name, 0, out, &at) ? &(*out)->classes[at] : NULL;
+}
+
+/* The register_bridge(...) decorator of a class, or a null node. */
+static TSNode registration(struct fn *f, const struct mod *m, const struct klass *k)
+{
+	TSNode none = {0}, parent = ts_node_parent(k->node);
+	for (uint32_t i = 0; py_is(parent, "decorated_definition") && i < ts_node_named_child_count(parent); i++) {
+		TSNode d = ts_node_named_child(parent, i);
+		TSNode e = py_is(d, "decorator") && ts_node_named_child_count(d) ? ts_node_named_child(d, 0) : none;
+		if (py_is(e, "call")) {
+			uint32_t s = ts_node_start_byte(e), end = ts_node_start_byte(py_field(e, "arguments"));
+			if (end - s >= 15 && !strncmp(m->src + end - 15, "register_bridge", 15))
+				return py_field(e, "arguments");
+		}
+	}
+	(void)f;
+	return none;
+}
+
+static TSNode keyword(struct fn *f, const struct mod *m, TSNode args, const char *name)
+{
+	TSNode none = {0};
+	for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (!py_is(a, "keyword_argument"))
+			continue;
+		TSNode n = py_field(a, "name");
+		uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+		if (e - s == strlen(name) && !strncmp(m->src + s, name, e - s))
+			return py_field(a, "value");
+	}
+	(void)f;
+	return none;
+}
+
+const char *py_breg_text(struct fn *f, const struct mod *m, TSNode n)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	return arena_strndup(f->a, m->src + s, e - s);
+}
+
+/* A node of module 'm' for a message: cut at 60 bytes and at a line end, as py_snippet. */
+const char *py_breg_snippet(struct fn *f, const struct mod *m, TSNode n)
+{
+	uint32_t s = ts_node_start_byte(n), len = ts_node_end_byte(n) - s;
+	const char *nl = memchr(m->src + s, '\n', len);
+	if (nl)
+		len = (uint32_t)(nl - (m->src + s));
+	return len > 60 ? arena_printf(f->a, "%.57s...", m->src + s) : arena_strndup(f->a, m->src + s, len);
+}
+
+/* Whether a register_bridge source= names 'arch': the class itself, its name, or a constant. */
+static bool names_arch(struct fn *f, struct mod *m, TSNode src, const char *arch)
+{
+	struct value v;
+	const char *why;
+	if (py_is(src, "identifier") && !strcmp(py_breg_text(f, m, src), arch))
+		return true;
+	if (fe_py_lit_value(f->a, m->path, m->src, src, &v, 0))
+		return v.kind == V_STR && !strcmp(v.s, arch);
+	return py_is(src, "identifier") && py_eval_global(f->cache, m, py_breg_text(f, m, src), &v, &why, 0) &&
+	       v.kind == V_STR && !strcmp(v.s, arch);
+}
+
+/* The bridge class registered for 'arch', and the provider class it builds. */
+const char *py_breg_find(struct fn *f, const char *arch, struct py_bridge_found *r)
+{
+	struct py_breg *pa = bridges(f);
+	if (!pa->models)
+		return "cglint finds no Megatron-Bridge (megatron.bridge.models) on the search path to map it";
+	for (size_t i = 0; i < pa->n && !r->bk; i++) {
+		const char *hit = strstr(pa->files[i].text, arch);
+		if (!hit)
+			continue;
+		struct mod *m = fe_py_mod_load(f->cache, f->mod, pa->files[i].module, 0);
+		for (size_t k = 0; m && k < m->n_classes && !r->bk; k++) {
+			TSNode args = registration(f, m, &m->classes[k]);
+			if (!ts_node_is_null(args) && names_arch(f, m, keyword(f, m, args, "source"), arch)) {
+				r->bm = m;
+				r->bk = &m->classes[k];
+			}
+		}
+	}
+	if (!r->bk)
+		return arena_printf(f->a, "no model bridge of the Megatron-Bridge at %s registers %s", pa->models, arch);
+	/* the provider: register_bridge(provider=...), else a PROVIDER_CLASS up the bases, else GPT's */
+	TSNode p = keyword(f, r->bm, registration(f, r->bm, r->bk), "provider");
+	if (py_is(p, "identifier"))
+		r->pk = py_breg_class(f->cache, r->bm, py_breg_text(f, r->bm, p), &r->pm);
+	else if (!ts_node_is_null(p))
+		return arena_printf(f->a, "%s's provider '%s' is not a class name cglint reads", r->bk->name,
+				    py_breg_text(f, r->bm, p));
+	else {
+		struct mod *gm = fe_py_mod_load(f->cache, f->mod, "megatron.bridge.models.gpt_provider", 0);
+		r->pk = gm ? py_breg_class(f->cache, gm, "GPTModelProvider", &r->pm) : NULL;
+	}
+	if (!r->pk)
+		return arena_printf(f->a, "cglint does not find the provider class of %s", r->bk->name);
+	return NULL;
+}
+
+/* The class a bridge class derives from (its first base), or NULL at MegatronModelBridge. */
+struct klass *py_breg_base(struct fn *f, struct mod *m, struct klass *k, struct mod **bm, bool *generic)
+{
+	TSNode sup = py_field(k->node, "superclasses");
+	TSNode b = !ts_node_is_null(sup) && ts_node_named_child_count(sup) ? ts_node_named_child(sup, 0) : sup;
+	const char *name = ts_node_is_null(b) ? "" : py_breg_text(f, m, b);
+	*generic = has_suffix(name, "MegatronModelBridge");
+	return *generic || ts_node_is_null(b) ? NULL : py_breg_class(f->cache, m, name, bm);
+}
+
+/* The value of 'NAME = ...' in a class's own body, or a null node. */
+static TSNode class_attr(struct fn *f, const struct mod *m, const struct klass *k, const char *name)
+{
+	TSNode none = {0}, body = py_field(k->node, "body");
+	for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); i++) {
+		TSNode st = ts_node_named_child(body, i);
+		TSNode as = py_is(st, "expression_statement") ? ts_node_named_child(st, 0) : none;
+		TSNode left = py_is(as, "assignment") ? py_field(as, "left") : none;
+		if (py_is(left, "identifier") && !strcmp(py_breg_text(f, m, left), name))
+			return py_field(as, "right");
+	}
+	return none;
+}
+
+static bool mapping_of(struct fn *f, struct mod *m, struct klass *k, struct value *out, unsigned depth);
+
+/* A CONFIG_MAPPING expression: a literal list, Other.CONFIG_MAPPING, or a sum of them. */
+static bool mapping_expr(struct fn *f, struct mod *m, TSNode e, struct value *out, unsigned depth)
+{
+	if (depth > MAX_CHAIN)
+		return false;
+	if (fe_py_lit_value(f->a, m->path, m->src, e, out, 0))
+		return out->kind == V_LIST;
+	if (py_is(e, "attribute") && !strcmp(py_breg_text(f, m, py_field(e, "attribute")), "CONFIG_MAPPING")) {
+		struct mod *om = NULL;
+		struct klass *ok = py_breg_class(f->cache, m, py_breg_text(f, m, py_field(e, "object")), &om);
+		return ok && mapping_of(f, om, ok, out, depth + 1);
+	}
+	struct value x, y;
+	TSNode op = py_field(e, "operator");
+	if (!py_is(e, "binary_operator") || ts_node_is_null(op) || strcmp(ts_node_type(op), "+") ||
+	    !mapping_expr(f, m, py_field(e, "left"), &x, depth + 1) || !mapping_expr(f, m, py_field(e, "right"), &y, depth + 1))
+		return false;
+	*out = (struct value){.kind = V_LIST, .n = x.n + y.n};
+	out->items = arena_alloc(f->a, (out->n ? out->n : 1) * sizeof(*out->items));
+	memcpy(out->items, x.items, x.n * sizeof(*x.items));
+	memcpy(out->items + x.n, y.items, y.n * sizeof(*y.items));
+	return true;
+}
+
+/* A bridge class's CONFIG_MAPPING, its own or its bases', up to MegatronModelBridge's. */
+static bool mapping_of(struct fn *f, struct mod *m, struct klass *k, struct value *out, unsigned depth)
+{
+	TSNode e = class_attr(f, m, k, "CONFIG_MAPPING");
+	if (!ts_node_is_null(e))
+		return mapping_expr(f, m, e, out, depth + 1);
+	struct mod *bm = NULL;
+	bool generic;
+	struct klass *b = depth < MAX_CHAIN ? py_breg_base(f, m, k, &bm, &generic) : NULL;
+	if (!b && generic)
+		b = py_breg_class(f->cache, m, "MegatronModelBridge", &bm);
+	return b && b != k && mapping_of(f, bm, b, out, depth + 1);
+}
+
+bool py_breg_mapping(struct fn *f, struct mod *m, struct klass *k, struct value *out)
+{
+	return mapping_of(f, m, k, out, 0);
+}
