@@ -108,11 +108,12 @@ static void normalize(struct engine *e)
 		/* evaluate every value first: a step's assignments happen together */
 		struct value *vals = arena_alloc(e->unit.arena, s->n * sizeof(*vals));
 		const char **whys = arena_alloc(e->unit.arena, s->n * sizeof(*whys));
+		const char **froms = arena_alloc(e->unit.arena, s->n * sizeof(*froms));
 		for (size_t i = 0; i < s->n; i++) {
 			vals[i] = expr_eval(s->exprs[i], &env);
-			const char *from = vals[i].kind == V_UNKNOWN ? judge_unknown_keys(e->unit.facts, e->unit.target, s->exprs[i],
-											    e->unit.arena) : NULL;
-			whys[i] = from ? arena_printf(e->unit.arena, "%s computes it from %s", s->id, from) : NULL;
+			froms[i] = vals[i].kind == V_UNKNOWN ? judge_unknown_keys(e->unit.facts, e->unit.target, s->exprs[i],
+										 e->unit.arena) : NULL;
+			whys[i] = froms[i] ? arena_printf(e->unit.arena, "%s computes it from %s", s->id, froms[i]) : NULL;
 		}
 		for (size_t i = 0; i < s->n; i++) {
 			struct fact *f = facts_get(e->unit.facts, s->keys[i]);
@@ -122,8 +123,11 @@ static void normalize(struct engine *e)
 				 * names what the step waits for (judge.c), and a closed table does not read it as null */
 				if (!f && facts_internal(s->keys[i]))
 					f = facts_set(e->unit.facts, s->keys[i], vals[i], (struct loc){0}, "normalized");
-				if (f && facts_internal(s->keys[i]))
+				if (f && facts_internal(s->keys[i])) {
 					f->from = s->exprs[i];
+					/* what it read then: a later step may overwrite those keys (MC-04's modules) */
+					f->why = froms[i];
+				}
 				continue;
 			}
 			if (value_equal(&old, &vals[i]) && old.kind == vals[i].kind)

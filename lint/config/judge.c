@@ -101,6 +101,17 @@ static const struct fact *unknown_section(const struct facts *t, const char *pat
 	return NULL;
 }
 
+struct still_open {
+	const struct facts *facts;
+	bool any;
+};
+
+static void still_unknown(const char *path, void *ctx)
+{
+	struct still_open *so = ctx;
+	so->any |= facts_value(so->facts, path).kind == V_UNKNOWN;
+}
+
 static void open_key(const char *path, void *ctx)
 {
 	struct open_keys *o = ctx;
@@ -122,6 +133,14 @@ static void open_key(const char *path, void *ctx)
 		return;
 	if (facts_internal(path)) {     /* derived by a step: the keys it was computed from instead */
 		if (f && f->from && o->depth < 8) {
+			struct still_open so = {o->facts, false};
+			expr_each_path(f->from, still_unknown, &so);
+			/* the keys it was computed from are known by now (a later step wrote them, as
+			 * MC-04 writes the modules it read): what they were when it was */
+			if (!so.any && f->why) {
+				sbuf_printf(&o->sb, "%s%s", o->n++ ? ", " : "", f->why);
+				return;
+			}
 			o->depth++;
 			expr_each_path(f->from, open_key, o);
 			o->depth--;
