@@ -159,19 +159,51 @@ Test(suggest, every_fixture_gets_its_answer)
 	cr_expect_geq(n, 12, "only %zu fixtures", n);
 }
 
-/* --diff shows, --fix writes, and the patch is in the input's language. */
+/* --diff shows, --fix writes, and the patch is in the input's language: each row, the diff of
+ * one fixture must hold 'has' (and 'also'), and must not hold 'not'. */
+static const struct {
+	const char *args, *has, *also, *not;
+} diffs[] = {
+	{"--bridge 0.6 recipe.py", "+    cfg.model.cuda_graph_impl = \"transformer_engine\"\n",
+	 "+    cfg.rng.te_rng_tracker = True\n", NULL},
+	/* MCore 0.19: the modules field, not the deprecated scope the unit does not write; and the
+	 * companion CG201 asks for */
+	{"--bridge 0.6 --assume-defaults expandable-segments.yaml", "+  cuda_graph_modules: [attn, mlp]\n",
+	 "+  NCCL_GRAPH_REGISTER: 0\n", NULL},
+	/* a unit that writes the deprecated scope keeps it: modules beside it would fail (CG131) */
+	{"--bridge 0.6 scope-written.py", "+    cfg.model.cuda_graph_scope = [\"attn\", \"mlp\"]\n", NULL,
+	 "cuda_graph_modules"},
+	/* packed sequences: Bridge's padding settings, under an if where the dataset is unseen */
+	{"--bridge 0.6 packed-unseen.py",
+	 "+    if getattr(cfg.dataset, \"offline_packing_specs\", None) is not None:\n"
+	 "+        cfg.dataset.dataset_kwargs = {**(cfg.dataset.dataset_kwargs or {}), \"pad_to_max_length\": True}\n"
+	 "+        cfg.dataset.offline_packing_specs.pad_cu_seqlens = True\n", NULL, NULL},
+	{"--bridge 0.6 --assume-defaults packed.yaml", "+    pad_cu_seqlens: true\n", "+    pad_to_max_length: true\n",
+	 "getattr"},
+	/* Megatron-LM launch scripts: the flag's words where the script writes it, new flags after
+	 * the impl's, or at the end of the training command when there is no graph flag */
+	{"--bridge none mlm-train.sh",
+	 "-    --cuda-graph-impl none\n+    --cuda-graph-impl transformer_engine --cuda-graph-modules attn mlp\n", NULL, NULL},
+	{"--bridge none mlm-moe.sh",
+	 "+    --micro-batch-size 1 --cuda-graph-impl transformer_engine --cuda-graph-modules attn moe_router "
+	 "moe_preprocess  # one sample a rank\n", NULL, NULL},
+	{"--mcore 0.17 --bridge none mlm-string.sh",
+	 "+CG_ARGS=\"--cuda-graph-impl transformer_engine --cuda-graph-scope attn moe_router moe_preprocess "
+	 "--te-rng-tracker\"\n", NULL, NULL},
+};
+
 Test(suggest, diff_in_each_language)
 {
-	char *out;
-	cr_expect_eq(harness_run(SUGGEST_DIR, "suggest --diff --mcore 0.19 --bridge 0.6 recipe.py", &out), 1);
-	cr_expect(strstr(out, "+    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"), "%s", out);
-	cr_expect(strstr(out, "+    cfg.rng.te_rng_tracker = True\n"), "%s", out);
-	free(out);
-	cr_expect_eq(harness_run(SUGGEST_DIR, "suggest --diff --mcore 0.19 --bridge 0.6 --assume-defaults expandable-segments.yaml",
-				 &out), 1);
-	cr_expect(strstr(out, "+  cuda_graph_scope: [attn, mlp]\n"), "%s", out);
-	cr_expect(strstr(out, "+  NCCL_GRAPH_REGISTER: 0\n"), "%s", out);  /* the companion CG201 asks for */
-	free(out);
+	char *out, *cmd;
+	for (size_t k = 0; k < sizeof(diffs) / sizeof(*diffs); k++) {
+		cr_assert_neq(asprintf(&cmd, "suggest --diff --mcore 0.19 %s", diffs[k].args), -1);
+		cr_expect_eq(harness_run(SUGGEST_DIR, cmd, &out), 1, "%s", cmd);
+		cr_expect(strstr(out, diffs[k].has), "%s:\n%s", cmd, out);
+		cr_expect(!diffs[k].also || strstr(out, diffs[k].also), "%s:\n%s", cmd, out);
+		cr_expect(!diffs[k].not || !strstr(out, diffs[k].not), "%s:\n%s", cmd, out);
+		free(out);
+		free(cmd);
+	}
 	/* a unit with branches gets no patch: nothing is guessed */
 	cr_expect_eq(harness_run(SUGGEST_DIR, "suggest --diff --mcore 0.19 --bridge 0.6 moe-unknown.yaml", &out), 0);
 	cr_expect_str_eq(out, "");

@@ -39,6 +39,7 @@ struct sg_set {
 	struct value val;
 	struct loc at;
 	bool companion;                 /* not the impl or the scope: a setting the rules or the guide require */
+	const char *only_if;            /* written only where this key is set (a Python if), or NULL */
 };
 
 enum sg_status {

@@ -36,15 +36,21 @@ struct run {
 	struct diag_list l;
 };
 
-static void put(struct trial *t, const char *key, struct value v, bool companion)
+static void put_if(struct trial *t, const char *key, struct value v, bool companion, const char *only_if)
 {
 	for (size_t k = 0; k < t->n; k++)
 		if (!strcmp(t->sets[k].key, key)) {
 			t->sets[k].val = v;
+			t->sets[k].only_if = only_if;
 			return;
 		}
 	if (t->n < MAX_SETS)
-		t->sets[t->n++] = (struct sg_set){.key = key, .val = v, .companion = companion};
+		t->sets[t->n++] = (struct sg_set){.key = key, .val = v, .companion = companion, .only_if = only_if};
+}
+
+static void put(struct trial *t, const char *key, struct value v, bool companion)
+{
+	put_if(t, key, v, companion, NULL);
 }
 
 static void copy_facts(struct facts *dst, const struct facts *src)
@@ -138,6 +144,43 @@ static void candidate_sets(const struct sgx *x, const struct sgt_cand *c, struct
 		put(t, p[0], value_from_plain(x->a, p[1]), true);
 }
 
+/* A companion written into the trial; false when it cannot be or is there already. One whose
+ * guard is unknown is written in Python under an if on the guard: right whichever it is. */
+static bool companion(struct sgx *x, const struct run *r, const struct sgt_companion *cp, struct trial *t)
+{
+	if (!sgt_writable(x->lang, cp->key))
+		return false;
+	const char *only_if = NULL;
+	if (cp->guard) {
+		struct value g = facts_value(&r->f, cp->guard);
+		if (g.kind == V_NULL || (g.kind == V_UNKNOWN && x->lang != SG_PY))
+			return false;
+		only_if = g.kind == V_UNKNOWN ? cp->guard : NULL;
+	}
+	struct value v = value_from_plain(x->a, cp->value);
+	if (!strncmp(cp->key, "env.", 4))
+		v = value_str(cp->value);       /* the environment is text */
+	struct value now = facts_value(&r->f, cp->key);
+	if (value_equal(&now, &v) && now.kind == v.kind)
+		return false;
+	put_if(t, cp->key, v, true, only_if);
+	return true;
+}
+
+/* The companions that settle the winner's undecided error checks (sg_table: packed sequences). */
+static bool settle(struct sgx *x, const struct run *r, struct trial *t)
+{
+	bool changed = false;
+	for (size_t k = 0; k < r->l.n; k++) {
+		const struct diag *d = &r->l.items[k];
+		const struct sgt_companion *cp = d->supp == DIAG_OPEN && d->rule->head.sev == SEV_ERROR
+							 ? sgt_companion(d->rule->head.id) : NULL;
+		if (cp && cp->guard && companion(x, r, cp, t))
+			changed = true;
+	}
+	return changed;
+}
+
 /* The settings that lift the errors of 'r' not in 'own'; false when one has none. */
 static bool lift(struct sgx *x, const struct run *r, const char *const *own, size_t n_own, struct trial *t,
 		 const char **stuck)
@@ -160,17 +203,9 @@ static bool lift(struct sgx *x, const struct run *r, const char *const *own, siz
 			put(t, arena_strdup(x->a, rule->autofix_keys[i]), v, true);
 			some = changed = true;
 		}
-		const char *val, *key = sgt_companion(rule->head.id, &val);
-		if (!some && key && sgt_writable(x->lang, key)) {
-			struct value v = value_from_plain(x->a, val);
-			if (!strncmp(key, "env.", 4))
-				v = value_str(val);     /* the environment is text */
-			struct value now = facts_value(&r->f, key);
-			if (!(value_equal(&now, &v) && now.kind == v.kind)) {
-				put(t, key, v, true);
+		for (const struct sgt_companion *cp = NULL; !some && (cp = sgt_companion_next(cp));)
+			if (!strcmp(cp->rule, rule->head.id) && companion(x, r, cp, t))
 				some = changed = true;
-			}
-		}
 		if (!some && !*stuck)
 			*stuck = arena_printf(x->a, "%s (%s): %s%s%s", rule->head.id, rule->head.name, d->message,
 					      rule->head.fix ? "; lift: " : "", rule->head.fix ? rule->head.fix : "");
@@ -199,6 +234,26 @@ static const char *version(struct arena *a, const struct target *tg)
 	return arena_printf(a, "MCore %s, Bridge %s", target_version_str(tg->mcore, m), target_version_str(tg->bridge, b));
 }
 
+/* A guarded companion the unit writes already (it or its dict), under a condition cglint cannot
+ * decide: the Python patch's own if, as a second run of suggest reads it. Left as it is. */
+static bool written_unseen(struct sgx *x, const char *key)
+{
+	const struct sgt_companion *cp = NULL;
+	while ((cp = sgt_companion_next(cp)) && !(cp->guard && !strcmp(cp->key, key)))
+		;
+	if (!cp)
+		return false;
+	char *k = arena_strdup(x->a, key);
+	for (char *dot;;) {
+		const struct fact *f = facts_get(x->pre, k);
+		if (f && f->val.kind == V_UNKNOWN && f->loc.path)
+			return true;
+		if (!(dot = strrchr(k, '.')) || dot - k <= (ptrdiff_t)strcspn(k, "."))
+			return false;
+		*dot = '\0';
+	}
+}
+
 /* The differences between the winner's settings and what the unit writes now. */
 static void diff_sets(struct sgx *x, const struct trial *t, struct sg_choice *c)
 {
@@ -210,7 +265,7 @@ static void diff_sets(struct sgx *x, const struct trial *t, struct sg_choice *c)
 				    ? sgt_same_scope(&now, &s->val)
 				    : value_equal(&now, &s->val) && (now.kind == s->val.kind || (s->val.kind == V_STR && now.kind != V_NULL &&
 											 !strncmp(s->key, "env.", 4)));
-		if (same)
+		if (same || (s->companion && written_unseen(x, s->key)))
 			continue;
 		const struct fact *f = facts_get(x->pre, s->key);
 		c->sets[c->n_sets] = *s;
@@ -282,7 +337,15 @@ static void decide(struct sgx *x, const struct facts *base, const struct sgt_cla
 		struct value scope;
 		spell(x, &cands[k], &impl, &scope);
 		const char *stuck = NULL;
-		for (unsigned round = 0; round < MAX_ROUNDS; round++) {
+		struct trial passed;            /* the last trial that passed before settle() added to it */
+		bool have_passed = false;
+		for (unsigned round = 0; round <= MAX_ROUNDS; round++) {
+			if (round == MAX_ROUNDS) {      /* what settle() added broke it: without */
+				if (!have_passed)
+					break;
+				t = passed;
+				have_passed = false;
+			}
 			struct run r;
 			run_open(x, &r, base, &t);
 			const char *errs[MAX_LIST];
@@ -290,6 +353,13 @@ static void decide(struct sgx *x, const struct facts *base, const struct sgt_cla
 			for (size_t i = 0; i < ne; i++)
 				fresh += !listed(own, n_own, errs[i]);
 			if (!fresh) {
+				struct trial before = t;
+				if (!have_passed && round + 1 < MAX_ROUNDS && settle(x, &r, &t)) {
+					passed = before;
+					have_passed = true;
+					run_close(&r);
+					continue;
+				}
 				c->impl = impl;
 				c->scope = scope;
 				diff_sets(x, &t, c);
@@ -299,8 +369,10 @@ static void decide(struct sgx *x, const struct facts *base, const struct sgt_cla
 			}
 			bool again = lift(x, &r, own, n_own, &t, &stuck);
 			run_close(&r);
-			if (!again)
+			if (!again && !have_passed)
 				break;
+			if (!again)
+				round = MAX_ROUNDS - 1;
 		}
 		if (c->impl)
 			break;
@@ -401,6 +473,8 @@ static const char *branch_keys(struct arena *a, const char *when)
 /* Branches whose answers are the same settings are one answer: the unknown key did not matter. */
 static bool same_choice(const struct sg_choice *a, const struct sg_choice *b)
 {
+	if (a->status == SG_KEEP && b->status == SG_KEEP)
+		return true;    /* the unit's own setting either way: what would win below it does not matter */
 	if (a->status != b->status || a->n_sets != b->n_sets || !a->impl != !b->impl ||
 	    (a->impl && (strcmp(a->impl, b->impl) || !sgt_same_scope(&a->scope, &b->scope))))
 		return false;
@@ -410,21 +484,38 @@ static bool same_choice(const struct sg_choice *a, const struct sg_choice *b)
 	return true;
 }
 
+/* A scope value copied into the results' arena (its names only). */
+static struct value kept_scope(struct sgx *x, struct value scope)
+{
+	struct value v = scope;
+	if (scope.kind == V_STR)
+		v = value_str(arena_strdup(x->a, scope.s));
+	if (scope.kind == V_LIST) {
+		v.items = arena_alloc(x->a, (scope.n + 1) * sizeof(struct value));
+		v.n = 0;
+		for (size_t k = 0; k < scope.n; k++)
+			if (scope.items[k].kind == V_STR)
+				v.items[v.n++] = value_str(arena_strdup(x->a, scope.items[k].s));
+	}
+	return v;
+}
+
 void sge_unit(struct sgx *x, struct sg_unit *u)
 {
 	const char *ik = sgt_impl_key(x->lang), *sk = sgt_scope_key(x->lang, x->tg, x->pre);
 	struct value impl = facts_value(x->pre, ik);
 	u->impl = impl.kind == V_STR ? arena_strdup(x->a, impl.s) : impl.kind == V_NULL ? "none" : NULL;
-	struct value scope = facts_value(x->pre, sk);
-	u->scope = scope;
-	if (scope.kind == V_STR)
-		u->scope = value_str(arena_strdup(x->a, scope.s));
-	if (scope.kind == V_LIST) {
-		u->scope.items = arena_alloc(x->a, (scope.n + 1) * sizeof(struct value));
-		u->scope.n = 0;
-		for (size_t k = 0; k < scope.n; k++)
-			if (scope.items[k].kind == V_STR)
-				u->scope.items[u->scope.n++] = value_str(arena_strdup(x->a, scope.items[k].s));
+	u->scope = kept_scope(x, facts_value(x->pre, sk));
+	if (x->lang != SG_HARNESS) {    /* what MCore makes of it: a deprecated boolean's impl, full_iteration's */
+		struct run r;
+		run_open(x, &r, x->pre, NULL);
+		struct value ni = facts_value(&r.f, ik);
+		if (ni.kind == V_STR && (!u->impl || strcmp(ni.s, u->impl)) && strcmp(ni.s, "none")) {
+			u->impl = arena_strdup(x->a, ni.s);
+			struct value ns = facts_value(&r.f, x->tg->mcore >= 180 ? "model.cuda_graph_modules" : "model.cuda_graph_scope");
+			u->scope = ns.kind == V_LIST || ns.kind == V_STR ? kept_scope(x, ns) : u->scope;
+		}
+		run_close(&r);
 	}
 	walk(x, x->pre, NULL, 0, u);
 	for (size_t k = 1; k < u->n_choices; k++)

@@ -47,8 +47,15 @@ int sgt_rank(const char *impl, const struct value *scope);
 /* The keys a unit's language writes the impl and the scope in, and how it spells a candidate. */
 const char *sgt_impl_key(enum sg_lang lang);
 const char *sgt_scope_key(enum sg_lang lang, const struct target *tg, const struct facts *pre);
-/* The setting a rule needs that its pack gives no autofix for; NULL when none. */
-const char *sgt_companion(const char *rule_id, const char **value);
+/* The setting that lifts a rule's finding where its pack gives no autofix, or that settles it
+ * where it stays undecided (then only where 'guard', when set, is known to be set). */
+struct sgt_companion {
+	const char *rule, *key, *value, *guard;
+};
+const struct sgt_companion *sgt_companion(const char *rule_id);
+const struct sgt_companion *sgt_companion_next(const struct sgt_companion *after);     /* all, from NULL */
+/* A key inside a dict field ("dataset.dataset_kwargs.x"): the length of the dict's path, else 0. */
+size_t sgt_dict_key(const char *key);
 /* Settings the guide pairs with every graph setting of a language and target (NULL-terminated
  * key/value pairs: "model.use_te_rng_tracker", "true", ...). */
 const char *const *sgt_always(enum sg_lang lang, const struct target *tg, bool full_iteration);

@@ -65,8 +65,8 @@ static json_t *jchoice(const struct sg_choice *c)
 	struct arena *a = arena_new();
 	for (size_t k = 0; k < c->n_sets; k++) {
 		const struct sg_set *s = &c->sets[k];
-		json_array_append_new(sets, json_pack("{s:o, s:o, s:b, s:o}", "key", jtext(s->key), "value", jval(&s->val),
-						      "companion", s->companion, "at",
+		json_array_append_new(sets, json_pack("{s:o, s:o, s:b, s:o, s:o}", "key", jtext(s->key), "value", jval(&s->val),
+						      "companion", s->companion, "only_if", jtext(s->only_if), "at",
 						      s->at.path ? jtext(arena_printf(a, "%s:%u:%u", s->at.path, s->at.line,
 										     s->at.col))
 								 : json_null()));
@@ -120,7 +120,9 @@ static void print_choice(FILE *f, struct arena *a, const struct sg_unit *u, cons
 	out_put_clean(f, c->why, strlen(c->why));
 	fputc('\n', f);
 	for (size_t k = 0; k < c->n_sets; k++)
-		fprintf(f, "%sset %s = %s\n", indent, c->sets[k].key, sg_spelled(a, &c->sets[k].val, u->lang));
+		fprintf(f, "%sset %s = %s%s%s%s\n", indent, c->sets[k].key, sg_spelled(a, &c->sets[k].val, u->lang),
+			c->sets[k].only_if ? " (where " : "", c->sets[k].only_if ? c->sets[k].only_if : "",
+			c->sets[k].only_if ? " is set)" : "");
 	put_list(f, indent, "blocked", c->blocked, c->status == SG_NONE_FITS ? c->n_blocked : 0);
 	put_list(f, indent, "note", c->notes, c->n_notes);
 	if (c->n_undecided) {   /* each with its keys in JSON; here the ids, so the line stays short */

@@ -84,6 +84,23 @@ static bool blank(const char *line, size_t n)
 }
 
 /* ---- Python: before the function's last top-level `return NAME` ---- */
+
+/* One assignment to the returned config 'name' (env_vars and dict fields as items). */
+static void py_set(struct sbuf *sb, const struct sg_set *s, size_t ind, const char *name, size_t name_len)
+{
+	size_t dict = sgt_dict_key(s->key);
+	sbuf_printf(sb, "%*s%.*s", (int)ind, "", (int)name_len, name);
+	if (!strncmp(s->key, "env.", 4))
+		sbuf_printf(sb, ".env_vars[\"%s\"] = ", s->key + 4);
+	else if (dict)  /* an item of a dict field that may still be None */
+		sbuf_printf(sb, ".%.*s = {**(%.*s.%.*s or {}), \"%s\": ", (int)dict, s->key, (int)name_len, name, (int)dict,
+			    s->key, s->key + dict + 1);
+	else
+		sbuf_printf(sb, ".%s = ", s->key);
+	render(sb, &s->val, SG_PY);
+	sbuf_adds(sb, dict ? "}\n" : "\n");
+}
+
 static const char *py_patch(struct arena *a, const char *buf, size_t len, const struct sg_unit *u,
 			    const struct sg_choice *c, struct edits *ed)
 {
@@ -138,15 +155,23 @@ static const char *py_patch(struct arena *a, const char *buf, size_t len, const 
 		return "the function does not end in 'return NAME'";
 	struct sbuf sb;
 	sbuf_init(&sb);
+	for (size_t k = 0; k < c->n_sets; k++)
+		if (!c->sets[k].only_if)
+			py_set(&sb, &c->sets[k], body_ind, name, name_len);
+	/* companions that apply only where a key cglint cannot see is set: under an if on it */
 	for (size_t k = 0; k < c->n_sets; k++) {
-		const struct sg_set *s = &c->sets[k];
-		sbuf_printf(&sb, "%*s%.*s", (int)body_ind, "", (int)name_len, name);
-		if (!strncmp(s->key, "env.", 4))
-			sbuf_printf(&sb, ".env_vars[\"%s\"] = ", s->key + 4);
-		else
-			sbuf_printf(&sb, ".%s = ", s->key);
-		render(&sb, &s->val, SG_PY);
-		sbuf_addc(&sb, '\n');
+		const char *g = c->sets[k].only_if;
+		bool first = g != NULL;
+		for (size_t i = 0; i < k && first; i++)
+			first = !c->sets[i].only_if || strcmp(c->sets[i].only_if, g);
+		if (!first)
+			continue;
+		const char *leaf = strrchr(g, '.');
+		sbuf_printf(&sb, "%*sif getattr(%.*s.%.*s, \"%s\", None) is not None:\n", (int)body_ind, "", (int)name_len,
+			    name, (int)(leaf - g), g, leaf + 1);
+		for (size_t i = k; i < c->n_sets; i++)
+			if (c->sets[i].only_if && !strcmp(c->sets[i].only_if, g))
+				py_set(&sb, &c->sets[i], body_ind + 4, name, name_len);
 	}
 	const char *at = text_line(buf, len, ret, &n);
 	size_t off = (size_t)(at - buf);
@@ -273,6 +298,18 @@ static void yaml_set(struct arena *a, const char *buf, size_t len, unsigned firs
 	}
 }
 
+/* The end of a shell line's words: before a trailing comment and blanks. */
+static size_t code_end(const char *s, size_t n)
+{
+	size_t e = 0;
+	bool q = false;
+	while (e < n && !(s[e] == '#' && !q && e && isspace((unsigned char)s[e - 1])))
+		q ^= s[e++] == '"';
+	while (e && isspace((unsigned char)s[e - 1]))
+		e--;
+	return e;
+}
+
 /* ---- harness command lines ---- */
 static const char *harness_flag(const char *key)
 {
@@ -332,17 +369,135 @@ static const char *harness_patch(struct arena *a, const char *buf, size_t len, c
 			sbuf_release(&tail);
 			return "the command does not end";
 		}
-		size_t e = 0;
-		bool q = false;
-		while (e < n && !(s[e] == '#' && !q && e && isspace((unsigned char)s[e - 1])))
-			q ^= s[e++] == '"';
-		while (e && isspace((unsigned char)s[e - 1]))
-			e--;
-		size_t off = (size_t)(s - buf) + e;
+		size_t off = (size_t)(s - buf) + code_end(s, n);
 		edit(ed, off, off, arena_strdup(a, tail.buf));
 	}
 	sbuf_release(&tail);
 	return NULL;
+}
+
+/* ---- Megatron-LM launch scripts: pretrain_*.py flags ---- */
+
+/* The argparse flag of a key: model.cuda_graph_impl -> --cuda-graph-impl. */
+static const char *mlm_flag(struct arena *a, const char *key)
+{
+	if (!strcmp(key, "rng.te_rng_tracker"))
+		return "--te-rng-tracker";
+	if (strncmp(key, "model.", 6))
+		return NULL;
+	char *f = arena_printf(a, "--%s", key + 6);
+	for (char *p = f + 2; *p; p++)
+		*p = *p == '_' ? '-' : *p;
+	return f;
+}
+
+/* A value as the flag's words: a list as nargs='+' words, true as the bare flag. */
+static const char *mlm_words(struct arena *a, const struct value *v)
+{
+	if (v->kind == V_BOOL)
+		return v->b ? "" : NULL;        /* store_true flags: false has no spelling */
+	if (v->kind != V_LIST)
+		return spelled(a, v, SG_HARNESS);
+	struct sbuf sb;
+	sbuf_init(&sb);
+	for (size_t k = 0; k < v->n; k++)
+		sbuf_printf(&sb, "%s%s", k ? " " : "", v->items[k].kind == V_STR ? v->items[k].s : "?");
+	const char *w = arena_strdup(a, sb.buf);
+	sbuf_release(&sb);
+	return w;
+}
+
+static bool word_end(char c)
+{
+	return isspace((unsigned char)c) || c == '"' || c == '\'' || c == ')' || c == '\\' || c == ';';
+}
+
+/* The end of a flag's value words on its line, from 'p' just after the flag (its '=' form too). */
+static size_t mlm_values_end(const char *s, size_t n, size_t p)
+{
+	size_t end = p;
+	if (p < n && s[p] == '=')
+		p++;
+	for (size_t k = p;;) {
+		while (k < n && (s[k] == ' ' || s[k] == '\t'))
+			k++;
+		if (k >= n || s[k] == '-' || s[k] == '#' || word_end(s[k]))
+			return end;
+		while (k < n && !word_end(s[k]))
+			k++;
+		end = k;
+	}
+}
+
+/* The line of the training command (pretrain_*.py or a torchrun/python of a .py), or 0. */
+static unsigned mlm_command(struct arena *a, const char *buf, size_t len)
+{
+	size_t n;
+	const char *s;
+	for (unsigned l = 1; (s = text_line(buf, len, l, &n)); l++) {
+		const char *t = arena_strndup(a, s, n);
+		const char *hash = strchr(t, '#');
+		if ((hash && hash < strstr(t, ".py")) || !strstr(t, ".py"))
+			continue;
+		if (strstr(t, "pretrain_") || strstr(t, "torchrun") || strstr(t, "python"))
+			return l;
+	}
+	return 0;
+}
+
+static const char *mlm_patch(struct arena *a, const char *buf, size_t len, const struct sg_choice *c,
+			     struct edits *ed)
+{
+	struct sbuf tail, env;
+	sbuf_init(&tail);
+	sbuf_init(&env);
+	size_t anchor = 0;              /* where new flags go: after the impl flag's values */
+	const char *why = NULL;
+	for (size_t k = 0; k < c->n_sets && !why; k++) {
+		const struct sg_set *st = &c->sets[k];
+		if (!strncmp(st->key, "env.", 4)) {
+			sbuf_printf(&env, "export %s=%s\n", st->key + 4, spelled(a, &st->val, SG_HARNESS));
+			continue;
+		}
+		const char *flag = mlm_flag(a, st->key), *words = mlm_words(a, &st->val);
+		if (!flag || !words) {
+			why = arena_printf(a, "%s = %s has no flag spelling", st->key, spelled(a, &st->val, SG_YAML));
+			break;
+		}
+		size_t n, m = strlen(flag);
+		const char *s = st->at.path && st->at.line ? text_line(buf, len, st->at.line, &n) : NULL;
+		size_t col = st->at.col ? st->at.col - 1 : 0;
+		if (s && col + m <= n && !strncmp(s + col, flag, m) && (col + m == n || s[col + m] == '=' ||
+									 word_end(s[col + m]))) {
+			size_t from = col + m, to = mlm_values_end(s, n, from), base = (size_t)(s - buf);
+			edit(ed, base + from, base + to, arena_printf(a, "%s%s", s[from] == '=' ? "=" : " ", words));
+			if (!strcmp(st->key, "model.cuda_graph_impl"))
+				anchor = base + to;
+			continue;
+		}
+		sbuf_printf(&tail, " %s%s%s", flag, *words ? " " : "", words);
+	}
+	unsigned cmd = mlm_command(a, buf, len);
+	if (!why && (tail.len || env.len) && !cmd)
+		why = "no training command (pretrain_*.py) found to add the flags to";
+	if (!why && tail.len && !anchor) {  /* after the command's last line ('\' continuations followed) */
+		size_t n;
+		const char *s;
+		unsigned l = cmd;
+		while ((s = text_line(buf, len, l, &n)) && n && s[n - 1] == '\\')
+			l++;
+		if (!s)
+			why = "the command does not end";
+		else
+			anchor = (size_t)(s - buf) + code_end(s, n);
+	}
+	if (!why && tail.len)
+		edit(ed, anchor, anchor, arena_strdup(a, tail.buf));
+	if (!why && env.len)
+		edit(ed, line_off(buf, len, cmd), line_off(buf, len, cmd), arena_strdup(a, env.buf));
+	sbuf_release(&tail);
+	sbuf_release(&env);
+	return why;
 }
 
 static const char *unit_patch(struct arena *a, const char *buf, size_t len, const struct sg_unit *u,
@@ -355,6 +510,10 @@ static const char *unit_patch(struct arena *a, const char *buf, size_t len, cons
 			yaml_set(a, buf, len, u->line, c->sets[k].key, spelled(a, &c->sets[k].val, SG_YAML), ed);
 		return NULL;
 	case SG_HARNESS: return harness_patch(a, buf, len, c, ed);
+	case SG_MLM:
+		if (strstr(u->path, ".yaml") || strstr(u->path, ".yml"))
+			return "cglint writes no patch for Megatron-LM's YAML test configs yet";
+		return mlm_patch(a, buf, len, c, ed);
 	default: return "cglint writes no patch for this kind of input yet";
 	}
 }

@@ -136,12 +136,19 @@ int sgt_rank(const char *impl, const struct value *scope)
 		return 0;
 	if (!strcmp(impl, "full_iteration"))
 		return 100;
+	if (scope->kind == V_STR) {     /* one name, or MCore's comma string: "full_iteration", "attn,mlp" */
+		int r = 0;
+		for (const char *p = scope->s; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+			r += !strncmp(p, "full_iteration", strcspn(p, ",")) && strcspn(p, ",") == 14 ? 100
+			   : !strncmp(p, "full", strcspn(p, ",")) && strcspn(p, ",") == 4 ? 50 : 1;
+		return r ? r : 50;
+	}
 	if (scope->kind != V_LIST)
 		return 1;
 	int r = 0;
 	for (size_t k = 0; k < scope->n; k++) {
 		const char *s = scope->items[k].kind == V_STR ? scope->items[k].s : "";
-		r += !strcmp(s, "full_iteration") ? 100 : !strcmp(s, "moe") ? 3 : 1;
+		r += !strcmp(s, "full_iteration") ? 100 : !strcmp(s, "moe") ? 3 : !strcmp(s, "full") ? 50 : 1;
 	}
 	return r ? r : 50;      /* an empty list: whole layers */
 }
@@ -155,27 +162,42 @@ const char *sgt_scope_key(enum sg_lang lang, const struct target *tg, const stru
 {
 	if (lang == SG_HARNESS)
 		return "perf.cuda_graph_scope";
-	/* a unit that moved to cuda_graph_modules keeps it; Megatron-LM from 0.18 has only that flag */
-	if (facts_get(pre, "model.cuda_graph_modules") && !facts_get(pre, "model.cuda_graph_scope"))
-		return "model.cuda_graph_modules";
-	return lang == SG_MLM && tg->mcore >= 180 ? "model.cuda_graph_modules" : "model.cuda_graph_scope";
+	if (tg->mcore < 180)
+		return "model.cuda_graph_scope";
+	/* From 0.18 cuda_graph_modules, unless the unit writes the deprecated scope itself: MCore
+	 * asserts the two are not both set, and a helper such as Bridge's set_cuda_graph_modules
+	 * may have set modules where cglint cannot see (CG131). Megatron-LM has only the modules flag. */
+	const struct fact *f = facts_get(pre, "model.cuda_graph_scope");
+	bool scope_written = f && strcmp(f->layer, "default") && (f->raw.kind == V_STR || f->raw.kind == V_LIST);
+	return scope_written && lang != SG_MLM ? "model.cuda_graph_scope" : "model.cuda_graph_modules";
 }
 
-/* Rules whose pack has no autofix, and the setting the rule's fix names. */
-static const struct {
-	const char *rule, *key, *value;
-} companions[] = {
-	{"CG201", "env.NCCL_GRAPH_REGISTER", "0"},      /* expandable segments with TE graphs */
-	{"CG156", "model.cuda_graph_warmup_steps", "3"}, /* warmup before capture, with offloading */
+/* Settings a rule's finding names that its pack gives no autofix for, and the packed-sequence
+ * settings Bridge's own harness writes with graphs (BR-13c: pad_cu_seqlens, pad_to_max_length),
+ * which are also taken where the rule stays undecided, but only on an offline-packed dataset
+ * ('guard' known to be set): on any other dataset they would pad for nothing. */
+static const struct sgt_companion companions[] = {
+	{"CG201", "env.NCCL_GRAPH_REGISTER", "0", NULL},        /* expandable segments with TE graphs */
+	{"CG156", "model.cuda_graph_warmup_steps", "3", NULL},  /* warmup before capture, with offloading */
+	{"CG173", "dataset.offline_packing_specs.pad_cu_seqlens", "true", "dataset.offline_packing_specs"},
+	{"CG172", "dataset.dataset_kwargs.pad_to_max_length", "true", "dataset.offline_packing_specs"},
+	{"CG171", "dataset.dataset_kwargs.pad_to_max_length", "true", "dataset.offline_packing_specs"},
+	/* the deprecated booleans beside an impl: MCore's migration already made them that impl */
+	{"CG126", "model.enable_cuda_graph", "false", NULL},
+	{"CG126", "model.external_cuda_graph", "false", NULL},
 };
 
-const char *sgt_companion(const char *rule_id, const char **value)
+const struct sgt_companion *sgt_companion_next(const struct sgt_companion *after)
+{
+	size_t k = after ? (size_t)(after - companions) + 1 : 0;
+	return k < sizeof(companions) / sizeof(*companions) ? &companions[k] : NULL;
+}
+
+const struct sgt_companion *sgt_companion(const char *rule_id)
 {
 	for (size_t k = 0; k < sizeof(companions) / sizeof(*companions); k++)
-		if (!strcmp(companions[k].rule, rule_id)) {
-			*value = companions[k].value;
-			return companions[k].key;
-		}
+		if (!strcmp(companions[k].rule, rule_id))
+			return &companions[k];
 	return NULL;
 }
 
@@ -204,16 +226,36 @@ bool sgt_writable(enum sg_lang lang, const char *key)
 	}
 }
 
+/* A scope string as MCore splits it ("attn,mlp"; "full_iteration"), as a list. */
+static struct value split_names(struct value v, struct value *items, size_t cap)
+{
+	if (v.kind != V_STR)
+		return v;
+	size_t n = 0;
+	for (const char *p = v.s; *p && n < cap; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+		items[n++] = (struct value){.kind = V_STR, .s = p};
+	return (struct value){.kind = V_LIST, .items = items, .n = n};
+}
+
+static bool same_name(const struct value *v, const char *s)
+{
+	size_t m = strcspn(v->s, ","), k = strcspn(s, ",");
+	return m == k && !strncmp(v->s, s, m);
+}
+
 static bool has(const struct value *l, const char *s)
 {
 	for (size_t k = 0; k < l->n; k++)
-		if (l->items[k].kind == V_STR && !strcmp(l->items[k].s, s))
+		if (l->items[k].kind == V_STR && same_name(&l->items[k], s))
 			return true;
 	return false;
 }
 
-bool sgt_same_scope(const struct value *a, const struct value *b)
+bool sgt_same_scope(const struct value *a0, const struct value *b0)
 {
+	struct value ia[8], ib[8];
+	struct value av = split_names(*a0, ia, 8), bv = split_names(*b0, ib, 8);
+	const struct value *a = &av, *b = &bv;
 	if (a->kind != V_LIST || b->kind != V_LIST)
 		return value_equal(a, b) && a->kind == b->kind;
 	for (size_t k = 0; k < a->n; k++)
@@ -223,4 +265,15 @@ bool sgt_same_scope(const struct value *a, const struct value *b)
 		if (b->items[k].kind != V_STR || !has(a, b->items[k].s))
 			return false;
 	return true;
+}
+
+/* Config fields that are plain dicts: a patch writes their items, not attributes. */
+static const char *const dict_fields[] = {"dataset.dataset_kwargs."};
+
+size_t sgt_dict_key(const char *key)
+{
+	for (size_t k = 0; k < sizeof(dict_fields) / sizeof(*dict_fields); k++)
+		if (!strncmp(key, dict_fields[k], strlen(dict_fields[k])))
+			return strlen(dict_fields[k]) - 1;
+	return 0;
 }

@@ -510,6 +510,19 @@ def read_key(cfg, key, env):
     return obj
 
 
+LAUNCH = []   # --launch KEY=VALUE: (dotted key, value) a launch gives where the recipe leaves None
+
+
+def apply_launch(cfg):
+    for key, val in LAUNCH:
+        *up, leaf = key.split(".")
+        obj = cfg
+        for part in up:
+            obj = getattr(obj, part, None)
+        if obj is not None and getattr(obj, leaf, None) is None:
+            setattr(obj, leaf, val)
+
+
 def run_one(mod, fname, keys, dp, base_env):
     """Call MOD.FNAME(), run Bridge's runtime_config_update with world size TP*PP*CP*DP; return
     {key: normalised value | MISSING | StandInError}."""
@@ -527,6 +540,7 @@ def run_one(mod, fname, keys, dp, base_env):
         for attr in ("tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size"):
             size *= getattr(m, attr, 1) or 1
         bcfg.get_world_size_safe = lambda: size * dp
+        apply_launch(cfg)
         stage = "runtime_config_update"
         bcfg.runtime_config_update(cfg)
     except (Exception, StandInError) as e:
@@ -578,7 +592,11 @@ def main():
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--per-function", type=float, default=60)
     ap.add_argument("--shard", default="0/1", help="I/N: this process runs every N-th function from I")
+    ap.add_argument("--launch", action="append", default=[], metavar="KEY=VALUE",
+                    help="set KEY (a string) where the recipe leaves it None, as the launch command would "
+                         "(checkpoint.pretrained_checkpoint for PEFT recipes); off by default")
     args = ap.parse_args()
+    LAUNCH.extend(tuple(x.split("=", 1)) for x in args.launch)
     keys = [k for k in args.keys.split(",") if k]
     root = os.path.realpath(args.bridge)
     sys.path[:0] = [os.path.join(root, "src"), os.path.realpath(args.mcore)]
