@@ -251,9 +251,13 @@ struct walk {
 	unsigned host_stmt;             /* the statement last reported by CG408, once per statement */
 };
 
-static bool in_capture(struct walk *w, const struct cap_stream *s)
+/* Whether 's' may be capturing (an event recorded on it may be joined), or certainly is (a
+ * finding may say so). */
+static bool in_capture(struct walk *w, const struct cap_stream *s, bool must)
 {
-	return cap_stream_may_meet(&w->origin, s) || cap_forks_has(&w->forks, s);
+	if (must)
+		return cap_stream_must_meet(&w->origin, s) || cap_forks_has(&w->forks, s, true);
+	return cap_stream_may_meet(&w->origin, s) || cap_forks_has(&w->forks, s, false);
 }
 
 /* Whether a region already reported 'rule' at 'e' (code under a capture-status test that a
@@ -354,7 +358,7 @@ static void on_wait(struct walk *w, const struct cap_frame *f, const struct sir_
 			break;
 		}
 	if (!rec) {
-		if (ev.kind == REF_VAR && in_capture(w, &s) && !w->r->span)   /* a span's records came before it */
+		if (ev.kind == REF_VAR && in_capture(w, &s, true) && !w->r->span)   /* a span's records came before it */
 			report(w, f, pack_find(w->c->pack, "CG403"), e,
 			       (struct cap_words){.event = cap_ref_name(w->c, &ev), .stream = cap_ref_name(w->c, &s.ref)});
 		return;
@@ -586,7 +590,7 @@ static void on_event(struct walk *w, struct cap_frame *f, const struct sir_ev *e
 			break;
 		case API_GRAPH_LAUNCH: {
 			struct cap_stream s = cap_stream_at(c, f, e, cap_arg(e, a->stream));
-			if (in_capture(w, &s))
+			if (in_capture(w, &s, true))
 				report(w, f, a->rule, e, (struct cap_words){.stream = cap_ref_name(c, &s.ref), .effect = a->effect});
 			break;
 		}
@@ -594,7 +598,7 @@ static void on_event(struct walk *w, struct cap_frame *f, const struct sir_ev *e
 			struct cap_stream s = cap_stream_at(c, f, e, cap_arg(e, a->stream));
 			struct sir_ref ev = cap_ref_resolve(c, f, cap_arg(e, a->event));
 			ev.addr = false;
-			if (in_capture(w, &s) && w->n_recs < MAX_TRACKED)
+			if (in_capture(w, &s, false) && w->n_recs < MAX_TRACKED)
 				w->recs[w->n_recs++] = (struct recorded){ev, s, w->seq};
 			break;
 		}
@@ -649,7 +653,7 @@ static void check_region(const struct cap *c, const struct cap_region *r)
 	walk_fn(&w, &top, r->begin + 1, r->end);
 	for (size_t k = 0; k < w.forks.n; k++) {
 		const struct cap_fork *f = &w.forks.v[k];
-		if (f->joined)
+		if (f->joined || f->maybe_origin)
 			continue;
 		struct diag *d = report(&w, &top, pack_find(c->pack, "CG401"), end,
 					(struct cap_words){.stream = cap_fork_name(c, f)});

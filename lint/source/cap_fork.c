@@ -96,10 +96,20 @@ bool cap_stream_may_meet(const struct cap_stream *a, const struct cap_stream *b)
 	return !less(a->hi, b->lo, true) && !less(b->hi, a->lo, true);
 }
 
-bool cap_forks_has(const struct cap_forks *k, const struct cap_stream *s)
+bool cap_stream_must_meet(const struct cap_stream *a, const struct cap_stream *b)
+{
+	if (!same_array(a, b))
+		return cap_ref_same(&a->ref, &b->ref) && (!a->ref.elem || a->ref.const_index);
+	/* one range holds the other (both are elements something was done on, so not empty), or
+	 * each starts before the other ends */
+	return (less(a->lo, b->lo, true) && less(b->hi, a->hi, true)) || (less(b->lo, a->lo, true) && less(a->hi, b->hi, true)) ||
+	       (less(a->lo, b->hi, false) && less(b->lo, a->hi, false));
+}
+
+bool cap_forks_has(const struct cap_forks *k, const struct cap_stream *s, bool must)
 {
 	for (size_t i = 0; i < k->n; i++)
-		if (cap_stream_may_meet(&k->v[i].s, s))
+		if (must ? cap_stream_must_meet(&k->v[i].s, s) : cap_stream_may_meet(&k->v[i].s, s))
 			return true;
 	return false;
 }
@@ -120,6 +130,8 @@ void cap_forks_add(struct cap_forks *k, const struct cap_stream *s, const struct
 		if (less(n.hi, n.lo, true))
 			return;
 	}
+	/* streams[k] may be the origin itself, which needs no join: tracked, never reported */
+	bool maybe_origin = same_array(&n, origin) && cap_stream_may_meet(&n, origin);
 	struct cap_fork *to = NULL;
 	for (size_t i = 0; i < k->n && !to; i++)
 		if (same_array(&k->v[i].s, &n) ? same_range(&k->v[i].s, &n) : cap_ref_same(&k->v[i].s.ref, &n.ref))
@@ -129,13 +141,13 @@ void cap_forks_add(struct cap_forks *k, const struct cap_stream *s, const struct
 	if (!to && k->n < CAP_MAX_FORKS && nameable)
 		to = &k->v[k->n++];
 	if (to)
-		*to = (struct cap_fork){n, false, seq, NULL};
+		*to = (struct cap_fork){n, false, seq, NULL, maybe_origin};
 }
 
 void cap_forks_work(struct cap_forks *k, const struct cap_stream *s, unsigned seq)
 {
 	for (size_t i = 0; i < k->n; i++)
-		if (cap_stream_may_meet(&k->v[i].s, s)) {
+		if (cap_stream_must_meet(&k->v[i].s, s)) {
 			k->v[i].joined = false;         /* work after the last join needs another */
 			k->v[i].last_work = seq;
 		}

@@ -27,8 +27,9 @@ struct cap_stream {
 };
 
 struct cap_stream cap_stream_at(const struct cap *c, const struct cap_frame *f, const struct sir_ev *e, struct sir_ref raw);
-/* Whether two streams may be one (may share an element). */
+/* Whether two streams may be one (may share an element), or certainly share one. */
 bool cap_stream_may_meet(const struct cap_stream *a, const struct cap_stream *b);
+bool cap_stream_must_meet(const struct cap_stream *a, const struct cap_stream *b);
 
 #define CAP_MAX_FORKS 32
 
@@ -37,6 +38,7 @@ struct cap_fork {
 	bool joined;
 	unsigned last_work;             /* sequence number of its last work */
 	const struct sir_ev *short_join;        /* a join that missed some of its elements */
+	bool maybe_origin;              /* it may be the origin's own element: never reported */
 };
 
 struct cap_forks {
@@ -44,11 +46,12 @@ struct cap_forks {
 	size_t n;
 };
 
-/* Whether 's' may be a forked stream. */
-bool cap_forks_has(const struct cap_forks *k, const struct cap_stream *s);
+/* Whether 's' may be (must: certainly is) a forked stream. */
+bool cap_forks_has(const struct cap_forks *k, const struct cap_stream *s, bool must);
 /* 's' waited on an event of the capture: it joins (the origin's own elements left out). */
 void cap_forks_add(struct cap_forks *k, const struct cap_stream *s, const struct cap_stream *origin, unsigned seq);
-/* Work on 's': the forks it may be need joining again. */
+/* Work on 's': the forks it certainly is need joining again (some element might be one
+ * already joined, or the origin). */
 void cap_forks_work(struct cap_forks *k, const struct cap_stream *s, unsigned seq);
 /* An event recorded on 'on' at 'seq' was waited on ('at'): the forks it covers are joined, a
  * fork it covers in part keeps the rest. */
