@@ -429,19 +429,39 @@ static size_t mlm_values_end(const char *s, size_t n, size_t p)
 	}
 }
 
-/* The line of the training command (pretrain_*.py or a torchrun/python of a .py), or 0. */
+/* Whether a shell line runs the training: a torchrun, python or srun word, or a pretrain_*.py
+ * word, in a line that is not an assignment (PRETRAIN_SCRIPT_PATH="pretrain_gpt.py"), a comment
+ * or an echo. */
+static bool mlm_runs(struct arena *a, const char *s, size_t n)
+{
+	static const char *const launchers[] = {"torchrun", "python", "python3", "srun", NULL};
+	size_t k = indent_of(s, n), first = k;
+	for (bool head = true; k < n; head = false) {
+		size_t e = k;
+		while (e < n && !isspace((unsigned char)s[e]))
+			e++;
+		const char *w = arena_strndup(a, s + k, e - k);
+		if (head && (w[0] == '#' || !strcmp(w, "echo") || (strchr(w, '=') && w[0] != '$' && s[first] != '-')))
+			return false;
+		for (size_t i = 0; launchers[i]; i++)
+			if (!strcmp(w, launchers[i]) || (strlen(w) > 9 && !strcmp(w + strlen(w) - 9, "/torchrun")))
+				return true;
+		if (strstr(w, "pretrain_") && strstr(w, ".py"))
+			return true;
+		for (k = e; k < n && isspace((unsigned char)s[k]); k++)
+			;
+	}
+	return false;
+}
+
+/* The first line of the training command, or 0. */
 static unsigned mlm_command(struct arena *a, const char *buf, size_t len)
 {
 	size_t n;
 	const char *s;
-	for (unsigned l = 1; (s = text_line(buf, len, l, &n)); l++) {
-		const char *t = arena_strndup(a, s, n);
-		const char *hash = strchr(t, '#');
-		if ((hash && hash < strstr(t, ".py")) || !strstr(t, ".py"))
-			continue;
-		if (strstr(t, "pretrain_") || strstr(t, "torchrun") || strstr(t, "python"))
+	for (unsigned l = 1; (s = text_line(buf, len, l, &n)); l++)
+		if (mlm_runs(a, s, n))
 			return l;
-	}
 	return 0;
 }
 
