@@ -457,11 +457,15 @@ static size_t bound_targets(const struct cap *c, const struct cap_frame *f, cons
 	int field = o->elem ? -1 : o->decl;
 	struct sir_ref h = o->elem ? *o : o->base ? one_value(c, cap_ref_resolve(c, f, *o->base)) : (struct sir_ref){.kind = REF_NONE};
 	const struct sir_ref *holder = h.kind == REF_VAR ? &h : NULL;
-	bool any = false;               /* the holder is known but was filled otherwise: any */
-	for (size_t k = 0; holder && k < c->tu->n_binds && !any; k++)
-		any = c->tu->binds[k].var == holder->decl;
-	if (!any)
-		holder = NULL;
+	bool filled = false;            /* by an initializer of its own */
+	for (size_t k = 0; holder && k < c->tu->n_binds && !filled; k++)
+		filled = c->tu->binds[k].var == holder->decl;
+	if (holder && !filled) {
+		const struct sir_decl *d = &c->tu->decls[holder->decl];
+		if (d->kind != DECL_PARAM && !strchr(d->type, '*') && !strchr(d->type, '&'))
+			return n;       /* an object of its own, filled by assignments (the writes) */
+		holder = NULL;          /* a pointer cglint cannot follow: any entry stored there */
+	}
 	for (size_t k = 0; k < c->tu->n_binds; k++)
 		if (bind_fits(&c->tu->binds[k], field, holder))
 			n = add_target(v, n, c->tu->binds[k].fn1);
