@@ -213,7 +213,7 @@ enum tri py_obj_equal(const struct value *a, const struct value *b);
 enum tri py_obj_isinstance(struct fn *f, const struct value *v, TSNode type);
 /* str(v) of an object ('Cls.member'): true when 'v' is one. */
 bool py_obj_str(struct fn *f, const struct value *v, struct value *out);
-/* A method of a str value (split, rsplit, startswith, endswith, lower, upper): true when 'self'
+/* A method of a str value (split, rsplit, replace, startswith, endswith, lower, upper): true when 'self'
  * is a str ('*out' unknown with '*why' for a method or arguments cglint does not compute). */
 bool py_obj_method(struct fn *f, const struct value *self, const char *name, const struct value *args, size_t n,
 		   struct value *out, const char **why);

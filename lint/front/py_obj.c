@@ -367,6 +367,22 @@ bool py_obj_method(struct fn *f, const struct value *self, const char *name, con
 		size_t ls = strlen(s), lp = strlen(args[0].s);
 		bool start = name[0] == 's';
 		*out = value_bool(lp <= ls && !memcmp(start ? s : s + ls - lp, args[0].s, lp));
+	} else if (!strcmp(name, "replace") && (n == 2 || n == 3) && args[0].kind == V_STR && args[1].kind == V_STR &&
+		   !py_obj_is(&args[0]) && !py_obj_is(&args[1]) && *args[0].s && (n == 2 || args[2].kind == V_INT)) {
+		/* every (or the first 'count') non-overlapping 'old', from the left */
+		long long count = n == 3 && args[2].i >= 0 ? args[2].i : -1;
+		size_t lo = strlen(args[0].s);
+		struct sbuf sb;
+		sbuf_init(&sb);
+		sbuf_addn(&sb, "", 0);
+		const char *p = s, *hit;
+		for (; count != 0 && (hit = strstr(p, args[0].s)); p = hit + lo, count--) {
+			sbuf_addn(&sb, p, (size_t)(hit - p));
+			sbuf_adds(&sb, args[1].s);
+		}
+		sbuf_adds(&sb, p);
+		*out = value_str(arena_strdup(f->a, sb.buf));
+		sbuf_release(&sb);
 	} else if ((!strcmp(name, "lower") || !strcmp(name, "upper")) && n == 0) {
 		char *t = arena_strdup(f->a, s);
 		for (char *p = t; *p; p++)      /* ASCII only: anything else is not known */
