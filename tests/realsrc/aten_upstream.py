@@ -27,7 +27,8 @@ Modes:
          holds torch/extension.h) with a CUDA toolkit (--cuda-path, $CUDA_PATH, /usr/local/cuda),
          as torch.utils.cpp_extension passes them (include, include/torch/csrc/api/include, Python)
 Each file is its own cglint process (one compile_commands.json for all), so its time is its own;
-the cache goes to a fresh $XDG_CACHE_HOME (--warm: each file run twice, the second from the cache).
+--no-cache, or with --warm each file twice with a fresh $XDG_CACHE_HOME, the second run from
+the preamble the first saved.
 
 Reports recall (marked hazards reported with their rule on their line), false reports (errors
 and warnings on a line not marked: on a clean edit, or on upstream code), files refused or
@@ -289,6 +290,8 @@ def lint(cglint, args, path, env, timeout):
 def run_mode(mode, a, root, files, want, clean, args):
     env = dict(os.environ, XDG_CACHE_HOME=os.path.join(root, f"cache-{mode}"))
     got, notes, refused, times = set(), set(), {}, []
+    if not a.warm:      # one run each: a preamble made for it would only cost
+        args = ["--no-cache", *args]
     for tree, rel in files:
         path = os.path.join(root, tree, rel)
         diags, took = lint(a.cglint, args, path, env, a.timeout)
