@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The Python grammar for tree-sitter (lint/front/fe_py.c), unpacked into
+# The Python grammar for tree-sitter (lint/front/py/fe_py.c), unpacked into
 # third_party/tree-sitter-python/VERSION/ (src/, LICENSE), where CMake compiles its generated
 # parser (CGLINT_TS_PYTHON_DIR). It is not in Debian, so the npm client fetches the pinned release
 # (0.23.6, the last with ABI 14, which bookworm's runtime 0.20.7 accepts), checked against its

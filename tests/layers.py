@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The source tree's layering, checked: lint/ has one folder per stage of the data flow, and a
-file may use only its own stage and the stages below it.
+file may use only its own stage and the stages below it. A stage may hold sub-stages (front/py):
+outside one, only the headers of its interface may be included.
 
 usage: layers.py LINT_DIR [BUILD_DIR]
 
@@ -23,15 +24,18 @@ import tempfile
 # The stages, lowest first. This list is the one place the order is written.
 STAGES = ["base", "input", "config", "front", "source", "report", "probe", "run", "suggest", "lsp", "cli"]
 
+# Sub-stages: a folder inside a stage that is a front-end of its own. Files outside it may include
+# only the headers named here, its interface; the rest are private to it.
+SUBSTAGES = {"front/py": {"fe_py.h", "py_mod.h", "py_text.h", "py_bridge.h"}}
 # Third-party headers (by prefix) and the only files allowed to include them.
 THIRD_PARTY = {
     "yaml.h": {"input/fe_yaml.c"},
     "git2.h": {"input/ignore.c"},
     "git2/": {"input/ignore.c"},
     "clang-c/": {"source/fe_clang_lib.h"},
-    "tree_sitter/": {"front/fe_py.c", "front/fe_py_lit.c", "front/fe_py_lit.h", "front/fe_py_mod.c",
-                     "front/fe_py_mod.h", "front/py_fn.h", "front/py_eval.c", "front/py_call.c", "front/py_class.c",
-                     "front/py_flow.c"},
+    "tree_sitter/": {"front/py/fe_py.c", "front/py/fe_py_lit.c", "front/py/fe_py_lit.h", "front/py/fe_py_mod.c",
+                     "front/py/fe_py_mod.h", "front/py/py_fn.h", "front/py/py_eval.c", "front/py/py_call.c", "front/py/py_class.c",
+                     "front/py/py_flow.c"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]', re.M)
@@ -40,6 +44,20 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]', re.M)
 def stage_of(rel):
     top = rel.split("/", 1)[0]
     return top if top in STAGES else None
+
+
+def placed(rel):
+    """A file directly in a stage folder, or in one of its sub-stages."""
+    parts = rel.split("/")
+    return (len(parts) == 2 and parts[0] in STAGES) or (len(parts) == 3 and "/".join(parts[:2]) in SUBSTAGES)
+
+
+def private_to(rel, target):
+    """The sub-stage whose private header 'target' is, where 'rel' is outside it; else None."""
+    sub = target.rsplit("/", 1)[0]
+    if sub in SUBSTAGES and not rel.startswith(sub + "/") and target.rsplit("/", 1)[1] not in SUBSTAGES[sub]:
+        return sub
+    return None
 
 
 def check_includes(lint):
@@ -52,7 +70,7 @@ def check_includes(lint):
             path = os.path.join(dirpath, name)
             rel = os.path.relpath(path, lint).replace(os.sep, "/")
             own = stage_of(rel)
-            if own is None or rel.count("/") != 1:
+            if own is None or not placed(rel):
                 faults.append(f"lint/{rel}: not in a stage folder ({', '.join(STAGES)})")
                 continue
             with open(path, encoding="utf-8", errors="replace") as f:
@@ -65,8 +83,12 @@ def check_includes(lint):
                         faults.append(f"lint/{rel}:{line}: includes {inc}, which only {', '.join(sorted(allowed))} may")
                 if kind != '"':
                     continue
-                target = inc if "/" in inc else f"{own}/{inc}"
+                target = inc if "/" in inc else f"{rel.rsplit('/', 1)[0]}/{inc}"
                 st = stage_of(target)
+                sub = private_to(rel, target)
+                if sub:
+                    faults.append(f"lint/{rel}:{line}: includes \"{inc}\", private to {sub} "
+                                  f"(its interface: {', '.join(sorted(SUBSTAGES[sub]))})")
                 if st is None:
                     faults.append(f"lint/{rel}:{line}: includes \"{inc}\", which is in no stage")
                 elif STAGES.index(st) > STAGES.index(own):
@@ -82,10 +104,10 @@ def module_graph(build):
                  if f.endswith(".c.o") and f"{os.sep}lint{os.sep}" in dirpath]
     defs, uses = {}, collections.defaultdict(set)
     for o in objs:
-        parts = o.replace(os.sep, "/").split("/lint/")[-1].split("/")
-        if len(parts) != 2 or parts[0] not in STAGES:
+        rel = o.replace(os.sep, "/").split("/lint/")[-1]
+        if not placed(rel):
             continue
-        mod = f"{parts[0]}/{parts[1][:-len('.c.o')]}"
+        mod = rel[:-len(".c.o")]
         out = subprocess.run(["nm", o], capture_output=True, text=True, check=True).stdout
         for line in out.splitlines():
             f = line.split()
@@ -148,6 +170,8 @@ def self_test():
             "config/b.h": "",
             "front/c.c": "#include <clang-c/Index.h>\n",       # a parser outside its file
             "stray.c": "",                                     # a file in no stage
+            "front/py/inner.h": "",
+            "run/d.c": '#include "front/py/inner.h"\n',      # a sub-stage's private header
         }.items():
             os.makedirs(os.path.dirname(os.path.join(d, rel)), exist_ok=True)
             with open(os.path.join(d, rel), "w") as f:
@@ -156,7 +180,7 @@ def self_test():
     graph = {"base/x": {"run/y": ["y_f"]}, "run/y": {"run/z": ["z_f"]}, "run/z": {"run/y": ["y_g"]}}
     found += check_calls(graph)
     want = ["stage config is above base", "only source/fe_clang_lib.h", "not in a stage folder",
-            "stage run is above base", "run/y <-> run/z"]
+            "private to front/py", "stage run is above base", "run/y <-> run/z"]
     missing = [w for w in want if not any(w in f for f in found)]
     if missing or len(found) != len(want):
         print("layers.py: the self-test expected faults it did not find, or found others:", missing, found)

@@ -14,7 +14,7 @@
 #include "base/mem.h"
 #include "base/strmap.h"
 #include "config/engine.h"
-#include "front/fe_py.h"
+#include "front/py/fe_py.h"
 #include "input/text.h"
 #include "run/lint.h"
 

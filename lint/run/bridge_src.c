@@ -9,8 +9,8 @@
 #include "base/mem.h"
 #include "config/pack.h"
 #include "config/target.h"
-#include "front/fe_py.h"
-#include "front/py_bridge.h"
+#include "front/py/fe_py.h"
+#include "front/py/py_bridge.h"
 #include "run/lint.h"
 #include "run/unit.h"
 

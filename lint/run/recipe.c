@@ -13,10 +13,9 @@
 #include "config/fact.h"
 #include "config/pack.h"
 #include "config/target.h"
-#include "front/fe_py.h"
-#include "front/py_mod.h"
-#include "front/py_text.h"
-#include "front/py_unit.h"
+#include "front/py/fe_py.h"
+#include "front/py/py_mod.h"
+#include "front/py/py_text.h"
 #include "input/pyenv.h"
 #include "input/text.h"
 #include "run/bridge_src.h"
@@ -430,7 +429,7 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 		if (pu->over) {         /* whatever it sets, it is not read: never a silent pass */
 			diag_input(&r->diags, "CG903", pu->loc,
 				   "'%s' writes more than %u config records (an object copied into itself, or "
-				   "helpers that repeat one another); refusing to read it", pu->name, PY_UNIT_MAX_RECS);
+				   "helpers that repeat one another); refusing to read it", pu->name, FE_PY_MAX_RECS);
 			continue;
 		}
 		bool graph = false;

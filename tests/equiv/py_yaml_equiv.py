@@ -75,7 +75,7 @@ def judged(style, target):
 ALL_STYLES = ("assign", "alias", "ctor")
 STYLES = ALL_STYLES     # narrowed by --styles
 
-# Known disagreements. Each one needs a change in lint/ (front/fe_py.c, run/lint.c), outside
+# Known disagreements. Each one needs a change in lint/ (front/py/fe_py.c, run/lint.c), outside
 # this test's reach, and is reported as XFAIL only when it explains the whole difference:
 #   drop  findings of one exact form are taken out of the difference (K1);
 #   twin  the same case without the trigger (twin_config(), TWIN_PROVIDER) must agree

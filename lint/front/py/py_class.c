@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "front/fe_py_lit.h"
-#include "front/py_bridge.h"
-#include "front/py_fn.h"
+#include "front/py/fe_py_lit.h"
+#include "front/py/py_bridge.h"
+#include "front/py/py_fn.h"
 
 #define MAX_MRO 32              /* classes in one class's method resolution order */
 #define MAX_BASES 8             /* bases a class names that cglint reads */

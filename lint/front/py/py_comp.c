@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "front/py_fn.h"
+#include "front/py/py_fn.h"
 
 #define MAX_ITEMS 4096          /* items a comprehension may make, as py_eval's lists */
 #define MAX_CLAUSES 16          /* for and if clauses of one comprehension */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "front/py_fn.h"
+#include "front/py/py_fn.h"
 
 #define MAX_WALKS 20000         /* functions walked to follow calls, a run */
 #define MAX_SUMS 512            /* summaries kept per function (argument signatures, reads of the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* py_mod: Python module names to files (see py_mod.h). */
-#include "front/py_mod.h"
+#include "front/py/py_mod.h"
 
 #include <stdbool.h>
 #include <stdio.h>

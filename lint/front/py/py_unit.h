@@ -25,7 +25,7 @@
 #include "base/loc.h"
 #include "base/strmap.h"
 #include "base/value.h"
-#include "front/fe_py.h"
+#include "front/py/fe_py.h"
 
 struct arena;
 
@@ -79,15 +79,7 @@ void py_unit_release(struct py_log *l);
  * recorded, and a variable bound to one no longer names an object. Without the bound, aliases
  * re-bound in a chain make keys ever longer, and their prefixes cost the square of that. */
 #define PY_UNIT_MAX_PARTS 16
-/* Records a function's log holds, its helpers' replayed ones included; past them it is 'over'
- * and its unit is not read (CG903). Megatron-Bridge's recipes write at most 756; a config copied
- * into its own section doubles them at each copy. Each statement may scan the log, so the bound
- * also caps a function's work at its square. A fuzzing build shrinks it, as sh.h does. */
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-#define PY_UNIT_MAX_RECS (1u << 10)
-#else
-#define PY_UNIT_MAX_RECS (1u << 14)
-#endif
+#define PY_UNIT_MAX_RECS FE_PY_MAX_RECS   /* fe_py.h */
 
 /* Variables: the prefix a name stands for, or NULL; bind (prefix NULL, or one too deep: no
  * longer an object). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* fe_py_lit: Python literals to values (see fe_py_lit.h). */
-#include "front/fe_py_lit.h"
+#include "front/py/fe_py_lit.h"
 
 #include <ctype.h>
 #include <stdlib.h>

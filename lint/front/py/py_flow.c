@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "base/strmap.h"
-#include "front/py_fn.h"
+#include "front/py/py_fn.h"
 
 #define MAX_BRANCHES 64
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* py_text: questions about a Python source's text (see py_text.h). */
-#include "front/py_text.h"
+#include "front/py/py_text.h"
 
 #include <ctype.h>
 #include <string.h>

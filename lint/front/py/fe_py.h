@@ -97,6 +97,15 @@ struct py_file {
 #define FE_PY_MAX_DEPTH 8
 #define FE_PY_MAX_FILES 256
 #define FE_PY_MAX_BYTES (32u << 20)
+/* Records a function's log holds, its helpers' replayed ones included; past them it is 'over'
+ * and its unit is not read (CG903). Megatron-Bridge's recipes write at most 756; a config copied
+ * into its own section doubles them at each copy. Each statement may scan the log, so the bound
+ * also caps a function's work at its square. A fuzzing build shrinks it, as sh.h does. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define FE_PY_MAX_RECS (1u << 10)
+#else
+#define FE_PY_MAX_RECS (1u << 14)
+#endif
 
 struct py_cache;
 struct py_cache *fe_py_cache_new(struct arena *a);

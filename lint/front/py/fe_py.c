@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* fe_py: Python recipe functions -> keys, through tree-sitter (see fe_py.h). */
-#include "front/fe_py.h"
+#include "front/py/fe_py.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -9,11 +9,11 @@
 #include <tree_sitter/api.h>
 
 #include "base/mem.h"
-#include "front/fe_py_lit.h"
-#include "front/fe_py_mod.h"
-#include "front/py_bridge.h"
-#include "front/py_fn.h"
-#include "front/py_unit.h"
+#include "front/py/fe_py_lit.h"
+#include "front/py/fe_py_mod.h"
+#include "front/py/py_bridge.h"
+#include "front/py/py_fn.h"
+#include "front/py/py_unit.h"
 
 const TSLanguage *tree_sitter_python(void);
 

@@ -13,8 +13,8 @@
 #include <tree_sitter/api.h>
 
 #include "base/strmap.h"
-#include "front/fe_py.h"
-#include "front/py_unit.h"
+#include "front/py/fe_py.h"
+#include "front/py/py_unit.h"
 
 /* What one module-level function does with the values its caller passes ('sig': them
  * rendered, "" for none), recorded once for each and replayed at each call. */

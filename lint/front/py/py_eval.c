@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "front/fe_py_lit.h"
-#include "front/py_fn.h"
+#include "front/py/fe_py_lit.h"
+#include "front/py/py_fn.h"
 
 #define MAX_ITEMS 4096          /* items a computed list or string may reach ([0] * n, 'a' * n) */
 

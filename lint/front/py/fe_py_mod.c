@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* fe_py_mod: the modules a run parses, their functions and imports (see fe_py_mod.h). */
-#include "front/fe_py_mod.h"
+#include "front/py/fe_py_mod.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/mem.h"
-#include "front/py_mod.h"
+#include "front/py/py_mod.h"
 
 static bool is(TSNode n, const char *type)
 {

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "front/py_fn.h"
+#include "front/py/py_fn.h"
 
 #define MAX_MEMBERS 256         /* members of one Enum cglint reads */
 

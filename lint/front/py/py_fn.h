@@ -18,8 +18,8 @@
 #include <tree_sitter/api.h>
 
 #include "base/mem.h"
-#include "front/fe_py_mod.h"
-#include "front/py_unit.h"
+#include "front/py/fe_py_mod.h"
+#include "front/py/py_unit.h"
 
 /* What a caller passes for one parameter: an object (ns) or a value. */
 struct py_arg {

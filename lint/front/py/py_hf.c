@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* py_hf: a Hugging Face config.json from the hub cache on the machine (see py_hf.h). */
-#include "front/py_hf.h"
+#include "front/py/py_hf.h"
 
 #include <jansson.h>
 #include <stdio.h>

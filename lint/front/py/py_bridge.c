@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* py_bridge: Megatron-Bridge's config classes as the Python front-end sees them (see py_bridge.h). */
-#include "front/py_bridge.h"
+#include "front/py/py_bridge.h"
 
 #include <string.h>
 

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "front/fe_py_lit.h"
-#include "front/py_bridge.h"
-#include "front/py_fn.h"
-#include "front/py_hf.h"
+#include "front/py/fe_py_lit.h"
+#include "front/py/py_bridge.h"
+#include "front/py/py_fn.h"
+#include "front/py/py_hf.h"
 
 #define MAX_CHAIN 6             /* bridge classes followed up through their bases */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* py_unit: a Python function's config records, replayed and summed up (see py_unit.h). */
-#include "front/py_unit.h"
+#include "front/py/py_unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include "base/mem.h"
 #include "base/strmap.h"
-#include "front/py_bridge.h"
+#include "front/py/py_bridge.h"
 
 void py_unit_init(struct py_log *l, struct arena *a)
 {

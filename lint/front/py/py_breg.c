@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "front/fe_py_lit.h"
-#include "front/py_fn.h"
-#include "front/py_mod.h"
+#include "front/py/fe_py_lit.h"
+#include "front/py/py_fn.h"
+#include "front/py/py_mod.h"
 
 #define MAX_BRIDGE_FILES 512    /* model bridge files scanned a run */
 #define MAX_CHAIN 6             /* bridge classes followed up through their bases */
