@@ -655,6 +655,16 @@ class Tensor : public TensorBase {
   Tensor ne(const Scalar &other) const;
   Tensor ne(const Tensor &other) const;
   Tensor tanh() const;
+  Tensor rsqrt() const;
+  Tensor reciprocal() const;
+  Tensor clamp_min(const Scalar &min) const;
+  Tensor isnan() const;
+  Tensor isinf() const;
+  Tensor isfinite() const;
+  Tensor any() const;
+  Tensor all() const;
+  Tensor ge(const Scalar &other) const;
+  Tensor le(const Scalar &other) const;
   Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor matmul(const Tensor &other) const;
   Tensor mm(const Tensor &mat2) const;
@@ -767,6 +777,9 @@ Tensor clamp(const Tensor &self, const std::optional<Scalar> &min = std::nullopt
 Tensor minimum(const Tensor &self, const Tensor &other);
 Tensor maximum(const Tensor &self, const Tensor &other);
 Tensor sqrt(const Tensor &self);
+Tensor clamp_min(const Tensor &self, const Scalar &min);
+Tensor isnan(const Tensor &self);
+Tensor isfinite(const Tensor &self);
 
 /* data-dependent output shape: these read a size back to the host (synchronise on CUDA) */
 Tensor nonzero(const Tensor &self);
