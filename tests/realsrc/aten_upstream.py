@@ -300,6 +300,7 @@ def run_mode(mode, a, root, files, want, clean, args):
             diags, again = lint(a.cglint, args, path, env, a.timeout)
             row.append(again)
         times.append((f"{tree}/{os.path.basename(rel)}", row))
+        print(f"  {mode}: {tree}/{rel} " + " ".join(f"{t:.1f} s" for t in row), file=sys.stderr, flush=True)
         for d in diags:
             key = (os.path.join(root, tree, d["path"]) if not os.path.isabs(d["path"]) else d["path"], d["line"], d["rule"])
             if d["rule"] in REFUSED:
@@ -333,6 +334,7 @@ def main():
     ap.add_argument("--warm", action="store_true")
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--keep", help="extract into this folder (kept) instead of a temporary one")
+    ap.add_argument("--only", help="check only the files whose path holds this text")
     a = ap.parse_args()
     root = a.keep or tempfile.mkdtemp(prefix="cglint-aten-upstream-")
     try:
@@ -345,7 +347,7 @@ def main():
                 print(f"skipped {why}")
         if not have:
             sys.exit(77)
-        edits = [e for e in EDITS if e[0] in have]
+        edits = [e for e in EDITS if e[0] in have and (not a.only or a.only in e[1])]
         files = sorted({(t, f) for t, f, *_ in edits})
         want, clean = edit(root, files, edits)
         print(f"{len(files)} files ({', '.join(n + ' ' + TREES[n]['commit'][:12] for n in have)}), "
