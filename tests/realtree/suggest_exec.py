@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """`cglint suggest --fix` on real Megatron-Bridge recipes, checked by Bridge and MCore themselves.
 
-usage: suggest_exec.py CGLINT [TREE] [--json FILE] [--max-fail N] [--keep DIR] [-v]
+usage: suggest_exec.py CGLINT [TREE] [--json FILE] [--max-fail N] [--keep DIR] [--cache DIR] [-v]
 
 1. Copies TREE's src/ (Bridge v0.6.0: recipes/ and perf_recipes/ with everything they import)
    to a scratch folder and runs `CGLINT suggest --format json` there, then `--fix`. A unit is
@@ -34,6 +34,7 @@ must count as a failure, and cglint must report an error the original did not ha
 
 import argparse
 import collections
+import hashlib
 import json
 import os
 import re
@@ -43,6 +44,7 @@ import sys
 import tempfile
 
 from bridge_recipes import FOLDERS, find_tree
+import bridge_truth
 from bridge_truth import EXEC, SKIP, find_mcore, find_python
 
 KEYS = ["model.cuda_graph_impl", "model.cuda_graph_modules", "model.cuda_graph_scope", "model.use_te_rng_tracker",
@@ -81,19 +83,46 @@ def answer(unit):
     return None
 
 
-def execute(python, tree, mcore, only, out, ckpt):
+def start(python, tree, mcore, only, out, ckpt):
+    """bridge_exec.py on 'only' (path:function) in 'tree', started; finish() waits for it."""
     # what every PEFT launch passes: validate() asserts it is set and the folder exists, nothing more
     cmd = [python, EXEC, "--bridge", tree, "--mcore", mcore, "--keys", ",".join(KEYS), "--out", out,
            "--launch", f"checkpoint.pretrained_checkpoint={ckpt}"]
     for o in only:
         cmd += ["--only", o]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=280)
-    if p.returncode or not os.path.exists(out):
-        sys.exit(f"bridge_exec.py failed ({p.returncode}): {p.stderr[-3000:]}")
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True), out
+
+
+def finish(run):
+    proc, out = run
+    try:
+        _, err = proc.communicate(timeout=280)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        sys.exit("bridge_exec.py ran over 280 s")
+    if proc.returncode or not os.path.exists(out):
+        sys.exit(f"bridge_exec.py failed ({proc.returncode}): {err[-3000:]}")
     doc = json.load(open(out))
     if "fatal" in doc:
         sys.exit(f"bridge_exec.py: {doc['fatal']}")
     return {(f["path"], f["function"]): f for f in doc["functions"]}
+
+
+def execute(python, tree, mcore, only, out, ckpt):
+    return finish(start(python, tree, mcore, only, out, ckpt))
+
+
+def cached_original(cache, python, tree, mcore, only, out, ckpt):
+    """The original recipes' execution: it depends on the tree, MCore and the harness, never on
+    cglint, so it is kept in 'cache' under a hash of those (None: started, not cached yet)."""
+    h = hashlib.sha256()
+    for o in sorted(only):
+        h.update(o.encode())
+    h.update(bridge_truth.tree_hash(tree, mcore, python, KEYS).encode())
+    path = os.path.join(cache, f"orig-{h.hexdigest()[:20]}.json") if cache else None
+    if path and os.path.exists(path):
+        return path, None
+    return path, start(python, tree, mcore, only, out, ckpt)
 
 
 def names(v):
@@ -126,6 +155,7 @@ def main():
     ap.add_argument("--max-fail", type=int, default=0)
     ap.add_argument("--keep")
     ap.add_argument("-v", action="store_true")
+    ap.add_argument("--cache", help="folder that keeps the original recipes' execution between runs")
     a = ap.parse_args()
     cglint = os.path.abspath(a.cglint)
     tree, tried = find_tree(a.tree)
@@ -164,8 +194,29 @@ def run(a, cglint, tree, copy, work, mcore, python):
     only = [f"{p}:{f}" for p, f in patched]
     ckpt = os.path.join(work, "pretrained")
     os.makedirs(ckpt, exist_ok=True)
-    orig = execute(python, tree, mcore, only, os.path.join(work, "exec-orig.json"), ckpt)
-    new = execute(python, copy, mcore, only, os.path.join(work, "exec-patched.json"), ckpt)
+    # the canary: one unit given the TE impl, broken on purpose in a copy of the patched tree, must
+    # be caught by both checks; it runs beside the patched copy, and again after it where that
+    # unit turned out not to pass
+    canary = os.path.join(work, "canary")
+    shutil.rmtree(canary, ignore_errors=True)
+    shutil.copytree(os.path.join(copy, "src"), os.path.join(canary, "src"))
+    k0 = next((k for k, c in sorted(patched.items()) if c["impl"] == "transformer_engine"), None)
+    if k0:
+        inject_bad(canary, units[k0])
+    # the original and the patched copy run side by side; the original is cached across runs
+    cache_path, orig_run = cached_original(a.cache, python, tree, mcore, only, os.path.join(work, "exec-orig.json"), ckpt)
+    new_run = start(python, copy, mcore, only, os.path.join(work, "exec-patched.json"), ckpt)
+    bad_run = start(python, canary, mcore, [f"{k0[0]}:{k0[1]}"], os.path.join(work, "exec-canary.json"), ckpt) if k0 else None
+    if orig_run:
+        orig = finish(orig_run)
+        if cache_path:
+            os.makedirs(a.cache, exist_ok=True)
+            shutil.copyfile(orig_run[1], cache_path + ".tmp")
+            os.replace(cache_path + ".tmp", cache_path)
+    else:
+        print(f"original recipes' execution: cached {cache_path}")
+        orig = {(f["path"], f["function"]): f for f in json.load(open(cache_path))["functions"]}
+    new = finish(new_run)
     rows = [judge(k, c, orig.get(k, {}), new.get(k, {}), lint_before, lint_after, again)
             for k, c in sorted(patched.items())]
     count = collections.Counter(r["result"] for r in rows)
@@ -190,11 +241,16 @@ def run(a, cglint, tree, copy, work, mcore, python):
         json.dump({"units": len(units), "patched": len(patched), "branched": branched, "counts": dict(count),
                    "rows": rows}, open(a.json, "w"), indent=1)
     failed = count["fail"] + count["differs"]
-    # the canary: one passing unit broken on purpose must be caught by both checks
-    k = next((r["path"], r["function"]) for r in rows if r["result"] == "pass" and r["impl"] == "transformer_engine")
-    inject_bad(copy, units[k])
-    lint_bad = errors_by_unit(cglint_json(cglint, copy, mcore, ["lint"], [k[0]]))
-    bad = execute(python, copy, mcore, [f"{k[0]}:{k[1]}"], os.path.join(work, "exec-canary.json"), ckpt)
+    passing = [(r["path"], r["function"]) for r in rows if r["result"] == "pass" and r["impl"] == "transformer_engine"]
+    bad = finish(bad_run) if bad_run else None
+    k = k0
+    if k0 not in passing:
+        k = passing[0]
+        shutil.rmtree(canary)
+        shutil.copytree(os.path.join(copy, "src"), os.path.join(canary, "src"))
+        inject_bad(canary, units[k])
+        bad = execute(python, canary, mcore, [f"{k[0]}:{k[1]}"], os.path.join(work, "exec-canary.json"), ckpt)
+    lint_bad = errors_by_unit(cglint_json(cglint, canary, mcore, ["lint"], [k[0]]))
     r = judge(k, patched[k], orig[k], bad.get(k, {}), lint_before, lint_bad, again)
     caught = r["result"] == "fail" and r["lint_new_errors"]
     print(f"canary: cuda_graph_impl local written into {k[1]}: {r['result']}, new cglint errors "
