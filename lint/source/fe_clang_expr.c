@@ -7,17 +7,6 @@
 
 #include "base/mem.h"
 
-void *fe_clang_expr_grow(struct arena *a, void *arr, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return arr;
-	*cap = *cap ? *cap * 2 : 32;
-	void *bigger = arena_alloc(a, *cap * size);
-	if (n)
-		memcpy(bigger, arr, n * size);
-	return bigger;
-}
-
 unsigned fe_clang_expr_offset(CXSourceLocation l)
 {
 	unsigned off;
@@ -130,7 +119,7 @@ int fe_clang_expr_decl(struct fe_clang_expr *x, CXCursor d)
 	struct sir_tu *t = x->out;
 	strmap_put(&x->decls, arena_strdup(x->a, u), strlen(u), t->n_decls);
 	fe_clang_lib.disposeString(usr);
-	t->decls = fe_clang_expr_grow(x->a, t->decls, t->n_decls, &x->cap_decls, sizeof(*t->decls));
+	t->decls = arena_grow(x->a, t->decls, t->n_decls, &x->cap_decls, sizeof(*t->decls));
 	struct sir_decl *v = &t->decls[t->n_decls];
 	enum CXCursorKind k = fe_clang_lib.getCursorKind(d);
 	CXType ty = fe_clang_lib.getCursorType(d);
@@ -514,7 +503,7 @@ static void add_bind(struct fe_clang_expr *x, int var, int field, int64_t index,
 	if (!r.fn_key)
 		return;
 	struct sir_tu *t = x->out;
-	t->binds = fe_clang_expr_grow(x->a, t->binds, t->n_binds, &x->cap_binds, sizeof(*t->binds));
+	t->binds = arena_grow(x->a, t->binds, t->n_binds, &x->cap_binds, sizeof(*t->binds));
 	t->binds[t->n_binds++] = (struct sir_bind){var, field, index, r.fn_key, 0};
 }
 

@@ -41,8 +41,6 @@ struct fe_clang_kids {
 	unsigned n;
 };
 
-/* Room for one more element in an array that lives in 'a' (it moves when it grows). */
-void *fe_clang_expr_grow(struct arena *a, void *arr, size_t n, size_t *cap, size_t size);
 
 struct fe_clang_kids fe_clang_expr_kids(CXCursor c);
 CXCursor fe_clang_expr_first(CXCursor c);

@@ -141,7 +141,7 @@ static void walk_children(struct walker *w, CXCursor c, struct ctx x)
 static int new_loop(struct walker *w, CXCursor c, int up)
 {
 	struct sir_tu *t = w->x.out;
-	t->loops = fe_clang_expr_grow(w->x.a, t->loops, t->n_loops, &w->cap_loops, sizeof(*t->loops));
+	t->loops = arena_grow(w->x.a, t->loops, t->n_loops, &w->cap_loops, sizeof(*t->loops));
 	struct sir_loop *l = &t->loops[t->n_loops];
 	*l = (struct sir_loop){.up = up};
 	fe_clang_expr_extent(c, &l->begin, &l->end);
@@ -194,7 +194,7 @@ static void loop_bounds(struct walker *w, struct sir_loop *l, const struct fe_cl
 static int new_arm(struct walker *w, CXCursor c, int up, const struct sir_cond *cond, bool when)
 {
 	struct sir_tu *t = w->x.out;
-	t->arms = fe_clang_expr_grow(w->x.a, t->arms, t->n_arms, &w->cap_arms, sizeof(*t->arms));
+	t->arms = arena_grow(w->x.a, t->arms, t->n_arms, &w->cap_arms, sizeof(*t->arms));
 	t->arms[t->n_arms] = (struct sir_arm){.fn = w->x.fn, .up = up, .cond = cond, .when = when, .ev = w->ev.n,
 					      .loc = fe_clang_expr_loc(&w->x, fe_clang_lib.getCursorLocation(c))};
 	return (int)t->n_arms++;
@@ -628,7 +628,7 @@ static void add_function(struct walker *w, CXCursor c)
 {
 	struct sir_tu *t = w->x.out;
 	bool lambda = fe_clang_lib.getCursorKind(c) == CXCursor_LambdaExpr;
-	t->fns = fe_clang_expr_grow(w->x.a, t->fns, t->n_fns, &w->cap_fns, sizeof(*t->fns));
+	t->fns = arena_grow(w->x.a, t->fns, t->n_fns, &w->cap_fns, sizeof(*t->fns));
 	w->fn_callees = mem_realloc(w->fn_callees, w->cap_fns * sizeof(*w->fn_callees));
 	w->x.fn = (int)t->n_fns;
 	struct sir_fn *f = &t->fns[t->n_fns++];
