@@ -567,6 +567,19 @@ enum tri py_class_has_field(struct py_cache *c, struct mod *m, struct klass *k, 
 	return ki->why ? TRI_UNKNOWN : TRI_FALSE;
 }
 
+/* The method (or a function it hands 'self' to) of a class in ki's order that may assign field
+ * 'name', or NULL; with 'replayed', classes whose changes the packs' steps replay are passed over. */
+static const char *changer(const struct klass_info *ki, const char *name, bool replayed)
+{
+	for (size_t o = 0; o < ki->n_mro; o++) {
+		const struct klass_info *bi = ki->mro[o]->info;
+		for (size_t j = 0; j < bi->n_changed && !(replayed && replayed_by_packs(ki->mro[o])); j++)
+			if (!strcmp(bi->changed[j], name))
+				return bi->changed_by[j];
+	}
+	return NULL;
+}
+
 bool py_class_defaults_of(struct fn *f, struct mod *m, struct klass *k, const char *key, struct loc at,
 			  bool known_only)
 {
@@ -592,15 +605,11 @@ bool py_class_defaults_of(struct fn *f, struct mod *m, struct klass *k, const ch
 		bool replayed = false;
 		for (size_t r = 0; model && r < f->cache->n_replayed && !replayed; r++)
 			replayed = !strcmp(f->cache->replayed[r], fd->name);
-		for (size_t o = 0; o < ki->n_mro && v.kind != V_UNKNOWN; o++) {
-			const struct klass_info *bi = ki->mro[o]->info;
-			for (size_t j = 0; j < bi->n_changed && !(replayed && replayed_by_packs(ki->mro[o])); j++)
-				if (!strcmp(bi->changed[j], fd->name)) {
-					v = value_unknown;
-					why = arena_printf(f->a, "%s may change %s.%s, whose default cglint does not "
-							   "follow past it", bi->changed_by[j], cls, fd->name);
-					break;
-				}
+		const char *by = v.kind != V_UNKNOWN ? changer(ki, fd->name, replayed) : NULL;
+		if (by) {
+			v = value_unknown;
+			why = arena_printf(f->a, "%s may change %s.%s, whose default cglint does not follow past it",
+					   by, cls, fd->name);
 		}
 		if (v.kind == V_UNKNOWN && known_only)
 			continue;
@@ -633,14 +642,10 @@ int fe_py_class_field(struct py_cache *c, const char *from, const char *module, 
 		*out = fd->val;
 		*why = fd->why;
 		*at = fd->at;
-		for (size_t o = 0; o < ki->n_mro; o++) {
-			const struct klass_info *bi = ki->mro[o]->info;
-			for (size_t j = 0; j < bi->n_changed; j++)
-				if (!strcmp(bi->changed[j], name)) {
-					*out = value_unknown;
-					*why = arena_printf(c->a, "%s may change it", bi->changed_by[j]);
-					return 1;
-				}
+		const char *by = changer(ki, name, false);
+		if (by) {
+			*out = value_unknown;
+			*why = arena_printf(c->a, "%s may change it", by);
 		}
 		return 1;
 	}
