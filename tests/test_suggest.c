@@ -95,6 +95,12 @@ static void one(const char *name)
 		cr_expect_eq(json_array_size(choices), branches, "%s: %zu branches", name, json_array_size(choices));
 		for (size_t k = 0; k < json_array_size(choices); k++)     /* each says what it assumed */
 			cr_expect(json_string_value(json_object_get(json_array_get(choices, k), "when")), "%s", name);
+		/* and the unit names the first key it split on, with why it is unknown */
+		const char *when = json_string_value(json_object_get(json_array_get(choices, 0), "when"));
+		const char *unknown = json_string_value(json_object_get(json_array_get(units, 0), "unknown"));
+		cr_assert(when && unknown, "%s: no unknown key named", name);
+		cr_expect(!strncmp(unknown, when, strcspn(when, " ")) && strchr(unknown, '('), "%s: %s vs %s", name,
+			  unknown, when);
 		goto done;
 	}
 	cr_assert_eq(json_array_size(choices), 1, "%s: %zu choices", name, json_array_size(choices));

@@ -155,29 +155,43 @@ static void open_key(const char *path, void *ctx)
 	sbuf_printf(&o->sb, "%s%s (%s%s%s)", o->n++ ? ", " : "", path, up ? up->key : "", up ? " is " : "", why);
 }
 
-static void open_keys(struct open_keys *o, const struct facts *f, const struct target *t, const struct expr *x)
+static void open_keys(struct open_keys *o, const struct facts *f, const struct target *t, const struct expr *x,
+		      const char *key)
 {
 	*o = (struct open_keys){.facts = f, .target = t};
 	sbuf_init(&o->sb);
 	if (x)
 		expr_each_path(x, open_key, o);
+	if (key)
+		open_key(key, o);
 	if (!o->n && o->hidden)
 		sbuf_adds(&o->sb, "values derived from the config that are not known");
 }
 
-const char *judge_unknown_keys(const struct facts *f, const struct target *t, const struct expr *x, struct arena *a)
+static const char *unknown_keys(const struct facts *f, const struct target *t, const struct expr *x, const char *key,
+				struct arena *a)
 {
 	struct open_keys o;
-	open_keys(&o, f, t, x);
+	open_keys(&o, f, t, x, key);
 	const char *s = o.sb.len ? arena_strdup(a, o.sb.buf) : NULL;
 	sbuf_release(&o.sb);
 	return s;
 }
 
+const char *judge_unknown_keys(const struct facts *f, const struct target *t, const struct expr *x, struct arena *a)
+{
+	return unknown_keys(f, t, x, NULL, a);
+}
+
+const char *judge_unknown_key(const struct facts *f, const struct target *t, const char *key, struct arena *a)
+{
+	return unknown_keys(f, t, NULL, key, a);
+}
+
 void judge_undecided(struct judge *j, const struct rule *r)
 {
 	struct open_keys o;
-	open_keys(&o, j->facts, j->target, r->when);
+	open_keys(&o, j->facts, j->target, r->when, NULL);
 	if (o.given && o.sb.len) {
 		struct first_loc fl = rule_at(j, r);
 		struct diag *d = diag_report(j->diags, r, fl.loc,

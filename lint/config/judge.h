@@ -38,6 +38,8 @@ void judge_report(struct judge *j, const struct rule *r, struct loc loc, const c
 void judge_undecided(struct judge *j, const struct rule *r);
 /* "rng.te_rng_tracker (no input sets it), ..." for the unknown keys 'x' reads, in 'a'; NULL if none. */
 const char *judge_unknown_keys(const struct facts *f, const struct target *t, const struct expr *x, struct arena *a);
+/* The same for one key: "model.num_moe_experts (model is from ...)"; NULL if it is known. */
+const char *judge_unknown_key(const struct facts *f, const struct target *t, const char *key, struct arena *a);
 /* Unless 'loc' is already set: the position of the first key 'x' reads that has one, and that key. */
 void judge_expr_loc(const struct facts *f, const struct expr *x, const char **key, struct loc *loc);
 

@@ -71,6 +71,7 @@ struct sg_unit {
 	struct value scope;
 	const char *skipped;            /* why no suggestion was looked for, or NULL */
 	struct sg_choice *choices;      /* one, or one per branch */
+	const char *unknown;            /* branches: the first key they split on, and why it is unknown */
 	size_t n_choices;
 };
 

@@ -16,6 +16,7 @@
 #include "base/value.h"
 #include "config/engine.h"
 #include "config/fact.h"
+#include "config/judge.h"
 #include "config/pack.h"
 #include "config/target.h"
 
@@ -435,6 +436,8 @@ static void walk(struct sgx *x, const struct facts *base, const char *when, unsi
 			cls = (struct sgt_class){.row = "dense", .because = "unclassified"};
 		decide(x, base, &cls, &off, &now, u, c);
 	} else {
+		if (!u->unknown)
+			u->unknown = judge_unknown_key(&off.f, x->tg, b.key, x->a);
 		for (size_t k = 0; k < b.n; k++) {
 			struct arena *ba = arena_new();
 			struct facts f;
@@ -528,6 +531,7 @@ void sge_unit(struct sgx *x, struct sg_unit *u)
 		c->why = arena_printf(x->a, "the same answer whatever %s, on %s%s", branch_keys(x->a, c->when),
 				      version(x->a, x->tg), tail ? tail : "");
 	}
+	u->unknown = NULL;
 	u->n_choices = u->n_choices ? 1 : 0;
 	if (u->n_choices)
 		u->choices[0].when = NULL;

@@ -91,6 +91,8 @@ static void print_json(const struct sg *s, FILE *f, const struct target *t)
 						       "function", jtext(u->function), "line", (int)u->line, "language",
 						       lang_names[u->lang], "current", "impl", jtext(u->impl), "scope",
 						       jval(&u->scope), "choices", choices));
+		if (u->unknown)
+			json_object_set_new(json_array_get(units, json_array_size(units) - 1), "unknown", jtext(u->unknown));
 	}
 	char mc[16], br[16];
 	json_t *doc = json_pack("{s:i, s:s, s:{s:o, s:o, s:o}, s:o, s:i}", "version", 1, "tool", "cglint", "target", "mcore",
@@ -155,7 +157,12 @@ static void print_text(const struct sg *s, FILE *f)
 			print_choice(f, a, u, &u->choices[0], "  ");
 			continue;
 		}
-		fprintf(f, "depends on what cglint cannot know (%zu branches)\n", u->n_choices);
+		fprintf(f, "depends on what cglint cannot know (%zu branches)", u->n_choices);
+		if (u->unknown) {
+			fputs(": ", f);
+			out_put_clean(f, u->unknown, strlen(u->unknown));
+		}
+		fputc('\n', f);
 		for (size_t i = 0; i < u->n_choices; i++) {
 			fputs("  when ", f);
 			out_put_clean(f, u->choices[i].when, strlen(u->choices[i].when));

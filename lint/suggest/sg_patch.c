@@ -561,7 +561,9 @@ int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE
 				continue;
 			const struct sg_choice *c = &u->choices[0];
 			if (u->n_choices > 1) {
-				say(u, "the answer depends on keys cglint cannot know (cglint suggest shows each branch)");
+				say(u, u->unknown ? arena_printf(a, "the answer depends on %s (cglint suggest shows each branch)",
+								 u->unknown)
+						  : "the answer depends on keys cglint cannot know (cglint suggest shows each branch)");
 				continue;
 			}
 			if (!c->n_sets || (c->status != SG_SUGGEST && c->status != SG_NONE_FITS))
