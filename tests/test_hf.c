@@ -284,3 +284,48 @@ Test(hf, vlm_bridge_with_kwargs_and_a_helper)
 	free(out);
 	free(hub);
 }
+
+/* The provider reached through a helper that returns it, or bound to a name first, as Bridge's
+ * moonlight and nemotron_3_nano recipes build it: the same cached config. */
+Test(hf, provider_returned_by_a_helper_or_bound_first)
+{
+	put("helper.py", "from megatron.bridge.models import AutoBridge\n\n"
+			 "_ID = \"Qwen/Qwen3-30B-A3B\"\n"
+			 "_REV = \"ad44e777bcd18fa416d9da3bd8f70d33ebb85d39\"\n\n"
+			 "def _provider():\n"
+			 "    return AutoBridge.from_hf_pretrained(_ID, revision=_REV).to_megatron_provider(load_weights=False)\n\n"
+			 "def _tuned(tp):\n"
+			 "    model = AutoBridge.from_hf_pretrained(_ID, revision=_REV).to_megatron_provider()\n"
+			 "    model.tensor_model_parallel_size = tp\n"
+			 "    return model\n\n"
+			 "def from_helper_config():\n"
+			 "    cfg = ConfigContainer(model=GPTModelProvider())\n"
+			 "    cfg.model = _provider()\n"
+			 "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+			 "    return cfg\n\n"
+			 "def bound_first_config():\n"
+			 "    cfg = ConfigContainer(model=GPTModelProvider())\n"
+			 "    cfg.model = _tuned(4)\n"
+			 "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+			 "    return cfg\n\n"
+			 "def uncached_config():\n"
+			 "    model = AutoBridge.from_hf_pretrained(\"acme/Nowhere-1B\").to_megatron_provider()\n"
+			 "    cfg = ConfigContainer(model=model)\n"
+			 "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+			 "    return cfg\n");
+	char *hub = use_hub();
+	char *out = facts("helper.py", "from_helper_config");
+	expect_has(out, "model.num_moe_experts = 128");
+	expect_has(out, "model.moe_router_topk = 8");
+	free(out);
+	out = facts("helper.py", "bound_first_config");
+	expect_has(out, "model.num_moe_experts = 128");
+	expect_has(out, "model.tensor_model_parallel_size = 4");
+	free(out);
+	/* not in the cache: unknown, and the reason names the model */
+	out = facts("helper.py", "uncached_config");
+	expect_has(out, "model = (unknown)");
+	expect_has(out, "(a Hugging Face config: 'acme/Nowhere-1B' is not in the Hugging Face cache");
+	free(out);
+	free(hub);
+}

@@ -361,7 +361,15 @@ static void bind(struct fn *f, const char *name, TSNode rhs)
 			var_set(f, name, key);
 			return;
 		}
-		const char *why;
+		const char *why = NULL, *ns = new_ns(f);
+		if (py_auto_provider(f, ns, rhs, &why)) {
+			var_set(f, name, ns);   /* model = AutoBridge.from_hf_pretrained(...).to_megatron_provider() */
+			return;
+		}
+		if (why) {
+			py_unit_bind_object(&f->log, name, ns, why);
+			return;
+		}
 		struct value v = py_eval(f, rhs, &why, 0);
 		if (v.kind != V_UNKNOWN) {
 			py_unit_bind_value(&f->log, name, v, NULL);
@@ -434,8 +442,14 @@ static void returns(struct fn *f, TSNode v)
 		TSNode e = items[k];
 		const char *p = path_of(f, e, 0);
 		struct py_ret sub;
+		const char *hf_why = NULL, *ns = NULL;
 		if (p && (!strchr(p, '.') || tuple)) {  /* an object, or a section in a tuple (optimizer, scheduler) */
 			r.ns[k] = p;
+		} else if (is(e, "call") && py_auto_provider(f, ns = new_ns(f), e, &hf_why)) {
+			r.ns[k] = ns;   /* return AutoBridge.from_hf_pretrained(...).to_megatron_provider() */
+		} else if (hf_why) {
+			r.val[k] = value_unknown;       /* the same, not in the cache: why names the model */
+			r.why[k] = hf_why;
 		} else if (is(e, "call") && is_constructor(callee_name(f, e)) && py_bridge_section(callee_name(f, e))) {
 			const char *section = py_bridge_section(callee_name(f, e));
 			r.ns[k] = new_ns(f);    /* return ConfigContainer(...), return OptimizerConfig(...) */
