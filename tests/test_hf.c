@@ -286,16 +286,16 @@ Test(hf, vlm_bridge_with_kwargs_and_a_helper)
 }
 
 /* The provider reached through a helper that returns it, or bound to a name first, as Bridge's
- * moonlight and nemotron_3_nano recipes build it: the same cached config. */
+ * moonlight and nemotron_3_nano recipes build it (through typing.cast): the same cached config. */
 Test(hf, provider_returned_by_a_helper_or_bound_first)
 {
-	put("helper.py", "from megatron.bridge.models import AutoBridge\n\n"
+	put("helper.py", "from typing import cast\n\nfrom megatron.bridge.models import AutoBridge\n\n"
 			 "_ID = \"Qwen/Qwen3-30B-A3B\"\n"
 			 "_REV = \"ad44e777bcd18fa416d9da3bd8f70d33ebb85d39\"\n\n"
 			 "def _provider():\n"
 			 "    return AutoBridge.from_hf_pretrained(_ID, revision=_REV).to_megatron_provider(load_weights=False)\n\n"
 			 "def _tuned(tp):\n"
-			 "    model = AutoBridge.from_hf_pretrained(_ID, revision=_REV).to_megatron_provider()\n"
+			 "    model = cast(GPTModelProvider, AutoBridge.from_hf_pretrained(_ID, revision=_REV).to_megatron_provider())\n"
 			 "    model.tensor_model_parallel_size = tp\n"
 			 "    return model\n\n"
 			 "def from_helper_config():\n"

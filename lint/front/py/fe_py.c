@@ -347,27 +347,30 @@ static void bind(struct fn *f, const char *name, TSNode rhs)
 		const char *callee = callee_name(f, rhs);
 		const char *section = is_constructor(callee) ? py_bridge_section(callee) : NULL;
 		struct py_ret r;
+		const char *why = NULL, *ns = section ? NULL : new_ns(f);
+		if (ns && py_auto_provider(f, ns, rhs, &why)) {
+			var_set(f, name, ns);   /* model = AutoBridge.from_hf_pretrained(...).to_megatron_provider() */
+			return;
+		}
+		if (why) {      /* not in the cache: the object is unknown, and stays so where it is copied */
+			struct value u = value_unknown;
+			u.loc = py_loc(f->path, rhs);
+			put(f, ns, u, u.loc, why);
+			py_unit_bind_object(&f->log, name, ns, why);
+			return;
+		}
 		if (!section && py_call_follow(f, rhs, &r)) {
 			if (r.n == 1 && !r.tuple && !r.ns[0])
 				py_unit_bind_value(&f->log, name, r.val[0], r.why[0]);
 			else
-				var_set(f, name, r.n == 1 && !r.tuple && r.ns[0] ? r.ns[0] : new_ns(f));
+				var_set(f, name, r.n == 1 && !r.tuple && r.ns[0] ? r.ns[0] : ns);
 			return;         /* cfg = llama3_8b_pretrain_config() */
 		}
 		if (section) {
-			const char *ns = new_ns(f);
+			ns = new_ns(f);
 			const char *key = *section ? arena_printf(f->a, "%s.%s", ns, section) : ns;
 			assign_ctor(f, key, rhs, 0);
 			var_set(f, name, key);
-			return;
-		}
-		const char *why = NULL, *ns = new_ns(f);
-		if (py_auto_provider(f, ns, rhs, &why)) {
-			var_set(f, name, ns);   /* model = AutoBridge.from_hf_pretrained(...).to_megatron_provider() */
-			return;
-		}
-		if (why) {
-			py_unit_bind_object(&f->log, name, ns, why);
 			return;
 		}
 		struct value v = py_eval(f, rhs, &why, 0);
@@ -377,7 +380,7 @@ static void bind(struct fn *f, const char *name, TSNode rhs)
 		}
 		scan_unknown(f, rhs, 0, NULL);  /* cfg = tweak(cfg) */
 		/* a base recipe cglint cannot read, or a value it cannot know */
-		py_unit_bind_object(&f->log, name, new_ns(f), py_eval_call_why(f, rhs));
+		py_unit_bind_object(&f->log, name, ns, py_eval_call_why(f, rhs));
 		return;
 	}
 	const char *why;

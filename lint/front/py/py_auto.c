@@ -35,6 +35,12 @@ static bool has_suffix(const char *s, const char *suf)
 static TSNode pretrained_call(struct fn *f, TSNode call)
 {
 	TSNode none = {0}, fn = py_field(call, "function");
+	const char *callee = py_text(f, fn);
+	if (!strcmp(callee, "cast") || !strcmp(callee, "typing.cast")) {      /* cast(T, x) is x */
+		TSNode args = py_field(call, "arguments");
+		TSNode x = ts_node_named_child_count(args) == 2 ? ts_node_named_child(args, 1) : none;
+		return py_is(x, "call") ? pretrained_call(f, x) : none;
+	}
 	if (!py_is(fn, "attribute") || strcmp(py_text(f, py_field(fn, "attribute")), "to_megatron_provider"))
 		return none;
 	TSNode obj = py_field(fn, "object");
