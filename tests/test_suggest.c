@@ -214,4 +214,14 @@ Test(suggest, diff_in_each_language)
 	cr_expect_eq(harness_run(SUGGEST_DIR, "suggest --diff --mcore 0.19 --bridge 0.6 moe-unknown.yaml", &out), 0);
 	cr_expect_str_eq(out, "");
 	free(out);
+	/* ... says which key and how to decide it; and deciding it on the command line gives the patch */
+	cr_expect_eq(harness_run(SUGGEST_DIR, "suggest --diff --mcore 0.19 --bridge 0.6 moe-unknown.yaml 2>&1", &out), 0);
+	cr_expect(strstr(out, "not patched: the answer depends on model.num_moe_experts (no input sets it); cglint "
+			      "suggest shows each branch, and model.num_moe_experts=VALUE on the command line picks one"),
+		  "%s", out);
+	free(out);
+	cr_expect_eq(harness_run(SUGGEST_DIR, "suggest --diff --mcore 0.19 --bridge 0.6 moe-unknown.yaml "
+					      "model.num_moe_experts=64 model.moe_expert_capacity_factor=null", &out), 1);
+	cr_expect(strstr(out, "+  cuda_graph_modules: [attn, moe_router, moe_preprocess]"), "%s", out);
+	free(out);
 }

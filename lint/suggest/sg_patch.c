@@ -561,8 +561,9 @@ int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE
 				continue;
 			const struct sg_choice *c = &u->choices[0];
 			if (u->n_choices > 1) {
-				say(u, u->unknown ? arena_printf(a, "the answer depends on %s (cglint suggest shows each branch)",
-								 u->unknown)
+				say(u, u->unknown ? arena_printf(a, "the answer depends on %s; cglint suggest shows each branch, "
+								 "and %.*s=VALUE on the command line picks one",
+								 u->unknown, (int)strcspn(u->unknown, " "), u->unknown)
 						  : "the answer depends on keys cglint cannot know (cglint suggest shows each branch)");
 				continue;
 			}
