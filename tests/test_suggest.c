@@ -13,7 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/mem.h"
+#include "base/value.h"
 #include "harness.h"
+#include "report/fix.h"
+#include "suggest/sg_int.h"
 
 #define SUGGEST_DIR CGLINT_FIXTURES "/suggest"
 
@@ -156,8 +160,8 @@ Test(suggest, every_fixture_gets_its_answer)
 	struct dirent *e;
 	size_t n = 0;
 	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "README.md"))
-			continue;
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "README.md") || e->d_type == DT_DIR)
+			continue;       /* patched/: the texts --fix must leave */
 		one(e->d_name);
 		n++;
 	}
@@ -224,4 +228,129 @@ Test(suggest, diff_in_each_language)
 					      "model.num_moe_experts=64 model.moe_expert_capacity_factor=null", &out), 1);
 	cr_expect(strstr(out, "+  cuda_graph_modules: [attn, moe_router, moe_preprocess]"), "%s", out);
 	free(out);
+}
+
+/* Megatron-LM functional-test YAML: --fix leaves exactly the text in fixtures/suggest/patched/
+ * (one() above checks that it lints clean and is then 'already'). */
+Test(suggest, mlm_yaml_patched_text)
+{
+	DIR *d = opendir(SUGGEST_DIR "/patched");
+	cr_assert_not_null(d);
+	struct dirent *e;
+	size_t n = 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "README.md"))
+			continue;
+		char *in, *want_path, *cmd, *got_path;
+		cr_assert_neq(asprintf(&in, "%s/%s", SUGGEST_DIR, e->d_name), -1);
+		cr_assert_neq(asprintf(&want_path, "%s/patched/%s", SUGGEST_DIR, e->d_name), -1);
+		char *text = slurp(in), *want = slurp(want_path), *args = line_after(text, "cglint-args: ");
+		char tmpl[] = "/tmp/cglint-suggest-XXXXXX";
+		char *dir = mkdtemp(tmpl);
+		cr_assert_not_null(dir);
+		got_path = harness_write(dir, e->d_name, text, strlen(text));
+		cr_assert_neq(asprintf(&cmd, "suggest --fix %s '%s'", args, e->d_name), -1);
+		cr_expect_eq(harness_run(dir, cmd, NULL), 0, "%s", cmd);
+		char *got = slurp(got_path);
+		cr_expect_str_eq(got, want, "%s: --fix wrote\n%s", e->d_name, got);
+		remove(got_path);
+		rmdir(dir);
+		free(got);
+		free(got_path);
+		free(cmd);
+		free(args);
+		free(want);
+		free(text);
+		free(want_path);
+		free(in);
+		n++;
+	}
+	closedir(d);
+	cr_expect_geq(n, 4, "only %zu patched texts", n);
+}
+
+/* The strongest already, and graphs forbidden: no patch; the second says which rule. */
+Test(suggest, mlm_yaml_no_patch)
+{
+	char *out;
+	cr_expect_eq(harness_run(SUGGEST_DIR, "suggest --diff --mcore 0.19 --bridge none mlm-test-already.yaml", &out), 0);
+	cr_expect_str_eq(out, "");
+	free(out);
+	cr_expect_eq(harness_run(SUGGEST_DIR, "suggest --diff --mcore 0.19 --bridge none mlm-test-forbidden.yaml", &out), 0);
+	cr_expect_str_eq(out, "");
+	free(out);
+	harness_run(SUGGEST_DIR, "suggest --mcore 0.19 --bridge none mlm-test-forbidden.yaml", &out);
+	cr_expect(strstr(out, "blocked: transformer_engine [attn, mlp]: CG111 (full-recompute-needs-full-iteration)"), "%s",
+		  out);
+	free(out);
+}
+
+/* sg_mlm_yaml_patch on texts the fixtures do not show: the edits applied, or why none. */
+static struct value list_of(struct arena *a, const char *const *names, size_t n)
+{
+	struct value v = {.kind = V_LIST, .n = n, .items = arena_alloc(a, (n ? n : 1) * sizeof(struct value))};
+	for (size_t k = 0; k < n; k++)
+		v.items[k] = value_str(names[k]);
+	return v;
+}
+
+static const char *patched(struct arena *a, const char *text, struct sg_set *sets, size_t n_sets, const char **why)
+{
+	struct sg_choice c = {.sets = sets, .n_sets = n_sets, .status = SG_SUGGEST};
+	struct fix_edit e[16];
+	size_t n = 0, out_len;
+	*why = sg_mlm_yaml_patch(a, text, strlen(text), &c, e, 16, &n);
+	cr_expect(*why ? n == 0 : true, "a refused patch left %zu edits", n);
+	return *why ? NULL : fix_apply(a, text, strlen(text), e, n, &out_len);
+}
+
+Test(suggest, mlm_yaml_edits)
+{
+	struct arena *a = arena_new();
+	const char *why, *got;
+	static const char *const attn_mlp[] = {"attn", "mlp"};
+	/* a switch on is `true`, after the impl's entry; a 4-space map keeps its indent */
+	struct sg_set rng[] = {{.key = "model.cuda_graph_impl", .val = value_str("transformer_engine")},
+			       {.key = "rng.te_rng_tracker", .val = value_bool(true)}};
+	got = patched(a, "MODEL_ARGS:\n    --num-layers: 2\n    --cuda-graph-impl: local\n    --bf16: true\n", rng, 2, &why);
+	cr_expect_str_eq(got, "MODEL_ARGS:\n    --num-layers: 2\n    --cuda-graph-impl: transformer_engine\n"
+			      "    --te-rng-tracker: true\n    --bf16: true\n");
+	/* the last line without its line end; CRLF kept */
+	got = patched(a, "MODEL_ARGS:\n  --num-layers: 2", rng, 2, &why);
+	cr_expect_str_eq(got, "MODEL_ARGS:\n  --num-layers: 2\n  --cuda-graph-impl: transformer_engine\n"
+			      "  --te-rng-tracker: true\n");
+	got = patched(a, "MODEL_ARGS:\r\n  --num-layers: 2\r\n", rng, 2, &why);
+	cr_expect_str_eq(got, "MODEL_ARGS:\r\n  --num-layers: 2\r\n  --cuda-graph-impl: transformer_engine\r\n"
+			      "  --te-rng-tracker: true\r\n");
+	/* full iteration on 0.18+: an empty module list has no spelling, every entry of it goes */
+	struct sg_set fi[] = {{.key = "model.cuda_graph_impl", .val = value_str("full_iteration")},
+			      {.key = "model.cuda_graph_modules", .val = list_of(a, NULL, 0)}};
+	got = patched(a, "MODEL_ARGS:\n  --cuda-graph-modules: attn\n  --cuda-graph-impl: local\n"
+			 "  --cuda-graph-modules: \"[attn mlp]\"\n", fi, 2, &why);
+	cr_expect_str_eq(got, "MODEL_ARGS:\n  --cuda-graph-impl: full_iteration\n");
+	/* a value that needs quotes gets them; an empty value gets one */
+	struct sg_set mods[] = {{.key = "model.cuda_graph_modules", .val = list_of(a, attn_mlp, 2)},
+				{.key = "env.NCCL_GRAPH_REGISTER", .val = value_str("0")}};
+	got = patched(a, "ENV_VARS:\nMODEL_ARGS:\n  --cuda-graph-modules:\n  --x: 1\n", mods, 2, &why);
+	cr_expect_str_eq(got, "ENV_VARS:\n  NCCL_GRAPH_REGISTER: 0\nMODEL_ARGS:\n  --cuda-graph-modules: \"[attn mlp]\"\n"
+			      "  --x: 1\n");
+	/* what is said instead of guessed */
+	static const struct {
+		const char *text, *why;
+	} refused[] = {
+		{"BASE: &B\n  --x: 1\nMODEL_ARGS:\n  <<: *B\n  --y: 2\n", "MODEL_ARGS merges another map"},
+		{"MODEL_ARGS:\n  --x: 1\nMODEL_ARGS_2:\n  --x: 2\n", "MODEL_ARGS_2 gives a later run"},
+		{"MODEL_ARGS: {--x: 1}\n", "MODEL_ARGS is not a map of one 'KEY: VALUE' line an entry"},
+		{"MODEL_ARGS:\n  --cuda-graph-modules: \"[attn\n    mlp]\"\n", "--cuda-graph-modules: its value runs over"},
+		{"ENV_VARS: {A: 1}\nMODEL_ARGS:\n  --x: 1\n", "ENV_VARS is not a map"},
+	};
+	for (size_t k = 0; k < sizeof(refused) / sizeof(*refused); k++) {
+		got = patched(a, refused[k].text, mods, 2, &why);
+		cr_expect(why && strstr(why, refused[k].why), "%s: %s", refused[k].text, why ? why : "patched");
+	}
+	/* a switch off that the file does not write: only a --no- flag could say it */
+	struct sg_set off[] = {{.key = "model.enable_cuda_graph", .val = value_bool(false)}};
+	got = patched(a, "MODEL_ARGS:\n  --x: 1\n", off, 1, &why);
+	cr_expect(why && strstr(why, "model.enable_cuda_graph = false has no spelling in MODEL_ARGS"), "%s", why);
+	arena_free(a);
 }

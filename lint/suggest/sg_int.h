@@ -10,6 +10,7 @@
 
 struct arena;
 struct facts;
+struct fix_edit;
 struct pack;
 struct target;
 
@@ -68,6 +69,12 @@ size_t sg_skipped(const struct sg *s);   /* units with no model settings */
 bool sg_json(const struct sg *s);
 /* A value as the patch writes it in 'lang' (sg_patch.c). */
 const char *sg_spelled(struct arena *a, const struct value *v, enum sg_lang lang);
+/* Megatron-LM's flag for a key (model.cuda_graph_impl -> --cuda-graph-impl), or NULL (sg_patch.c). */
+const char *sg_mlm_flag(struct arena *a, const char *key);
+/* A suggestion as edits to a functional-test model_config.yaml, appended to edits[*n..cap) (all of
+ * them or none); NULL, or why it cannot be written there (sg_mlm_yaml.c). */
+const char *sg_mlm_yaml_patch(struct arena *a, const char *buf, size_t len, const struct sg_choice *c,
+			      struct fix_edit *edits, size_t cap, size_t *n);
 
 /* One unit, judged (sg_eval.c): the choices for every branch, into 'u'. */
 struct sgx {

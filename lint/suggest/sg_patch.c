@@ -379,7 +379,7 @@ static const char *harness_patch(struct arena *a, const char *buf, size_t len, c
 /* ---- Megatron-LM launch scripts: pretrain_*.py flags ---- */
 
 /* The argparse flag of a key: model.cuda_graph_impl -> --cuda-graph-impl. */
-static const char *mlm_flag(struct arena *a, const char *key)
+const char *sg_mlm_flag(struct arena *a, const char *key)
 {
 	if (!strcmp(key, "rng.te_rng_tracker"))
 		return "--te-rng-tracker";
@@ -479,7 +479,7 @@ static const char *mlm_patch(struct arena *a, const char *buf, size_t len, const
 			sbuf_printf(&env, "export %s=%s\n", st->key + 4, spelled(a, &st->val, SG_HARNESS));
 			continue;
 		}
-		const char *flag = mlm_flag(a, st->key), *words = mlm_words(a, &st->val);
+		const char *flag = sg_mlm_flag(a, st->key), *words = mlm_words(a, &st->val);
 		if (!flag || !words) {
 			why = arena_printf(a, "%s = %s has no flag spelling", st->key, spelled(a, &st->val, SG_YAML));
 			break;
@@ -532,8 +532,11 @@ static const char *unit_patch(struct arena *a, const char *buf, size_t len, cons
 	case SG_HARNESS: return harness_patch(a, buf, len, c, ed);
 	case SG_MLM:
 		if (strstr(u->path, ".yaml") || strstr(u->path, ".yml"))
-			return "cglint writes no patch for Megatron-LM's YAML test configs yet";
-		return mlm_patch(a, buf, len, c, ed);
+			return sg_mlm_yaml_patch(a, buf, len, c, ed->e, MAX_EDITS, &ed->n);
+		size_t before = ed->n;
+		const char *why = mlm_patch(a, buf, len, c, ed);
+		ed->n = why ? before : ed->n;   /* all of a unit's edits or none */
+		return why;
 	default: return "cglint writes no patch for this kind of input yet";
 	}
 }
