@@ -319,8 +319,13 @@ static void collect(struct sgx *x, const struct run *r, const struct run *off, s
 static void decide(struct sgx *x, const struct facts *base, const struct sgt_class *cls, const struct run *off,
 		   const struct run *now, struct sg_unit *u, struct sg_choice *c)
 {
-	const char *own[MAX_LIST];
-	size_t n_own = ids_of(off, false, SEV_ERROR, own);
+	/* the unit's own errors: those it has both with graphs off and as written. One that only
+	 * graphs off brings (an inference scope that needs local graphs) depends on the setting. */
+	const char *own[MAX_LIST], *off_errs[MAX_LIST], *now_errs[MAX_LIST];
+	size_t n_own = 0, n_off = ids_of(off, false, SEV_ERROR, off_errs), n_now = ids_of(now, false, SEV_ERROR, now_errs);
+	for (size_t i = 0; i < n_off; i++)
+		if (listed(now_errs, n_now, off_errs[i]))
+			own[n_own++] = off_errs[i];
 	struct sgt_cand cands[SGT_MAX_CANDS];
 	size_t n = sgt_candidates(cls, x->allow_fi, cands);
 	const char *blocked[SGT_MAX_CANDS];
@@ -383,12 +388,14 @@ static void decide(struct sgx *x, const struct facts *base, const struct sgt_cla
 			    stuck ? (int)strcspn(stuck, " ") : 5, stuck ? stuck : "rules");
 	}
 	c->blocked = copy_list(x->a, blocked, c->n_blocked = n_blocked);
-	const char *now_errs[MAX_LIST];
-	size_t n_now = ids_of(now, false, SEV_ERROR, now_errs), now_fresh = 0;
+	size_t now_fresh = 0;
 	for (size_t i = 0; i < n_now; i++)
 		now_fresh += !listed(own, n_own, now_errs[i]);
 	int now_rank = u->impl ? sgt_rank(u->impl, &u->scope) : 0;
-	if (!c->impl) {
+	if (!c->impl && now_rank > 0 && !now_fresh) {   /* no candidate passes, its own setting does */
+		c->status = SG_KEEP;
+		sbuf_printf(&path, ": keeps its own %s [%s], which passes", u->impl, scope_text(x->a, &u->scope));
+	} else if (!c->impl) {
 		c->status = SG_NONE_FITS;
 		sbuf_adds(&path, ": no candidate passes");
 		/* graphs on and failing: turning them off is the setting that passes */
