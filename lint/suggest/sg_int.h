@@ -60,6 +60,8 @@ size_t sgt_dict_key(const char *key);
 /* Settings the guide pairs with every graph setting of a language and target (NULL-terminated
  * key/value pairs: "model.use_te_rng_tracker", "true", ...). */
 const char *const *sgt_always(enum sg_lang lang, const struct target *tg, bool full_iteration);
+/* Megatron-LM's argparse flag for a key (model.cuda_graph_impl -> --cuda-graph-impl), or NULL. */
+const char *sgt_mlm_flag(struct arena *a, const char *key);
 /* Whether a key can be written in the unit's language. */
 bool sgt_writable(enum sg_lang lang, const char *key);
 /* Two scopes with the same names, in any order. */
@@ -69,8 +71,6 @@ size_t sg_skipped(const struct sg *s);   /* units with no model settings */
 bool sg_json(const struct sg *s);
 /* A value as the patch writes it in 'lang' (sg_patch.c). */
 const char *sg_spelled(struct arena *a, const struct value *v, enum sg_lang lang);
-/* Megatron-LM's flag for a key (model.cuda_graph_impl -> --cuda-graph-impl), or NULL (sg_patch.c). */
-const char *sg_mlm_flag(struct arena *a, const char *key);
 /* A suggestion as edits to a functional-test model_config.yaml, appended to edits[*n..cap) (all of
  * them or none); NULL, or why it cannot be written there (sg_mlm_yaml.c). */
 const char *sg_mlm_yaml_patch(struct arena *a, const char *buf, size_t len, const struct sg_choice *c,

@@ -180,13 +180,13 @@ static const char *spelling(struct arena *a, const struct value *v, char quote)
 		struct sbuf sb;
 		sbuf_init(&sb);
 		for (size_t k = 0; k < v->n; k++)
-			sbuf_printf(&sb, "%s%s", k ? " " : "[", sg_spelled(a, &v->items[k], SG_HARNESS));
+			sbuf_printf(&sb, "%s%s", k ? " " : "[", value_string(a, &v->items[k], true));
 		sbuf_addc(&sb, ']');
 		w = arena_strdup(a, sb.buf);
 		sbuf_release(&sb);
 		quote = quote ? quote : '"';
 	} else {
-		w = sg_spelled(a, v, SG_HARNESS);
+		w = value_string(a, v, true);
 		quote = quote || plain_safe(w) ? quote : '"';
 	}
 	if (quote == '\'' || (quote == '"' && strpbrk(w, "\"\\")))
@@ -302,8 +302,9 @@ static const char *patch(struct arena *a, const char *buf, size_t len, const str
 	sbuf_init(&add_env);
 	for (size_t k = 0; k < c->n_sets && !why; k++) {
 		const struct sg_set *s = &c->sets[k];
-		const char *setting = arena_printf(a, "%s = %s", s->key, sg_spelled(a, &s->val, SG_YAML));
-		const char *flag = sg_mlm_flag(a, s->key);
+		const char *setting = arena_printf(a, "%s = %s", s->key, s->val.kind == V_BOOL ? (s->val.b ? "true" : "false")
+										: value_string(a, &s->val, true));
+		const char *flag = sgt_mlm_flag(a, s->key);
 		if (s->only_if)
 			why = arena_printf(a, "%s is written only where %s is set", setting, s->only_if);
 		else if (!strncmp(s->key, "env.", 4))
@@ -314,7 +315,7 @@ static const char *patch(struct arena *a, const char *buf, size_t len, const str
 			why = arena_printf(a, "%s has no flag spelling", setting);
 	}
 	if (!why && add_args.len) {     /* after the impl's entry, else after the map's last */
-		const struct entry *impl = find(buf, args, sg_mlm_flag(a, "model.cuda_graph_impl"));
+		const struct entry *impl = find(buf, args, sgt_mlm_flag(a, "model.cuda_graph_impl"));
 		size_t at = impl ? impl->next : args->e[args->n - 1].next;
 		if (!insert(a, o, buf, len, at, add_args.buf))
 			why = "too many edits";

@@ -378,19 +378,6 @@ static const char *harness_patch(struct arena *a, const char *buf, size_t len, c
 
 /* ---- Megatron-LM launch scripts: pretrain_*.py flags ---- */
 
-/* The argparse flag of a key: model.cuda_graph_impl -> --cuda-graph-impl. */
-const char *sg_mlm_flag(struct arena *a, const char *key)
-{
-	if (!strcmp(key, "rng.te_rng_tracker"))
-		return "--te-rng-tracker";
-	if (strncmp(key, "model.", 6))
-		return NULL;
-	char *f = arena_printf(a, "--%s", key + 6);
-	for (char *p = f + 2; *p; p++)
-		*p = *p == '_' ? '-' : *p;
-	return f;
-}
-
 /* A value as the flag's words: a list as nargs='+' words, true as the bare flag. */
 static const char *mlm_words(struct arena *a, const struct value *v)
 {
@@ -479,7 +466,7 @@ static const char *mlm_patch(struct arena *a, const char *buf, size_t len, const
 			sbuf_printf(&env, "export %s=%s\n", st->key + 4, spelled(a, &st->val, SG_HARNESS));
 			continue;
 		}
-		const char *flag = sg_mlm_flag(a, st->key), *words = mlm_words(a, &st->val);
+		const char *flag = sgt_mlm_flag(a, st->key), *words = mlm_words(a, &st->val);
 		if (!flag || !words) {
 			why = arena_printf(a, "%s = %s has no flag spelling", st->key, spelled(a, &st->val, SG_YAML));
 			break;

@@ -217,6 +217,18 @@ const char *const *sgt_always(enum sg_lang lang, const struct target *tg, bool f
 	return fi ? bridge_fi : bridge_always;
 }
 
+const char *sgt_mlm_flag(struct arena *a, const char *key)
+{
+	if (!strcmp(key, "rng.te_rng_tracker"))
+		return "--te-rng-tracker";
+	if (strncmp(key, "model.", 6))
+		return NULL;
+	char *f = arena_printf(a, "--%s", key + 6);
+	for (char *p = f + 2; *p; p++)
+		*p = *p == '_' ? '-' : *p;
+	return f;
+}
+
 bool sgt_writable(enum sg_lang lang, const char *key)
 {
 	switch (lang) {
