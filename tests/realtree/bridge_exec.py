@@ -33,7 +33,10 @@ return annotation names ConfigContainer:
      changes is "unknowable" (the machine that runs the job decides it).
 A function that raises (at the call or in runtime_config_update) is "rejected", with the
 exception. Nothing is decided by the stand-ins below; a value that would come from one (a
-Hugging Face config read through transformers) makes the function raise instead.
+Hugging Face config read through a stubbed transformers) makes the function raise instead.
+Where transformers is installed it is the real one, and a Hugging Face config comes from the
+hub cache the launch names (HF_HUB_CACHE, HF_HUB_OFFLINE: kept in the clean environment, as are
+HF_HOME, TRANSFORMERS_OFFLINE and CUDA_VISIBLE_DEVICES), e.g. tests/realtree/hf_standin.py's.
 
 Stand-ins (only where the real module is missing or cannot import under this torch):
   - third-party packages imported unconditionally that decide no config value (STUB_MODULES):
@@ -46,10 +49,11 @@ Stand-ins (only where the real module is missing or cannot import under this tor
     MCore's OptimizerConfig inspects for use_precision_aware_optimizer (a check, no value);
   - torch.cuda.get_device_properties without a GPU: the GPU the function's name targets (h100,
     b200, gb200, ...; else H100), read only by Bridge's flex-dispatcher check, which raises or not;
-  - torch 1.13 lacks APIs MCore 0.19 touches at import time: torch.compile and torch.jit.script
+  - only under torch older than 2 (off under torch 2.x, where the real ones are used):
+    torch 1.13 lacks APIs MCore 0.19 touches at import time: torch.compile and torch.jit.script
     become identity decorators, torch.no_grad usable bare, missing torch attributes
     (TORCH_ATTRS) inert; megatron.core.utils' torch version is $CGLINT_TRUTH_TORCH_VERSION
-    (default 2.9.0) so version gates (e.g. the A2A-overlap torch>=2.6 assert) judge as on the
+    (default 2.9.0; under torch 2.x only where that variable is set) so version gates (e.g. the A2A-overlap torch>=2.6 assert) judge as on the
     GPU machines; typing.override (Python 3.12) an identity decorator.
 """
 
@@ -292,27 +296,11 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             m.version = importlib.import_module("packaging.version")
 
 
-def install_stand_ins():
-    try:
-        import packaging.version  # noqa: F401
-        stub_packaging = False
-    except ImportError:
-        stub_packaging = True
-    import importlib.util
-    import torch
-    for m in STUB_IF_MISSING:
-        try:
-            present = importlib.util.find_spec(m) is not None
-        except (ImportError, ValueError):
-            present = False
-        if not present:
-            STUB_MODULES.append(m)
-    if int(torch.__version__.split(".")[0]) < 2:
-        STUB_MODULES.extend(STUB_OLD_TORCH)
-    sys.meta_path.insert(0, _Finder(stub_packaging))
-    import typing
-    if not hasattr(typing, "override"):
-        typing.override = lambda f: f
+OLD_TORCH = False       # torch older than 2 (Debian's 1.13): the shims below; off under torch 2.x
+
+
+def old_torch_shims(torch):
+    """torch 1.13 lacks what MCore 0.19 touches at import time."""
     torch.jit.script = lambda obj=None, *a, **k: obj
     if not hasattr(torch, "compile"):
         def _compile(f=None, **k):
@@ -329,6 +317,34 @@ def install_stand_ins():
         def __init__(self, *a):
             super().__init__()
     torch.no_grad = _no_grad
+    USED.add("torch 1.x shims")
+
+
+def install_stand_ins():
+    global OLD_TORCH
+    try:
+        import packaging.version  # noqa: F401
+        stub_packaging = False
+    except ImportError:
+        stub_packaging = True
+    import importlib.util
+    import torch
+    for m in STUB_IF_MISSING:
+        try:
+            present = importlib.util.find_spec(m) is not None
+        except (ImportError, ValueError):
+            present = False
+        if not present:
+            STUB_MODULES.append(m)
+    OLD_TORCH = int(torch.__version__.split(".")[0]) < 2
+    if OLD_TORCH:
+        STUB_MODULES.extend(STUB_OLD_TORCH)
+    sys.meta_path.insert(0, _Finder(stub_packaging))
+    import typing
+    if not hasattr(typing, "override"):
+        typing.override = lambda f: f
+    if OLD_TORCH:
+        old_torch_shims(torch)
     # torch.cuda.get_device_properties: read only by Bridge's flex-dispatcher check
     # (training/flex_dispatcher_backend.py validate_flex_dispatcher_backend), which raises or not
     # and writes no value; answered with the GPU the recipe's name targets (h100, b200, ...)
@@ -510,6 +526,7 @@ def read_key(cfg, key, env):
     return obj
 
 
+LAUNCH_ENV = {"HF_HUB_CACHE", "HF_HOME", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "CUDA_VISIBLE_DEVICES"}
 LAUNCH = []   # --launch KEY=VALUE: (dotted key, value) a launch gives where the recipe leaves None
 
 
@@ -614,7 +631,8 @@ def main():
         with contextlib.redirect_stdout(quiet):
             import megatron.bridge.training.config  # noqa: F401
             import megatron.core.utils as mcu
-            mcu._torch_version = mcu.PkgVersion(os.environ.get("CGLINT_TRUTH_TORCH_VERSION", "2.9.0"))
+            if OLD_TORCH or os.environ.get("CGLINT_TRUTH_TORCH_VERSION"):
+                mcu._torch_version = mcu.PkgVersion(os.environ.get("CGLINT_TRUTH_TORCH_VERSION", "2.9.0"))
     except Exception as e:
         doc["fatal"] = f"importing megatron.bridge.training.config: {_short(e)}\n" + traceback.format_exc()
         json.dump(doc, open(args.out, "w"), indent=1)
@@ -623,7 +641,10 @@ def main():
     doc["torch"] = torch.__version__
     base_env = dict(os.environ)
     for k in list(base_env):
-        # names a recipe may set in env_vars must start unset, as in a clean job environment
+        # names a recipe may set in env_vars must start unset, as in a clean job environment;
+        # where the launch finds its models (a stand-in Hugging Face cache) and its GPUs stays
+        if k in LAUNCH_ENV:
+            continue
         if k.startswith(("NCCL_", "NVTE_", "PYTORCH_", "CUDA_", "TORCH_", "NVIDIA_", "UB_", "TRANSFORMERS_", "HF_")):
             del base_env[k]
     fns = recipe_functions(root)

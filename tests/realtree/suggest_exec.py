@@ -3,6 +3,7 @@
 """`cglint suggest --fix` on real Megatron-Bridge recipes, checked by Bridge and MCore themselves.
 
 usage: suggest_exec.py CGLINT [TREE] [--json FILE] [--max-fail N] [--keep DIR] [--cache DIR] [-v]
+                      [--hf-cache DIR [--suggest-without-cache]] [--python PY] [--jobs N]
 
 1. Copies TREE's src/ (Bridge v0.6.0: recipes/ and perf_recipes/ with everything they import)
    to a scratch folder and runs `CGLINT suggest --format json` there, then `--fix`. A unit is
@@ -30,9 +31,19 @@ places and variables: CGLINT_BRIDGE_TREE, CGLINT_MCORE_TREE, CGLINT_TORCH_PYTHON
 Every run ends with a canary, so the comparison is known to be able to fail: a local per-layer
 graph (which Bridge 0.6 rejects) written into one patched function of the copy, executed again,
 must count as a failure, and cglint must report an error the original did not have.
+
+Recipes whose model is a Hugging Face config (AutoBridge.from_hf_pretrained("org/name")):
+--hf-cache DIR runs cglint and the executions with HF_HUB_CACHE=DIR HF_HUB_OFFLINE=1, DIR being a
+stand-in cache made by hf_standin.py (transformers' own config class for each architecture, its
+defaults: not the models' own sizes), and needs a Python (--python PY, else as above) with the
+real transformers: without it, exit 77 with the reason. --suggest-without-cache: cglint runs
+with an empty cache instead (so it branches on the model's keys, and --fix writes the branches),
+the executions still with DIR; a branched unit is judged by the branch the executed model takes.
+--jobs N splits each execution over N processes (a machine with the cores for it).
 """
 
 import argparse
+import ast
 import collections
 import hashlib
 import json
@@ -50,12 +61,16 @@ from bridge_truth import EXEC, SKIP, find_mcore, find_python
 KEYS = ["model.cuda_graph_impl", "model.cuda_graph_modules", "model.cuda_graph_scope", "model.use_te_rng_tracker",
         "rng.te_rng_tracker", "model.cuda_graph_warmup_steps", "env.NCCL_GRAPH_REGISTER",
         "dataset.offline_packing_specs.pad_cu_seqlens", "dataset.dataset_kwargs.pad_to_max_length"]
+MOE_KEYS = ["model.num_moe_experts", "model.moe_expert_capacity_factor", "model.moe_pad_expert_input_to_capacity"]
+JOBS = [1]              # --jobs
+EXEC_TIMEOUT = [280]    # seconds for one execution
 UNIT = re.compile(r"\(in ([A-Za-z_][A-Za-z0-9_]*)\)")
+CGLINT_ENV = [None]     # the environment cglint runs in (None: this one)
 
 
 def cglint_json(cglint, cwd, mcore, args, paths=FOLDERS):
     p = subprocess.run([cglint, *args[:1], "--isolated", "--python-path", mcore, "--format", "json", *args[1:], *paths],
-                       cwd=cwd, capture_output=True, text=True)
+                       cwd=cwd, capture_output=True, text=True, env=CGLINT_ENV[0])
     try:
         return json.loads(p.stdout)
     except ValueError:
@@ -73,38 +88,78 @@ def errors_by_unit(doc):
     return out
 
 
-def answer(unit):
+def answer(unit, branches=False):
+    """The suggestion --fix writes for UNIT (None: none); with BRANCHES, a unit with branches
+    (each of which --fix writes under an if) is answered by its list of choices."""
     ch = unit["choices"]
     if len(ch) != 1:
-        return None
+        ok = branches and all(c["set"] and c["status"] in ("suggest", "none-fits") for c in ch)
+        return {"branches": ch, "impl": "branches", "scope": None, "status": "branches", "set": []} if ok else None
     c = ch[0]
     if c["set"] and c["status"] in ("suggest", "none-fits"):
         return c
     return None
 
 
+def changed(tree, copy, path, function):
+    """Whether FUNCTION's text in PATH differs between TREE and its COPY."""
+    def text(root):
+        src = open(os.path.join(root, path), encoding="utf-8").read()
+        fn = next((f for f in ast.parse(src).body if isinstance(f, ast.FunctionDef) and f.name == function), None)
+        return ast.get_source_segment(src, fn) if fn else None
+    return text(tree) != text(copy)
+
+
+def branch_taken(choices, truth):
+    """The choice whose 'when' holds for the executed model's MoE keys (None: none does)."""
+    v = {k: truth.get(k, {}).get("value") for k in MOE_KEYS}
+    moe = v["model.num_moe_experts"] not in (None, 0)
+    cf = v["model.moe_expert_capacity_factor"]
+    want = ("dense" if not moe else "dropless" if cf is None else
+            "padded" if v["model.moe_pad_expert_input_to_capacity"] else "no padding")
+    for c in choices:
+        tags = re.findall(r"\(([^()]*)\)", c["when"])
+        if tags and tags[-1] == want or (want != "dense" and tags == ["MoE"]):
+            return c
+    return None
+
+
 def start(python, tree, mcore, only, out, ckpt):
-    """bridge_exec.py on 'only' (path:function) in 'tree', started; finish() waits for it."""
-    # what every PEFT launch passes: validate() asserts it is set and the folder exists, nothing more
-    cmd = [python, EXEC, "--bridge", tree, "--mcore", mcore, "--keys", ",".join(KEYS), "--out", out,
-           "--launch", f"checkpoint.pretrained_checkpoint={ckpt}"]
-    for o in only:
-        cmd += ["--only", o]
-    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True), out
+    """bridge_exec.py on 'only' (path:function) in 'tree', started in --jobs processes; finish()
+    waits for them and writes their records together to 'out'."""
+    runs = []
+    n = max(1, min(JOBS[0], len(only)))
+    for i in range(n):
+        # what every PEFT launch passes: validate() asserts it is set and the folder exists, nothing more
+        cmd = [python, EXEC, "--bridge", tree, "--mcore", mcore, "--keys", ",".join(KEYS + MOE_KEYS),
+               "--out", f"{out}.{i}", "--launch", f"checkpoint.pretrained_checkpoint={ckpt}"]
+        for o in only[i::n]:
+            cmd += ["--only", o]
+        runs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+    return runs, out
 
 
 def finish(run):
-    proc, out = run
-    try:
-        _, err = proc.communicate(timeout=280)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        sys.exit("bridge_exec.py ran over 280 s")
-    if proc.returncode or not os.path.exists(out):
-        sys.exit(f"bridge_exec.py failed ({proc.returncode}): {err[-3000:]}")
-    doc = json.load(open(out))
-    if "fatal" in doc:
-        sys.exit(f"bridge_exec.py: {doc['fatal']}")
+    procs, out = run
+    doc = None
+    for i, proc in enumerate(procs):
+        try:
+            _, err = proc.communicate(timeout=EXEC_TIMEOUT[0])
+        except subprocess.TimeoutExpired:
+            for p in procs:
+                p.kill()
+            sys.exit(f"bridge_exec.py ran over {EXEC_TIMEOUT[0]} s")
+        if proc.returncode or not os.path.exists(f"{out}.{i}"):
+            sys.exit(f"bridge_exec.py failed ({proc.returncode}): {err[-3000:]}")
+        part = json.load(open(f"{out}.{i}"))
+        if "fatal" in part:
+            sys.exit(f"bridge_exec.py: {part['fatal']}")
+        if doc:
+            doc["functions"] += part["functions"]
+            doc["stand_ins"] = sorted(set(doc.get("stand_ins", [])) | set(part.get("stand_ins", [])))
+        else:
+            doc = part
+    json.dump(doc, open(out, "w"))
     return {(f["path"], f["function"]): f for f in doc["functions"]}
 
 
@@ -118,11 +173,42 @@ def cached_original(cache, python, tree, mcore, only, out, ckpt):
     h = hashlib.sha256()
     for o in sorted(only):
         h.update(o.encode())
-    h.update(bridge_truth.tree_hash(tree, mcore, python, KEYS).encode())
+    h.update(bridge_truth.tree_hash(tree, mcore, python, KEYS + MOE_KEYS).encode())
+    h.update(hf_cache_hash().encode())
     path = os.path.join(cache, f"orig-{h.hexdigest()[:20]}.json") if cache else None
     if path and os.path.exists(path):
         return path, None
     return path, start(python, tree, mcore, only, out, ckpt)
+
+
+def hf_cache_hash():
+    """The stand-in configs the executions read (HF_HUB_CACHE under --hf-cache), hashed."""
+    h = hashlib.sha256()
+    top = os.environ.get("HF_HUB_CACHE") if os.environ.get("HF_HUB_OFFLINE") else None
+    for d, dirs, files in os.walk(top) if top else ():
+        dirs.sort()
+        for n in sorted(files):
+            if n == "config.json":
+                h.update(os.path.relpath(os.path.join(d, n), top).encode())
+                h.update(open(os.path.join(d, n), "rb").read())
+    return h.hexdigest()
+
+
+def use_hf_cache(a, python):
+    """--hf-cache: the environment every cglint and bridge_exec.py run inherits; the reason it
+    cannot be used (no cache, no real transformers), or None."""
+    if not os.path.isfile(os.path.join(a.hf_cache, "STANDIN.json")):
+        return f"no stand-in Hugging Face cache in {a.hf_cache} (tests/realtree/hf_standin.py generate DIR)"
+    p = subprocess.run([python, "-c", "import transformers; print(transformers.__version__)"],
+                       capture_output=True, text=True)
+    if p.returncode:
+        return f"{python} has no transformers (the Hugging Face configs need the real library)"
+    os.environ["HF_HUB_CACHE"] = os.path.abspath(a.hf_cache)
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    man = json.load(open(os.path.join(a.hf_cache, "STANDIN.json")))
+    print(f"Hugging Face configs: {a.hf_cache}, made with transformers {man['transformers']}, read with "
+          f"transformers {p.stdout.strip()} ({python}): {man['label']}")
+    return None
 
 
 def names(v):
@@ -156,7 +242,16 @@ def main():
     ap.add_argument("--keep")
     ap.add_argument("-v", action="store_true")
     ap.add_argument("--cache", help="folder that keeps the original recipes' execution between runs")
+    ap.add_argument("--hf-cache", help="a stand-in Hugging Face cache (hf_standin.py) for cglint and the executions")
+    ap.add_argument("--suggest-without-cache", action="store_true",
+                    help="with --hf-cache: cglint suggests without it (branches), the executions read it")
+    ap.add_argument("--python", help="the Python that executes the recipes (CGLINT_TORCH_PYTHON)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes for each execution")
+    ap.add_argument("--exec-timeout", type=int, default=280, help="seconds for one execution")
     a = ap.parse_args()
+    JOBS[0], EXEC_TIMEOUT[0] = a.jobs, a.exec_timeout
+    if a.python:
+        os.environ["CGLINT_TORCH_PYTHON"] = a.python
     cglint = os.path.abspath(a.cglint)
     tree, tried = find_tree(a.tree)
     mcore, tried_m = find_mcore()
@@ -167,7 +262,16 @@ def main():
                         None if mcore else "no Megatron-LM megatron/ package (tried " + ", ".join(map(str, tried_m)) + ")",
                         None if python else "no Python with torch (tried " + ", ".join(tried_p) + ")"] if s))
         return SKIP
+    if a.hf_cache:
+        why = use_hf_cache(a, python)
+        if why:
+            print(f"skipped: {why}")
+            return SKIP
     work = a.keep or tempfile.mkdtemp(prefix="cglint-suggest-exec-")
+    if a.suggest_without_cache:
+        empty = os.path.join(work, "no-hf-cache")
+        os.makedirs(empty, exist_ok=True)
+        CGLINT_ENV[0] = {**os.environ, "HF_HUB_CACHE": empty}
     copy = os.path.join(work, "tree")
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(os.path.join(tree, "src"), os.path.join(copy, "src"))
@@ -181,12 +285,15 @@ def main():
 def run(a, cglint, tree, copy, work, mcore, python):
     before = cglint_json(cglint, copy, mcore, ["suggest"])
     fix = subprocess.run([cglint, "suggest", "--isolated", "--python-path", mcore, "--fix", *FOLDERS], cwd=copy,
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env=CGLINT_ENV[0])
     if fix.returncode:
         sys.exit(f"cglint suggest --fix: exit {fix.returncode}: {fix.stderr[-2000:]}")
     units = {(u["path"], u["function"]): u for u in before["units"] if u.get("function")}
-    patched = {k: answer(u) for k, u in units.items() if answer(u)}
-    branched = sum(1 for u in units.values() if len(u["choices"]) > 1)
+    patched = {k: answer(u, a.suggest_without_cache) for k, u in units.items() if answer(u, a.suggest_without_cache)}
+    # a unit with branches counts as patched only where --fix wrote them
+    patched = {k: c for k, c in patched.items() if "branches" not in c or changed(tree, copy, *k)}
+    left = [u for k, u in units.items() if len(u["choices"]) > 1 and k not in patched]
+    branched = len(left)
     files = sorted({p for p, _ in patched})         # cglint on the files --fix changed
     lint_before = errors_by_unit(cglint_json(cglint, tree, mcore, ["lint"], files))
     lint_after = errors_by_unit(cglint_json(cglint, copy, mcore, ["lint"], files))
@@ -222,9 +329,15 @@ def run(a, cglint, tree, copy, work, mcore, python):
     count = collections.Counter(r["result"] for r in rows)
     lint_err = sum(1 for r in rows if r["lint_errors"])
     lint_new = sum(1 for r in rows if r["lint_new_errors"])
-    not_already = sum(1 for r in rows if r["result"] != "not run" and r["suggest_again"] not in (["already"], ["keep"]))
-    print(f"{len(units)} recipe units; {len(patched)} patched by --fix; {branched} left alone (the answer depends on a key "
-          f"cglint cannot know: a Hugging Face config)")
+    not_already = sum(1 for r in rows if r["result"] != "not run"
+                      and not (r["suggest_again"] and set(r["suggest_again"]) <= {"already", "keep"}))
+    print(f"{len(units)} recipe units; {len(patched)} patched by --fix"
+          + (f" ({sum(1 for c in patched.values() if 'branches' in c)} with branches)" if a.suggest_without_cache else "")
+          + f"; {branched} left alone with branches (the answer depends on a key cglint cannot know)")
+    why_left = collections.Counter(
+        re.sub(r"'[^']*'", "'…'", re.sub(r" at revision \w+| /\S+(?=\))", "", u.get("unknown") or "?"))[:120] for u in left)
+    for w, n in why_left.most_common(6):
+        print(f"  left alone ({n}): {w}")
     print("executed by Bridge+MCore validation: " + ", ".join(f"{count[r]} {r}" for r in ("pass", "fail", "differs", "not run")))
     print(f"cglint on the patched copy: {lint_err} patched units with an error, {lint_new} with an error the original "
           f"did not have; {not_already} run units not 'already' on a second suggest")
@@ -260,6 +373,9 @@ def run(a, cglint, tree, copy, work, mcore, python):
 
 def judge(k, c, o, n, lint_before, lint_after, again):
     """One patched unit: its suggestion c, the original's and the patched run's records o and n."""
+    if "branches" in c and n.get("status") == "accepted":
+        # a patch with an if on the model's keys: the branch the executed model takes
+        c = branch_taken(c["branches"], n["truth"]) or {**c, "impl": "no branch", "scope": None}
     row = {"path": k[0], "function": k[1], "impl": c["impl"], "scope": c["scope"], "status": c["status"],
            "set": {s["key"]: s["value"] for s in c["set"]},
            "lint_errors": lint_after.get(k, []),
