@@ -197,6 +197,13 @@ static const struct {
 	{"--bridge none mlm-moe.sh",
 	 "+    --micro-batch-size 1 --cuda-graph-impl transformer_engine --cuda-graph-modules attn moe_router "
 	 "moe_preprocess  # one sample a rank\n", NULL, NULL},
+	/* Bridge's recipe runner: Hydra overrides, in place where the command gives the key (its
+	 * quotes and continuation kept), else one a line after its last word; env as an export */
+	{"--bridge 0.6 runner.sh",
+	 "-    \"model.cuda_graph_impl=none\" \\\n+    model.cuda_graph_impl=transformer_engine \\\n",
+	 "+    train.train_iters=100 \\\n+    'model.cuda_graph_modules=[attn,mlp]' \\\n+    model.use_te_rng_tracker=true "
+	 "\\\n+    rng.te_rng_tracker=true  # short run\n", NULL},
+	{"--bridge 0.6 runner.sh", "+export NCCL_GRAPH_REGISTER=0\n torchrun", NULL, NULL},
 	{"--mcore 0.17 --bridge none mlm-string.sh",
 	 "+CG_ARGS=\"--cuda-graph-impl transformer_engine --cuda-graph-scope attn moe_router moe_preprocess "
 	 "--te-rng-tracker\"\n", NULL, NULL},
@@ -353,4 +360,52 @@ Test(suggest, mlm_yaml_edits)
 	got = patched(a, "MODEL_ARGS:\n  --x: 1\n", off, 1, &why);
 	cr_expect(why && strstr(why, "model.enable_cuda_graph = false has no spelling in MODEL_ARGS"), "%s", why);
 	arena_free(a);
+}
+
+/* A script that runs the recipe runner twice (Bridge's examples loop over a dense and an MoE
+ * recipe): each command is a unit of its own, at its program's line, and each gets its own
+ * overrides; an 'echo' naming run_recipe.py is not a command. */
+Test(suggest, runner_commands_patched_each_in_place)
+{
+	char dir[64];
+	cr_assert(harness_tmpdir(dir, sizeof(dir), "suggest"));
+	static const char script[] =
+		"#!/bin/bash\n"
+		"for tp in 1 2; do\n"
+		"    echo \"run_recipe.py | TP=$tp\"\n"
+		"    torchrun --nproc_per_node=8 scripts/training/run_recipe.py \\\n"
+		"        --recipe acme_dense_config \\\n"
+		"        model.num_moe_experts=null \\\n"
+		"        model.tensor_model_parallel_size=$tp\n"
+		"done\n"
+		"torchrun --nproc_per_node=8 scripts/training/run_recipe.py --recipe acme_moe_config \\\n"
+		"    model.num_moe_experts=64 model.moe_expert_capacity_factor=null\n";
+	free(harness_write(dir, "two.sh", script, strlen(script)));
+	char *out;
+	cr_expect_eq(harness_run(dir, "suggest --diff --mcore 0.19 --bridge 0.6 two.sh", &out), 1);
+	cr_expect(!strstr(out, "+    echo"), "%s", out);       /* unchanged */
+	cr_expect(strstr(out, "-        model.tensor_model_parallel_size=$tp\n"
+			      "+        model.tensor_model_parallel_size=$tp \\\n"
+			      "+        model.cuda_graph_impl=transformer_engine \\\n"
+			      "+        'model.cuda_graph_modules=[attn,mlp]' \\\n"), "%s", out);
+	cr_expect(strstr(out, "+    model.num_moe_experts=64 model.moe_expert_capacity_factor=null \\\n"
+			      "+    model.cuda_graph_impl=transformer_engine \\\n"
+			      "+    'model.cuda_graph_modules=[attn,moe_router,moe_preprocess]' \\\n"), "%s", out);
+	free(out);
+	/* applied, each command is the strongest already, and the script still parses */
+	cr_expect_eq(harness_run(dir, "suggest --fix --mcore 0.19 --bridge 0.6 two.sh", &out), 0);
+	free(out);
+	json_t *doc = suggest_json(dir, "--mcore 0.19 --bridge 0.6", "two.sh", &(int){0});
+	json_t *units = json_object_get(doc, "units");
+	cr_expect_eq(json_array_size(units), 2);
+	for (size_t k = 0; k < json_array_size(units); k++) {
+		json_t *c = json_array_get(json_object_get(json_array_get(units, k), "choices"), 0);
+		cr_expect_str_eq(json_string_value(json_object_get(c, "status")), "already", "unit %zu", k);
+	}
+	json_decref(doc);
+	char *cmd;
+	cr_assert_neq(asprintf(&cmd, "bash -n %s/two.sh", dir), -1);
+	cr_expect_eq(system(cmd), 0, "%s", cmd);
+	free(cmd);
+	cr_expect_eq(harness_rmdir(dir), 0);
 }

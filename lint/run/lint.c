@@ -202,6 +202,7 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 			free(w);
 			continue;
 		}
+		unsigned w_prog_line = w[at_prog].loc.line;    /* the program's word: where the command is */
 		struct arena *ua = arena_new();
 		struct facts t;
 		facts_init(&t, ua);
@@ -217,11 +218,16 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 			cfg_env(&t, cmd->env[k].name, cmd->env[k].value, cmd->env[k].loc, "script");
 		bool complete = args_to_facts(&t, &r->diags, r->pack, &tg, prog, cmd->loc, w + at_prog + 1,
 					      cmd->argc - at_prog - 1, "script");
+		for (size_t k = 0; k < r->opts->n_dotlists; k++)        /* cglint's own KEY=VALUE words, last */
+			cfg_dotlist(&t, &r->diags, r->opts->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1},
+				    false);
 		/* a complete Megatron-LM command line leaves every other flag at its default; the
 		 * harness's recipe sets keys its command line does not show */
 		t.closed = (prog == ARGS_MEGATRON_LM && complete) || r->opts->assume_defaults;
 		free(w);
+		r->unit_line = w_prog_line;     /* a script's commands are units of their own */
 		unit_judge(r, path, &t, &tg);
+		r->unit_line = 0;
 		facts_release(&t);
 		arena_free(ua);
 	}

@@ -265,6 +265,10 @@ bool recipe_launch(struct lint_run *r, const char *script, const char *name, str
 		bridge_release(r, at, tg);
 		if (r->opts->verbose)
 			unit_say(r, "%s:%u:%u: note: recipe %s: %zu keys read\n", at.path, at.line, at.col, name, pu->n_keys);
+	} else if (fe_py_cache_full(r->py)) {
+		diag_input(&r->diags, "CG921", at, "cannot find recipe '%s': this run reached cglint's limit of %u "
+			   "Python modules (%u MiB) read, so its module went unread; lint this script with fewer files at "
+			   "once; what it sets is unknown", name, FE_PY_MAX_FILES, FE_PY_MAX_BYTES >> 20);
 	} else if ((found = py_mod_find(a, script, "megatron.bridge.recipes", 0))) {
 		diag_input(&r->diags, "CG921", at, "cannot find recipe '%s': %s defines or exports no such function "
 			   "that cglint can read; what it sets is unknown", name, found);

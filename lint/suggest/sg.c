@@ -61,12 +61,17 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= m && !strcmp(s + n - m, tail);
 }
 
+/* Whether the unit's own input sets a key under 'prefix' (cglint's KEY=VALUE words alone make
+ * no function a recipe). */
 static bool has_prefix(const struct facts *t, const char *prefix)
 {
 	size_t m = strlen(prefix);
-	for (size_t k = 0; k < t->n; k++)
-		if (!strncmp(t->order[k]->key, prefix, m) && !facts_internal(t->order[k]->key))
+	for (size_t k = 0; k < t->n; k++) {
+		const struct fact *f = t->order[k];
+		if (!strncmp(f->key, prefix, m) && !facts_internal(f->key) &&
+		    !(f->loc.path && !strcmp(f->loc.path, "<command line>")))
 			return true;
+	}
 	return false;
 }
 
@@ -78,7 +83,8 @@ static enum sg_lang lang_of(const char *path, const struct facts *t, const struc
 		return SG_HARNESS;
 	if (tg->bridge == TARGET_NO_BRIDGE)
 		return SG_MLM;
-	return ends_with(path, ".yaml") || ends_with(path, ".yml") ? SG_YAML : SG_MLM;
+	/* a command line with a Bridge target that is not the harness's runs the recipe runner */
+	return ends_with(path, ".yaml") || ends_with(path, ".yml") ? SG_YAML : SG_RUNNER;
 }
 
 void sg_unit(void *ctx, const char *path, const char *unit, unsigned line, const struct target *tg,

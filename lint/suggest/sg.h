@@ -30,8 +30,9 @@ struct sg_opts {
 	const char *function;           /* --function: only the units of this recipe function, or NULL */
 };
 
-/* The language a unit's patch is written in. */
-enum sg_lang { SG_PY, SG_YAML, SG_HARNESS, SG_MLM };
+/* The language a unit's patch is written in: a recipe function, a Bridge YAML, the performance
+ * harness's flags, Megatron-LM's flags, Hydra overrides to Bridge's recipe runner. */
+enum sg_lang { SG_PY, SG_YAML, SG_HARNESS, SG_MLM, SG_RUNNER };
 
 /* One key the suggestion writes: its value, and where the unit writes it now (path NULL: nowhere). */
 struct sg_set {

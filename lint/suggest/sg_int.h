@@ -76,6 +76,12 @@ const char *sg_spelled(struct arena *a, const struct value *v, enum sg_lang lang
 const char *sg_mlm_yaml_patch(struct arena *a, const char *buf, size_t len, const struct sg_choice *c,
 			      struct fix_edit *edits, size_t cap, size_t *n);
 
+/* A suggestion as Hydra overrides on the recipe-runner command starting at 'line' of the script
+ * 'path', appended to edits[*n..cap) (all of them or none); NULL, or why it cannot be written
+ * there (sg_runner.c). */
+const char *sg_runner_patch(struct arena *a, const char *path, unsigned line, const char *buf, size_t len,
+			    const struct sg_choice *c, struct fix_edit *edits, size_t cap, size_t *n);
+
 /* One unit, judged (sg_eval.c): the choices for every branch, into 'u'. */
 struct sgx {
 	const struct pack *pack;

@@ -12,7 +12,7 @@
 #include "suggest/sg.h"
 #include "suggest/sg_int.h"
 
-static const char *const lang_names[] = {"python", "yaml", "harness", "megatron-lm"};
+static const char *const lang_names[] = {"python", "yaml", "harness", "megatron-lm", "bridge-runner"};
 static const char *const status_names[] = {"suggest", "already", "keep", "none-fits"};
 
 /* jansson takes UTF-8 only: a value with other bytes is repaired first (out_utf8) */

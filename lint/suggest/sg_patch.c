@@ -441,19 +441,22 @@ static bool mlm_runs(struct arena *a, const char *s, size_t n)
 	return false;
 }
 
-/* The first line of the training command, or 0. */
-static unsigned mlm_command(struct arena *a, const char *buf, size_t len)
+/* The first line of the unit's training command (its program's word is on 'line'), or 0: a
+ * script may run several. */
+static unsigned mlm_command(struct arena *a, const char *buf, size_t len, unsigned line)
 {
 	size_t n;
 	const char *s;
-	for (unsigned l = 1; (s = text_line(buf, len, l, &n)); l++)
+	while (line > 1 && (s = text_line(buf, len, line - 1, &n)) && n && s[n - 1] == '\\')
+		line--;
+	for (unsigned l = line ? line : 1; (s = text_line(buf, len, l, &n)); l++)
 		if (mlm_runs(a, s, n))
 			return l;
 	return 0;
 }
 
-static const char *mlm_patch(struct arena *a, const char *buf, size_t len, const struct sg_choice *c,
-			     struct edits *ed)
+static const char *mlm_patch(struct arena *a, const char *buf, size_t len, unsigned line,
+			     const struct sg_choice *c, struct edits *ed)
 {
 	struct sbuf tail, env;
 	sbuf_init(&tail);
@@ -484,7 +487,7 @@ static const char *mlm_patch(struct arena *a, const char *buf, size_t len, const
 		}
 		sbuf_printf(&tail, " %s%s%s", flag, *words ? " " : "", words);
 	}
-	unsigned cmd = mlm_command(a, buf, len);
+	unsigned cmd = mlm_command(a, buf, len, line);
 	if (!why && (tail.len || env.len) && !cmd)
 		why = "no training command (pretrain_*.py) found to add the flags to";
 	if (!why && tail.len && !anchor) {  /* after the command's last line ('\' continuations followed) */
@@ -517,11 +520,12 @@ static const char *unit_patch(struct arena *a, const char *buf, size_t len, cons
 			yaml_set(a, buf, len, u->line, c->sets[k].key, spelled(a, &c->sets[k].val, SG_YAML), ed);
 		return NULL;
 	case SG_HARNESS: return harness_patch(a, buf, len, c, ed);
+	case SG_RUNNER: return sg_runner_patch(a, u->path, u->line, buf, len, c, ed->e, MAX_EDITS, &ed->n);
 	case SG_MLM:
 		if (strstr(u->path, ".yaml") || strstr(u->path, ".yml"))
 			return sg_mlm_yaml_patch(a, buf, len, c, ed->e, MAX_EDITS, &ed->n);
 		size_t before = ed->n;
-		const char *why = mlm_patch(a, buf, len, c, ed);
+		const char *why = mlm_patch(a, buf, len, u->line, c, ed);
 		ed->n = why ? before : ed->n;   /* all of a unit's edits or none */
 		return why;
 	default: return "cglint writes no patch for this kind of input yet";

@@ -754,6 +754,11 @@ void fe_py_cache_replayed(struct py_cache *c, const char *const *fields, size_t 
 	c->n_replayed = n;
 }
 
+bool fe_py_cache_full(const struct py_cache *c)
+{
+	return c && c->full;
+}
+
 size_t fe_py_cache_count(const struct py_cache *c)
 {
 	size_t n = 0;

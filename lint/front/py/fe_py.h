@@ -95,7 +95,7 @@ struct py_file {
  * Texts and paths live in 'a' (the run's arena); the trees until fe_py_cache_free.
  */
 #define FE_PY_MAX_DEPTH 8
-#define FE_PY_MAX_FILES 256
+#define FE_PY_MAX_FILES 2048
 #define FE_PY_MAX_BYTES (32u << 20)
 /* Records a function's log holds, its helpers' replayed ones included; past them it is 'over'
  * and its unit is not read (CG903). Megatron-Bridge's recipes write at most 756; a config copied
@@ -118,6 +118,8 @@ void fe_py_cache_replayed(struct py_cache *c, const char *const *fields, size_t 
  * bytes[k] runs only its picks[k]-th branch that may run (py_fork.n_paths of them). n = 0: all
  * of them again. */
 void fe_py_cache_choose(struct py_cache *c, const unsigned *bytes, const unsigned *picks, size_t n);
+/* Whether a module went unread because the run reached FE_PY_MAX_FILES or FE_PY_MAX_BYTES. */
+bool fe_py_cache_full(const struct py_cache *c);
 /* The k-th module read from disk to follow a call (k < count), for the run's text store. */
 size_t fe_py_cache_count(const struct py_cache *c);
 void fe_py_cache_file(const struct py_cache *c, size_t k, const char **path, const char **buf, size_t *len);

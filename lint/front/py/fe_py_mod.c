@@ -357,8 +357,10 @@ struct mod *fe_py_mod_load(struct py_cache *c, const struct mod *from, const cha
 	for (size_t k = c->n; k-- > 0;)
 		if (!strcmp(c->mods[k]->path, path))
 			return c->mods[k];
-	if (c->files >= FE_PY_MAX_FILES)
+	if (c->files >= FE_PY_MAX_FILES) {
+		c->full = true;
 		return NULL;
+	}
 	FILE *fp = fopen(path, "rb");
 	if (!fp)
 		return NULL;
@@ -370,6 +372,7 @@ struct mod *fe_py_mod_load(struct py_cache *c, const struct mod *from, const cha
 	while ((got = fread(chunk, 1, sizeof(chunk), fp)) > 0 && c->bytes + sb.len + got <= FE_PY_MAX_BYTES)
 		sbuf_addn(&sb, chunk, got);
 	bool whole = feof(fp) && !ferror(fp);
+	c->full |= !whole && !ferror(fp);
 	fclose(fp);
 	struct mod *m = NULL;
 	if (whole) {

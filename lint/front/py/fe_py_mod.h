@@ -128,6 +128,7 @@ struct py_cache {
 	const char **found_at;  /* NULL: none): a folder's files import the same modules */
 	size_t n_found, cap_found;
 	size_t files, bytes, walks;
+	bool full;              /* a module was not read: FE_PY_MAX_FILES or FE_PY_MAX_BYTES reached */
 	struct mod *top;        /* the file being linted: notes are about its lines */
 	struct py_note *notes;
 	size_t n_notes, cap_notes;
