@@ -227,6 +227,14 @@ static const char *scope_text(struct arena *a, const struct value *v)
 	return s;
 }
 
+/* "local [attn, mlp]", or "local (no modules named)" */
+static const char *setting_text(struct arena *a, const char *impl, const struct value *scope)
+{
+	if (scope->kind == V_NULL || scope->kind == V_UNKNOWN)
+		return arena_printf(a, "%s (%s)", impl, scope->kind == V_NULL ? "no modules named" : "modules not known");
+	return arena_printf(a, "%s [%s]", impl, scope_text(a, scope));
+}
+
 static const char *version(struct arena *a, const struct target *tg)
 {
 	char m[16], b[16];
@@ -394,7 +402,7 @@ static void decide(struct sgx *x, const struct facts *base, const struct sgt_cla
 	int now_rank = u->impl ? sgt_rank(u->impl, &u->scope) : 0;
 	if (!c->impl && now_rank > 0 && !now_fresh) {   /* no candidate passes, its own setting does */
 		c->status = SG_KEEP;
-		sbuf_printf(&path, ": keeps its own %s [%s], which passes", u->impl, scope_text(x->a, &u->scope));
+		sbuf_printf(&path, ": keeps its own %s, which passes", setting_text(x->a, u->impl, &u->scope));
 	} else if (!c->impl) {
 		c->status = SG_NONE_FITS;
 		sbuf_adds(&path, ": no candidate passes");
@@ -407,7 +415,8 @@ static void decide(struct sgx *x, const struct facts *base, const struct sgt_cla
 	} else if (!now_fresh && now_rank > sgt_rank(c->impl, &c->scope)) {
 		c->status = SG_KEEP;
 		c->n_sets = 0;
-		sbuf_printf(&path, ": keeps its own %s [%s], which passes and captures more", u->impl, scope_text(x->a, &u->scope));
+		sbuf_printf(&path, ": keeps its own %s, which passes and captures more",
+			    setting_text(x->a, u->impl, &u->scope));
 	} else {
 		c->status = c->n_sets ? SG_SUGGEST : SG_ALREADY;
 		sbuf_printf(&path, ": %s [%s]%s", c->impl, scope_text(x->a, &c->scope), c->n_sets ? "" : " (already set)");
