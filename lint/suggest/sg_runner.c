@@ -107,14 +107,16 @@ const char *sg_runner_patch(struct arena *a, const char *path, unsigned line, co
 	while (first > 1 && (s = text_line(buf, len, first - 1, &ln)) && ln && s[ln - 1] == '\\')
 		first--;
 	bool runner = false;
-	while ((s = text_line(buf, len, last, &ln)) && (runner |= runs_runner(s, ln), ln && s[ln - 1] == '\\'))
-		last++;
-	if (!s)
-		return "the command does not end";
+	for (;; last++) {
+		if (!(s = text_line(buf, len, last, &ln)))
+			return "the command does not end";
+		runner |= runs_runner(s, ln);
+		if (!ln || s[ln - 1] != '\\')
+			break;
+	}
 	if (!runner)
 		return "no recipe runner (run_recipe.py, train.sh, setup_experiment.py) on the command's lines";
-	s = text_line(buf, len, last, &ln);
-	size_t ind = 0;
+	size_t ind = 0;         /* 's' is the last line */
 	while (ind < ln && (s[ind] == ' ' || s[ind] == '\t'))
 		ind++;
 	struct sbuf tail, env;
@@ -139,20 +141,19 @@ const char *sg_runner_patch(struct arena *a, const char *path, unsigned line, co
 			continue;
 		}
 		if (last > first)       /* a command over several lines: one override a line, at its indent */
-			sbuf_printf(&tail, " \\\n%.*s%s", (int)ind, text_line(buf, len, last, &m), word);
+			sbuf_printf(&tail, " \\\n%.*s%s", (int)ind, s, word);
 		else
 			sbuf_printf(&tail, " %s", word);
 	}
 	if (tail.len && *n < cap) {     /* after the last word, before a trailing comment */
-		const char *e = text_line(buf, len, last, &ln);
 		size_t end = 0;
-		for (char q = 0; end < ln && (q || e[end] != '#' || !end || !isspace((unsigned char)e[end - 1])); end++)
-			if (e[end] == '\'' || e[end] == '"')
-				q = q == e[end] ? 0 : q ? q : e[end];
-		while (end && isspace((unsigned char)e[end - 1]))
+		for (char q = 0; end < ln && (q || s[end] != '#' || !end || !isspace((unsigned char)s[end - 1])); end++)
+			if (s[end] == '\'' || s[end] == '"')
+				q = q == s[end] ? 0 : q ? q : s[end];
+		while (end && isspace((unsigned char)s[end - 1]))
 			end--;
-		edits[(*n)++] = (struct fix_edit){(size_t)(e - buf) + end, (size_t)(e - buf) + end,
-						  arena_strdup(a, tail.buf), NULL};
+		size_t at_end = (size_t)(s - buf) + end;
+		edits[(*n)++] = (struct fix_edit){at_end, at_end, arena_strdup(a, tail.buf), NULL};
 	}
 	if (env.len && *n < cap) {
 		size_t off = (size_t)(text_line(buf, len, first, &ln) - buf);
