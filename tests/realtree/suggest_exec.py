@@ -206,8 +206,10 @@ def use_hf_cache(a, python):
     os.environ["HF_HUB_CACHE"] = os.path.abspath(a.hf_cache)
     os.environ["HF_HUB_OFFLINE"] = "1"
     man = json.load(open(os.path.join(a.hf_cache, "STANDIN.json")))
+    none = sorted(m for m, r in man["models"].items() if "error" in r)
     print(f"Hugging Face configs: {a.hf_cache}, made with transformers {man['transformers']}, read with "
-          f"transformers {p.stdout.strip()} ({python}): {man['label']}")
+          f"transformers {p.stdout.strip()} ({python}): {man['label']}; {len(man['models']) - len(none)} of "
+          f"{len(man['models'])} model ids" + (f", none for {', '.join(none)}" if none else ""))
     return None
 
 
