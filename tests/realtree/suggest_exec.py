@@ -286,6 +286,14 @@ def main():
 
 def run(a, cglint, tree, copy, work, mcore, python):
     before = cglint_json(cglint, copy, mcore, ["suggest"])
+    # the units that need a Hugging Face config: those with branches when cglint has no cache
+    hf_units = set()
+    if a.hf_cache:
+        env, CGLINT_ENV[0] = CGLINT_ENV[0], {**os.environ, "HF_HUB_CACHE": os.path.join(work, "no-hf-cache")}
+        os.makedirs(CGLINT_ENV[0]["HF_HUB_CACHE"], exist_ok=True)
+        hf_units = {(u["path"], u["function"]) for u in cglint_json(cglint, tree, mcore, ["suggest"])["units"]
+                    if u.get("function") and len(u["choices"]) > 1}
+        CGLINT_ENV[0] = env
     fix = subprocess.run([cglint, "suggest", "--isolated", "--python-path", mcore, "--fix", *FOLDERS], cwd=copy,
                          capture_output=True, text=True, env=CGLINT_ENV[0])
     if fix.returncode:
@@ -341,6 +349,10 @@ def run(a, cglint, tree, copy, work, mcore, python):
     for w, n in why_left.most_common(6):
         print(f"  left alone ({n}): {w}")
     print("executed by Bridge+MCore validation: " + ", ".join(f"{count[r]} {r}" for r in ("pass", "fail", "differs", "not run")))
+    if hf_units:
+        hf = collections.Counter(r["result"] for r in rows if (r["path"], r["function"]) in hf_units)
+        print(f"  of which {sum(hf.values())} need a Hugging Face config (branched without the cache): "
+              + ", ".join(f"{hf[r]} {r}" for r in ("pass", "fail", "differs", "not run")))
     print(f"cglint on the patched copy: {lint_err} patched units with an error, {lint_new} with an error the original "
           f"did not have; {not_already} run units not 'already' on a second suggest")
     why_not = collections.Counter(r["why"][:90] for r in rows if r["result"] == "not run")
