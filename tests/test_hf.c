@@ -329,3 +329,54 @@ Test(hf, provider_returned_by_a_helper_or_bound_first)
 	free(out);
 	free(hub);
 }
+
+/* Qwen3.5-VL's bridge writes the vision config's dtype from the provider's arguments once they
+ * are taken: followed, and a later read of a field it changed is unknown, not the file's value. */
+Test(hf, bridge_writes_the_hf_config_after_taking_the_arguments)
+{
+	SH("mkdir -p %s/megatron/bridge/models/acme %s/hub/models--acme--VL-B2/snapshots/feed "
+	   "%s/hub/models--acme--VL-B2/refs && printf feed > %s/hub/models--acme--VL-B2/refs/main", dir, dir, dir, dir);
+	put("hub/models--acme--VL-B2/snapshots/feed/config.json",
+	    "{\"architectures\": [\"AcmeVLMoeForConditionalGeneration\"], \"model_type\": \"acme_vl\",\n"
+	    " \"text_config\": {\"num_hidden_layers\": 6, \"num_experts\": 32, \"head_dim\": 64},\n"
+	    " \"vision_config\": {\"depth\": 2, \"torch_dtype\": \"float32\"}}\n");
+	put("megatron/bridge/models/acme/__init__.py", "");
+	put("megatron/bridge/models/acme/acme_vl_bridge.py",
+	    "from dataclasses import dataclass\n"
+	    "from megatron.bridge.models.conversion.model_bridge import MegatronModelBridge\n"
+	    "from megatron.bridge.models.gpt_provider import GPTModelProvider\n\n"
+	    "@dataclass\nclass AcmeVLMoeModelProvider(GPTModelProvider):\n    vision_dtype: str = \"bf16\"\n\n"
+	    "@MegatronModelBridge.register_bridge(source=\"AcmeVLMoeForConditionalGeneration\", target=None)\n"
+	    "class AcmeVLMoeBridge(MegatronModelBridge):\n"
+	    "    def provider_bridge(self, hf_pretrained):\n"
+	    "        hf_config = hf_pretrained.config\n"
+	    "        text_config = hf_config.text_config\n"
+	    "        provider_kwargs = self.hf_config_to_provider_kwargs(text_config)\n"
+	    "        vision_config = hf_config.vision_config\n"
+	    "        vision_config.torch_dtype = provider_kwargs.get(\"params_dtype\", None)\n"
+	    "        provider = AcmeVLMoeModelProvider(**provider_kwargs)\n"
+	    "        provider.num_moe_experts = text_config.num_experts\n"
+	    "        provider.vision_dtype = vision_config.torch_dtype\n"
+	    "        provider.kv_channels = getattr(text_config, \"head_dim\", 128)\n"
+	    "        return provider\n");
+	put("vlb.py", "from megatron.bridge.models import AutoBridge\n\n"
+		      "def vlb_config():\n"
+		      "    cfg = ConfigContainer(model=GPTModelProvider())\n"
+		      "    cfg.model = AutoBridge.from_hf_pretrained(\"acme/VL-B2\").to_megatron_provider()\n"
+		      "    return cfg\n");
+	char *hub = use_hub();
+	char *out = facts("vlb.py", "vlb_config");
+	expect_has(out, "model.num_moe_experts = 32");
+	expect_has(out, "model.kv_channels = 64");
+	expect_has(out, "model.vision_dtype = (unknown)");
+	expect_has(out, "from the Hugging Face config's 'torch_dtype', which it changes first");
+	free(out);
+	/* writing the config before the arguments are taken is not followed: they may read it */
+	SH("sed -i '/vision_config.torch_dtype = /d; s/^        provider_kwargs = self.hf/        text_config.head_dim = 32\\n"
+	   "        provider_kwargs = self.hf/' %s/megatron/bridge/models/acme/acme_vl_bridge.py", dir);
+	out = facts("vlb.py", "vlb_config");
+	expect_has(out, "AcmeVLMoeBridge.provider_bridge changes the Hugging Face config");
+	expect_lacks(out, "model.num_moe_experts = 32");
+	free(out);
+	free(hub);
+}

@@ -59,6 +59,8 @@ struct build {
 	const char *key;        /* the section: "#0.model" */
 	struct loc at;          /* the call in the file linted */
 	const char *id;         /* the model id, for messages */
+	const char *changed[8]; /* HF config fields provider_bridge writes once the provider's */
+	size_t n_changed;       /* arguments are taken (vision_config.torch_dtype = ...) */
 };
 
 /* A field the provider is built with: Bridge keeps only the class's own (valid_fields); one of a
@@ -287,6 +289,23 @@ static bool mentions(struct scan *s, TSNode n, const char *name, unsigned depth)
 	return false;
 }
 
+/* Whether every use of 'name' in 'n' reads it: name.get(...). */
+static bool only_gets(struct scan *s, TSNode n, const char *name, unsigned depth)
+{
+	if (py_is(n, "call")) {
+		TSNode fn = py_field(n, "function");
+		if (py_is(fn, "attribute") && !strcmp(stext(s, py_field(fn, "attribute")), "get") &&
+		    py_is(py_field(fn, "object"), "identifier") && !strcmp(stext(s, py_field(fn, "object")), name))
+			return only_gets(s, py_field(n, "arguments"), name, depth + 1);
+	}
+	if (py_is(n, "identifier"))
+		return strcmp(stext(s, n), name);
+	for (uint32_t k = 0; depth < 64 && k < ts_node_named_child_count(n); k++)
+		if (!only_gets(s, ts_node_named_child(n, k), name, depth + 1))
+			return false;
+	return true;
+}
+
 /* The HF config an expression is: hf_pretrained.config, a name bound to one, X.text_config. */
 static const struct py_hf_config *config_of(struct scan *s, TSNode e)
 {
@@ -337,6 +356,13 @@ static struct value written(struct scan *s, TSNode e, const char **why)
 		 ts_node_named_child_count(args) >= 2 && (c = config_of(s, ts_node_named_child(args, 0))) &&
 		 fe_py_lit_value(f->a, s->m->path, s->m->src, ts_node_named_child(args, 1), &name, 0) && name.kind == V_STR)
 		got = py_hf_get(c, name.s, &v);         /* present: the default is not used */
+	const char *field = got && py_is(x, "attribute") ? stext(s, py_field(x, "attribute")) : got ? name.s : NULL;
+	for (size_t k = 0; field && k < s->b->n_changed; k++)
+		if (!strcmp(s->b->changed[k], field)) {
+			*why = arena_printf(f->a, "set by Megatron-Bridge's %s from the Hugging Face config's '%s', "
+					    "which it changes first", s->cls, field);
+			return value_unknown;
+		}
 	if (got && (!neg || value_truth(&v) != TRI_UNKNOWN))
 		return neg ? value_bool(value_truth(&v) == TRI_FALSE) : v;
 	*why = arena_printf(f->a, "set by Megatron-Bridge's %s to '%s', which cglint does not compute", s->cls,
@@ -445,7 +471,9 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k)
 	TSNode right = py_is(e, "assignment") ? py_field(e, "right") : e;
 	if (s->kw_name && mentions(s, st, s->kw_name, 0) &&
 	    !(py_is(e, "assignment") && py_is(py_field(e, "left"), "identifier") && py_is(right, "call") &&
-	      py_is(py_field(right, "function"), "identifier")))
+	      py_is(py_field(right, "function"), "identifier")) &&
+	    !(py_is(e, "assignment") && !mentions(s, py_field(e, "left"), s->kw_name, 0) &&
+	      only_gets(s, right, s->kw_name, 0)))
 		return arena_printf(f->a, "%s changes the provider's arguments through '%s'", s->cls,
 				    py_breg_snippet(f, s->m, st));
 	if (py_is(e, "assignment")) {
@@ -495,13 +523,22 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k)
 		}
 		targets[n++] = l;
 		bool ours = false;
+		size_t cfg_fields = 0;
 		for (size_t i = 0; i < n; i++) {
 			TSNode o = py_field(targets[i], "object");
 			ours |= py_is(targets[i], "attribute") && py_is(o, "identifier") && s->provider &&
 				!strcmp(stext(s, o), s->provider);
-			if (!py_is(targets[i], "identifier") && !ours && config_of(s, py_is(o, "identifier") ? o : targets[i]))
+			if (py_is(targets[i], "identifier") || ours || !config_of(s, py_is(o, "identifier") ? o : targets[i]))
+				continue;
+			/* a field of the HF config written once the provider's arguments are taken: what
+			 * reads that field afterwards is unknown; before, the arguments themselves may */
+			if (!s->kw_name || !py_is(targets[i], "attribute") || s->b->n_changed == 8)
 				return arena_printf(f->a, "%s changes the Hugging Face config", s->cls);
+			s->b->changed[s->b->n_changed++] = stext(s, py_field(targets[i], "attribute"));
+			cfg_fields++;
 		}
+		if (cfg_fields == n)
+			return NULL;
 		if (!ours) {
 			if (mentions(s, r, s->provider, 0) && py_is(r, "call"))
 				return arena_printf(f->a, "%s hands the provider to '%s'", s->cls, py_breg_snippet(f, s->m, r));
