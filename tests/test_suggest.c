@@ -180,9 +180,10 @@ static const struct {
 	 * companion CG201 asks for */
 	{"--bridge 0.6 --assume-defaults expandable-segments.yaml", "+  cuda_graph_modules: [attn, mlp]\n",
 	 "+  NCCL_GRAPH_REGISTER: 0\n", NULL},
-	/* a unit that writes the deprecated scope keeps it: modules beside it would fail (CG131) */
-	{"--bridge 0.6 scope-written.py", "+    cfg.model.cuda_graph_scope = [\"attn\", \"mlp\"]\n", NULL,
-	 "cuda_graph_modules"},
+	/* a unit that writes the deprecated scope keeps it: modules beside it would fail (CG131),
+	 * so they go empty, whatever a recipe it calls (or that recipe's own patch) sets */
+	{"--bridge 0.6 scope-written.py", "+    cfg.model.cuda_graph_scope = [\"attn\", \"mlp\"]\n",
+	 "+    cfg.model.cuda_graph_modules = []\n", "cuda_graph_modules = [\""},
 	/* packed sequences: Bridge's padding settings, under an if where the dataset is unseen */
 	{"--bridge 0.6 packed-unseen.py",
 	 "+    if getattr(cfg.dataset, \"offline_packing_specs\", None) is not None:\n"
@@ -407,5 +408,47 @@ Test(suggest, runner_commands_patched_each_in_place)
 	cr_assert_neq(asprintf(&cmd, "bash -n %s/two.sh", dir), -1);
 	cr_expect_eq(system(cmd), 0, "%s", cmd);
 	free(cmd);
+	cr_expect_eq(harness_rmdir(dir), 0);
+}
+
+/* A recipe that calls another inherits what that one's patch sets: --fix judges again and patches
+ * the caller too (Bridge's perf recipes call its library recipes), until nothing changes. */
+Test(suggest, fix_passes_until_callers_agree)
+{
+	char dir[64];
+	cr_assert(harness_tmpdir(dir, sizeof(dir), "suggest"));
+	static const char recipes[] =
+		"def base_config():\n"
+		"    cfg = make_config()\n"
+		"    cfg.model.num_moe_experts = None\n"
+		"    cfg.model.attention_dropout = 0.0\n"
+		"    cfg.model.hidden_dropout = 0.0\n"
+		"    cfg.model.recompute_granularity = None\n"
+		"    cfg.model.cpu_offloading = False\n"
+		"    cfg.model.cuda_graph_impl = \"none\"\n"
+		"    return cfg\n\n\n"
+		"def offloading_config():\n"
+		"    cfg = base_config()\n"
+		"    cfg.model.cpu_offloading = True\n"
+		"    cfg.model.cpu_offloading_num_layers = 2\n"
+		"    return cfg\n";
+	free(harness_write(dir, "recipes.py", recipes, strlen(recipes)));
+	char *out;
+	cr_expect_eq(harness_run(dir, "suggest --fix --mcore 0.19 --bridge 0.6 recipes.py 2>&1", &out), 0);
+	cr_expect(strstr(out, "--fix: wrote 1 file(s)\n"), "%s", out);
+	cr_expect(strstr(out, "--fix: pass 2: wrote 1 file(s) again"), "%s", out);
+	free(out);
+	char *path, *text;
+	cr_assert_neq(asprintf(&path, "%s/recipes.py", dir), -1);
+	text = slurp(path);
+	/* the base gets graphs; the caller, which offloads to the CPU (CG110), turns them off again */
+	cr_expect(strstr(text, "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n    cfg.model.cuda_graph_modules"),
+		  "%s", text);
+	cr_expect(strstr(text, "    cfg.model.cpu_offloading_num_layers = 2\n    cfg.model.cuda_graph_impl = \"none\"\n"
+			       "    return cfg\n"), "%s", text);
+	free(text);
+	free(path);
+	cr_expect_eq(harness_run(dir, "--mcore 0.19 --bridge 0.6 recipes.py", &out), 0, "%s", out);
+	free(out);
 	cr_expect_eq(harness_rmdir(dir), 0);
 }

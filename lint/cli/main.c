@@ -534,8 +534,12 @@ static bool may_write(void *ctx, const char *path)
 	return false;
 }
 
+/* --fix's passes at most: a recipe that calls a patched one inherits its new setting, which the
+ * next pass judges (Bridge's perf recipes call its library recipes: two passes). */
+#define SUGGEST_PASSES 4
+
 /* cglint suggest: the strongest CUDA-graph setting of each unit, or the patch that writes it.
- * --diff exits 1 when there is a patch, as lint --diff does. */
+ * --diff exits 1 when there is a patch, as lint --diff does; it shows the first pass. */
 static int cmd_suggest(struct session *s, struct cli *c, struct sg *sg, const struct out_ctx *o)
 {
 	if (!c->n_paths)
@@ -543,16 +547,38 @@ static int cmd_suggest(struct session *s, struct cli *c, struct sg *sg, const st
 	struct session_result res;
 	session_lint(s, c->paths, c->n_paths, &res);
 	int rc = res.run.diags.input_error ? 2 : 0;
-	if (c->fix || c->diff) {
+	for (int pass = 1; c->fix && pass <= SUGGEST_PASSES; pass++) {
 		size_t files = 0;
-		int prc = sg_patch(sg, res.texts, c->diff, stdout, &files, may_write, c);
+		int prc = sg_patch(sg, res.texts, false, stdout, pass == 1 ? stderr : NULL, &files, may_write, c);
+		if (prc) {
+			rc = prc;
+			break;
+		}
+		if (pass == 1)
+			fprintf(stderr, "cglint suggest: --fix: wrote %zu file(s)\n", files);
+		else if (files)
+			fprintf(stderr, "cglint suggest: --fix: pass %d: wrote %zu file(s) again: their units call a "
+				"recipe the pass before changed\n", pass, files);
+		if (!files)
+			break;
+		if (pass == SUGGEST_PASSES) {
+			fprintf(stderr, "cglint suggest: --fix: still changing after %d passes; run it again\n", pass);
+			rc = 1;
+			break;
+		}
+		session_result_release(&res);
+		sg_clear(sg);
+		session_lint(s, c->paths, c->n_paths, &res);
+		rc = res.run.diags.input_error ? 2 : rc;
+	}
+	if (c->diff) {
+		size_t files = 0;
+		int prc = sg_patch(sg, res.texts, true, stdout, stderr, &files, may_write, c);
 		if (prc)
 			rc = prc;
-		else if (c->fix)
-			fprintf(stderr, "cglint suggest: --fix: wrote %zu file(s)\n", files);
 		else if (files && !rc)
 			rc = 1;
-	} else {
+	} else if (!c->fix) {
 		sg_print(sg, stdout, o->target);
 	}
 	fflush(stdout);

@@ -113,6 +113,14 @@ void sg_unit(void *ctx, const char *path, const char *unit, unsigned line, const
 	sge_unit(&x, u);
 }
 
+void sg_clear(struct sg *s)
+{
+	arena_free(s->a);
+	s->a = arena_new();
+	s->n = 0;
+	s->skipped = 0;
+}
+
 bool sg_json(const struct sg *s)
 {
 	return s->opts.json;

@@ -85,6 +85,8 @@ void sg_set_pack(struct sg *s, const struct pack *p);
 void sg_unit(void *ctx, const char *path, const char *unit, unsigned line, const struct target *tg,
 	     const struct facts *t);
 size_t sg_count(const struct sg *s);
+/* Forget the units judged so far: the run goes again (--fix's next pass). */
+void sg_clear(struct sg *s);
 const struct sg_unit *sg_at(const struct sg *s, size_t k);
 
 void sg_print(const struct sg *s, FILE *f, const struct target *tg);
@@ -92,9 +94,10 @@ void sg_print(const struct sg *s, FILE *f, const struct target *tg);
  * The suggestions as edits to the inputs' texts: a unified diff on 'f' ('diff'), or each file
  * rewritten atomically. Returns 0, or 2 when a file could not be written; *files is how many
  * files changed (or would). A unit with branches, or whose input cannot take the edit, is said on
- * stderr and left as it is. --fix writes only where may_write says so (it says why not itself).
+ * 'notes' (when not NULL) and left as it is. --fix writes only where may_write says so (it says
+ * why not itself).
  */
-int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE *f, size_t *files,
+int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE *f, FILE *notes, size_t *files,
 	     bool (*may_write)(void *ctx, const char *path), void *ctx);
 
 #endif

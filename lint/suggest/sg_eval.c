@@ -264,9 +264,17 @@ static bool written_unseen(struct sgx *x, const char *key)
 }
 
 /* The differences between the winner's settings and what the unit writes now. */
+static bool sets_key(const struct sg_choice *c, const char *key)
+{
+	for (size_t k = 0; k < c->n_sets; k++)
+		if (!strcmp(c->sets[k].key, key))
+			return true;
+	return false;
+}
+
 static void diff_sets(struct sgx *x, const struct trial *t, struct sg_choice *c)
 {
-	c->sets = arena_alloc(x->a, (t->n ? t->n : 1) * sizeof(*c->sets));
+	c->sets = arena_alloc(x->a, (t->n + 1) * sizeof(*c->sets));
 	for (size_t k = 0; k < t->n; k++) {
 		const struct sg_set *s = &t->sets[k];
 		struct value now = facts_value(x->pre, s->key);
@@ -284,6 +292,14 @@ static void diff_sets(struct sgx *x, const struct trial *t, struct sg_choice *c)
 			c->sets[c->n_sets].at.path = arena_strdup(x->a, c->sets[c->n_sets].at.path);
 		c->n_sets++;
 	}
+	/* MCore 0.18+ takes a scope only beside modules "full", None or [] (transformer_config.py,
+	 * core_v0.19.0 L2383-2387): a patch that writes the scope empties the modules, which a base
+	 * recipe, a helper, or the base recipe's own patch may set */
+	struct value mods = facts_value(x->pre, "model.cuda_graph_modules");
+	if (x->tg->mcore >= 180 && sets_key(c, "model.cuda_graph_scope") && !sets_key(c, "model.cuda_graph_modules") &&
+	    !(mods.kind == V_LIST && mods.n == 0))
+		c->sets[c->n_sets++] = (struct sg_set){.key = "model.cuda_graph_modules",
+						       .val = {.kind = V_LIST, .n = 0}, .companion = true};
 }
 
 static const char **copy_list(struct arena *a, const char *const *s, size_t n)

@@ -532,13 +532,14 @@ static const char *unit_patch(struct arena *a, const char *buf, size_t len, cons
 	}
 }
 
-static void say(const struct sg_unit *u, const char *why)
+static void say(FILE *notes, const struct sg_unit *u, const char *why)
 {
-	fprintf(stderr, "cglint suggest: %s:%u%s%s: not patched: %s\n", u->path, u->line, u->function ? ": " : "",
-		u->function ? u->function : "", why);
+	if (notes)
+		fprintf(notes, "cglint suggest: %s:%u%s%s: not patched: %s\n", u->path, u->line,
+			u->function ? ": " : "", u->function ? u->function : "", why);
 }
 
-int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE *f, size_t *files,
+int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE *f, FILE *notes, size_t *files,
 	     bool (*may_write)(void *ctx, const char *path), void *ctx)
 {
 	int rc = 0;
@@ -555,7 +556,7 @@ int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE
 				continue;
 			const struct sg_choice *c = &u->choices[0];
 			if (u->n_choices > 1) {
-				say(u, u->unknown ? arena_printf(a, "the answer depends on %s; cglint suggest shows each branch, "
+				say(notes, u, u->unknown ? arena_printf(a, "the answer depends on %s; cglint suggest shows each branch, "
 								 "and %.*s=VALUE on the command line picks one",
 								 u->unknown, (int)strcspn(u->unknown, " "), u->unknown)
 						  : "the answer depends on keys cglint cannot know (cglint suggest shows each branch)");
@@ -564,12 +565,12 @@ int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE
 			if (!c->n_sets || (c->status != SG_SUGGEST && c->status != SG_NONE_FITS))
 				continue;
 			if (!strcmp(path, "<stdin>") || path[0] == '<') {
-				say(u, "no file to change");
+				say(notes, u, "no file to change");
 				continue;
 			}
 			const char *why = unit_patch(a, buf, len, u, c, &ed);
 			if (why)
-				say(u, why);
+				say(notes, u, why);
 		}
 		if (!ed.n)
 			continue;
