@@ -139,8 +139,14 @@ static void candidate_sets(const struct sgx *x, const struct sgt_cand *c, struct
 	struct value scope;
 	spell(x, c, &impl, &scope);
 	t->n = 0;
+	const char *sk = sgt_scope_key(x->lang, x->tg, x->pre);
 	put(t, sgt_impl_key(x->lang), value_str(impl), false);
-	put(t, sgt_scope_key(x->lang, x->tg, x->pre), scope, false);
+	put(t, sk, scope, false);
+	/* MCore 0.18+ takes a scope only beside modules "full", None or [] (transformer_config.py,
+	 * core_v0.19.0 L2383-2387): with the scope, the modules are empty, whatever a recipe the unit
+	 * calls (or that recipe's own patch) sets them to */
+	if (x->tg->mcore >= 180 && !strcmp(sk, "model.cuda_graph_scope"))
+		put(t, "model.cuda_graph_modules", (struct value){.kind = V_LIST, .n = 0}, true);
 	for (const char *const *p = sgt_always(x->lang, x->tg, c->full_iteration); *p; p += 2)
 		put(t, p[0], value_from_plain(x->a, p[1]), true);
 }
@@ -264,17 +270,9 @@ static bool written_unseen(struct sgx *x, const char *key)
 }
 
 /* The differences between the winner's settings and what the unit writes now. */
-static bool sets_key(const struct sg_choice *c, const char *key)
-{
-	for (size_t k = 0; k < c->n_sets; k++)
-		if (!strcmp(c->sets[k].key, key))
-			return true;
-	return false;
-}
-
 static void diff_sets(struct sgx *x, const struct trial *t, struct sg_choice *c)
 {
-	c->sets = arena_alloc(x->a, (t->n + 1) * sizeof(*c->sets));
+	c->sets = arena_alloc(x->a, (t->n ? t->n : 1) * sizeof(*c->sets));
 	for (size_t k = 0; k < t->n; k++) {
 		const struct sg_set *s = &t->sets[k];
 		struct value now = facts_value(x->pre, s->key);
@@ -282,6 +280,9 @@ static void diff_sets(struct sgx *x, const struct trial *t, struct sg_choice *c)
 				    ? sgt_same_scope(&now, &s->val)
 				    : value_equal(&now, &s->val) && (now.kind == s->val.kind || (s->val.kind == V_STR && now.kind != V_NULL &&
 											 !strncmp(s->key, "env.", 4)));
+		/* empty modules beside the scope: what MCore accepts there, None and "full" too */
+		same |= s->companion && !strcmp(s->key, "model.cuda_graph_modules") &&
+			(now.kind == V_NULL || (now.kind == V_LIST && !now.n) || (now.kind == V_STR && !strcmp(now.s, "full")));
 		if (same || (s->companion && written_unseen(x, s->key)))
 			continue;
 		const struct fact *f = facts_get(x->pre, s->key);
@@ -292,14 +293,6 @@ static void diff_sets(struct sgx *x, const struct trial *t, struct sg_choice *c)
 			c->sets[c->n_sets].at.path = arena_strdup(x->a, c->sets[c->n_sets].at.path);
 		c->n_sets++;
 	}
-	/* MCore 0.18+ takes a scope only beside modules "full", None or [] (transformer_config.py,
-	 * core_v0.19.0 L2383-2387): a patch that writes the scope empties the modules, which a base
-	 * recipe, a helper, or the base recipe's own patch may set */
-	struct value mods = facts_value(x->pre, "model.cuda_graph_modules");
-	if (x->tg->mcore >= 180 && sets_key(c, "model.cuda_graph_scope") && !sets_key(c, "model.cuda_graph_modules") &&
-	    !(mods.kind == V_LIST && mods.n == 0))
-		c->sets[c->n_sets++] = (struct sg_set){.key = "model.cuda_graph_modules",
-						       .val = {.kind = V_LIST, .n = 0}, .companion = true};
 }
 
 static const char **copy_list(struct arena *a, const char *const *s, size_t n)
