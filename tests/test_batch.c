@@ -115,27 +115,28 @@ Test(batch, every_fixture_prints_the_same_for_every_j)
 	free(same_for_every_j(CGLINT_FIXTURES, args, 1));
 }
 
-/* 300 recipes, each calling a helper in a module of its own: past the run's 256 modules one
- * process follows no more calls, and neither may the workers that share the queue. */
+/* 2,100 recipes, each calling a helper in a module of its own: past the run's 2,048 modules
+ * (FE_PY_MAX_FILES) one process follows no more calls, and neither may the workers that share
+ * the queue. */
 Test(batch, the_module_budget_is_the_runs)
 {
 	char path[512], text[512];
 	snprintf(path, sizeof(path), "mkdir -p '%s/pkg' '%s/recipes'", dir, dir);
 	cr_assert_eq(system(path), 0);
 	free(harness_write(dir, "pkg/__init__.py", "", 0));
-	for (size_t k = 0; k < 300; k++) {
+	for (size_t k = 0; k < 2100; k++) {
 		int n = snprintf(text, sizeof(text), "def setup(cfg):\n    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
 				 "    cfg.model.cuda_graph_scope = [\"moe\", \"moe_router\"]\n");
-		snprintf(path, sizeof(path), "pkg/h%03zu.py", k);
+		snprintf(path, sizeof(path), "pkg/h%04zu.py", k);
 		free(harness_write(dir, path, text, (size_t)n));
-		n = snprintf(text, sizeof(text), "from pkg.h%03zu import setup\n\n\ndef recipe_%03zu():\n"
+		n = snprintf(text, sizeof(text), "from pkg.h%04zu import setup\n\n\ndef recipe_%04zu():\n"
 			     "    cfg = ConfigContainer()\n    setup(cfg)\n    return cfg\n", k, k);
-		snprintf(path, sizeof(path), "recipes/r%03zu.py", k);
+		snprintf(path, sizeof(path), "recipes/r%04zu.py", k);
 		free(harness_write(dir, path, text, (size_t)n));
 	}
 	char *out = same_for_every_j(dir, "--mcore 0.17 --format concise recipes", 1);
 	/* a helper's finding lands on the call (recipes/rNNN.py), once the helper is followed */
-	cr_expect(strstr(out, "recipes/r000.py:6:5: error") && !strstr(out, "recipes/r299.py:6:5: error"),
+	cr_expect(strstr(out, "recipes/r0000.py:6:5: error") && !strstr(out, "recipes/r2099.py:6:5: error"),
 		  "the calls past the budget are not followed");
 	free(out);
 }
