@@ -218,9 +218,7 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 			cfg_env(&t, cmd->env[k].name, cmd->env[k].value, cmd->env[k].loc, "script");
 		bool complete = args_to_facts(&t, &r->diags, r->pack, &tg, prog, cmd->loc, w + at_prog + 1,
 					      cmd->argc - at_prog - 1, "script");
-		for (size_t k = 0; k < r->opts->n_dotlists; k++)        /* cglint's own KEY=VALUE words, last */
-			cfg_dotlist(&t, &r->diags, r->opts->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1},
-				    false);
+		unit_dotlists(r, &t);   /* cglint's own KEY=VALUE words, last */
 		/* a complete Megatron-LM command line leaves every other flag at its default; the
 		 * harness's recipe sets keys its command line does not show */
 		t.closed = (prog == ARGS_MEGATRON_LM && complete) || r->opts->assume_defaults;

@@ -59,6 +59,12 @@ void unit_outer_env(struct lint_run *r, struct facts *t)
 		cfg_env(t, r->env.items[k].name, r->env.items[k].value, r->env.items[k].loc, "env");
 }
 
+void unit_dotlists(struct lint_run *r, struct facts *t)
+{
+	for (size_t k = 0; k < r->opts->n_dotlists; k++)
+		cfg_dotlist(t, &r->diags, r->opts->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1}, false);
+}
+
 void unit_judge(struct lint_run *r, const char *path, struct facts *t, const struct target *tg)
 {
 	struct engine e = {
@@ -86,8 +92,7 @@ void unit_bridge_layers(struct lint_run *r, const char *path, struct facts *t, c
 	for (size_t k = 0; k < o->n_overlays; k++)
 		if (r->overlays[k])
 			cfg_from_yaml(t, r->overlays[k], "config-file");
-	for (size_t k = 0; k < o->n_dotlists; k++)
-		cfg_dotlist(t, &r->diags, o->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1}, false);
+	unit_dotlists(r, t);
 	/* the shell wins over env_vars: (Bridge applies them with os.environ.setdefault) */
 	if (tg->bridge >= TARGET_BRIDGE_ENV_VARS) {
 		bool env_closed = t->env_closed;

@@ -17,6 +17,8 @@ struct target;
 
 /* The run's environment (--env-file, -E) as facts. */
 void unit_outer_env(struct lint_run *r, struct facts *t);
+/* cglint's own KEY=VALUE words, over what the unit's input set. */
+void unit_dotlists(struct lint_run *r, struct facts *t);
 /* Judge one unit's facts, built by its front-end, against its target. */
 void unit_judge(struct lint_run *r, const char *path, struct facts *t, const struct target *tg);
 /* The layers over a Bridge config's own keys, then the unit is judged. 'env_spread': env_vars took

@@ -76,9 +76,11 @@ const char *sg_spelled(struct arena *a, const struct value *v, enum sg_lang lang
 const char *sg_mlm_yaml_patch(struct arena *a, const char *buf, size_t len, const struct sg_choice *c,
 			      struct fix_edit *edits, size_t cap, size_t *n);
 
+/* The end of a shell line's words: before a trailing comment and blanks (sg_runner.c). */
+size_t sg_sh_code_end(const char *s, size_t n);
 /* A suggestion as Hydra overrides on the recipe-runner command starting at 'line' of the script
- * 'path', appended to edits[*n..cap) (all of them or none); NULL, or why it cannot be written
- * there (sg_runner.c). */
+ * 'path', appended to edits[*n..cap); NULL, or why it cannot be written there, when the caller
+ * drops what was appended (sg_runner.c). */
 const char *sg_runner_patch(struct arena *a, const char *path, unsigned line, const char *buf, size_t len,
 			    const struct sg_choice *c, struct fix_edit *edits, size_t cap, size_t *n);
 

@@ -87,12 +87,12 @@ static void print_json(const struct sg *s, FILE *f, const struct target *t)
 		json_t *choices = json_array();
 		for (size_t i = 0; i < u->n_choices; i++)
 			json_array_append_new(choices, jchoice(&u->choices[i]));
-		json_array_append_new(units, json_pack("{s:o, s:o, s:i, s:s, s:{s:o, s:o}, s:o}", "path", jtext(u->path),
-						       "function", jtext(u->function), "line", (int)u->line, "language",
-						       lang_names[u->lang], "current", "impl", jtext(u->impl), "scope",
-						       jval(&u->scope), "choices", choices));
+		json_t *uj = json_pack("{s:o, s:o, s:i, s:s, s:{s:o, s:o}, s:o}", "path", jtext(u->path), "function",
+				       jtext(u->function), "line", (int)u->line, "language", lang_names[u->lang], "current",
+				       "impl", jtext(u->impl), "scope", jval(&u->scope), "choices", choices);
 		if (u->unknown)
-			json_object_set_new(json_array_get(units, json_array_size(units) - 1), "unknown", jtext(u->unknown));
+			json_object_set_new(uj, "unknown", jtext(u->unknown));
+		json_array_append_new(units, uj);
 	}
 	char mc[16], br[16];
 	json_t *doc = json_pack("{s:i, s:s, s:{s:o, s:o, s:o}, s:o, s:i}", "version", 1, "tool", "cglint", "target", "mcore",

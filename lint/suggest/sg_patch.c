@@ -298,18 +298,6 @@ static void yaml_set(struct arena *a, const char *buf, size_t len, unsigned firs
 	}
 }
 
-/* The end of a shell line's words: before a trailing comment and blanks. */
-static size_t code_end(const char *s, size_t n)
-{
-	size_t e = 0;
-	bool q = false;
-	while (e < n && !(s[e] == '#' && !q && e && isspace((unsigned char)s[e - 1])))
-		q ^= s[e++] == '"';
-	while (e && isspace((unsigned char)s[e - 1]))
-		e--;
-	return e;
-}
-
 /* ---- harness command lines ---- */
 static const char *harness_flag(const char *key)
 {
@@ -369,7 +357,7 @@ static const char *harness_patch(struct arena *a, const char *buf, size_t len, c
 			sbuf_release(&tail);
 			return "the command does not end";
 		}
-		size_t off = (size_t)(s - buf) + code_end(s, n);
+		size_t off = (size_t)(s - buf) + sg_sh_code_end(s, n);
 		edit(ed, off, off, arena_strdup(a, tail.buf));
 	}
 	sbuf_release(&tail);
@@ -499,7 +487,7 @@ static const char *mlm_patch(struct arena *a, const char *buf, size_t len, unsig
 		if (!s)
 			why = "the command does not end";
 		else
-			anchor = (size_t)(s - buf) + code_end(s, n);
+			anchor = (size_t)(s - buf) + sg_sh_code_end(s, n);
 	}
 	if (!why && tail.len)
 		edit(ed, anchor, anchor, arena_strdup(a, tail.buf));
@@ -524,12 +512,20 @@ static const char *unit_patch(struct arena *a, const char *buf, size_t len, cons
 	case SG_MLM:
 		if (strstr(u->path, ".yaml") || strstr(u->path, ".yml"))
 			return sg_mlm_yaml_patch(a, buf, len, c, ed->e, MAX_EDITS, &ed->n);
-		size_t before = ed->n;
-		const char *why = mlm_patch(a, buf, len, u->line, c, ed);
-		ed->n = why ? before : ed->n;   /* all of a unit's edits or none */
-		return why;
+		return mlm_patch(a, buf, len, u->line, c, ed);
 	default: return "cglint writes no patch for this kind of input yet";
 	}
+}
+
+/* A unit's edits, all of them or none (a refused patch leaves no partial edits). */
+static const char *unit_edits(struct arena *a, const char *buf, size_t len, const struct sg_unit *u,
+			      const struct sg_choice *c, struct edits *ed)
+{
+	size_t before = ed->n;
+	const char *why = unit_patch(a, buf, len, u, c, ed);
+	if (why)
+		ed->n = before;
+	return why;
 }
 
 static void say(FILE *notes, const struct sg_unit *u, const char *why)
@@ -568,7 +564,7 @@ int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE
 				say(notes, u, "no file to change");
 				continue;
 			}
-			const char *why = unit_patch(a, buf, len, u, c, &ed);
+			const char *why = unit_edits(a, buf, len, u, c, &ed);
 			if (why)
 				say(notes, u, why);
 		}

@@ -98,10 +98,31 @@ static bool key_word(const char *s, size_t n, unsigned col, const char *key, siz
 	return true;
 }
 
+size_t sg_sh_code_end(const char *s, size_t n)
+{
+	size_t e = 0;
+	for (char q = 0; e < n && (q || s[e] != '#' || !e || !isspace((unsigned char)s[e - 1])); e++)
+		if (s[e] == '\'' || s[e] == '"')
+			q = q == s[e] ? 0 : q ? q : s[e];
+	while (e && isspace((unsigned char)s[e - 1]))
+		e--;
+	return e;
+}
+
+/* One edit into edits[*n..cap); false when there is no room. */
+static bool push(struct fix_edit *edits, size_t cap, size_t *n, size_t start, size_t end, const char *text)
+{
+	if (*n == cap)
+		return false;
+	edits[(*n)++] = (struct fix_edit){start, end, text, NULL};
+	return true;
+}
+
 const char *sg_runner_patch(struct arena *a, const char *path, unsigned line, const char *buf, size_t len,
 			    const struct sg_choice *c, struct fix_edit *edits, size_t cap, size_t *n)
 {
-	size_t n0 = *n, ln;
+	size_t ln;
+	bool room = true;
 	const char *s;
 	unsigned first = line, last = line;     /* the command's lines, '\\' continuations followed */
 	while (first > 1 && (s = text_line(buf, len, first - 1, &ln)) && ln && s[ln - 1] == '\\')
@@ -122,7 +143,7 @@ const char *sg_runner_patch(struct arena *a, const char *path, unsigned line, co
 	struct sbuf tail, env;
 	sbuf_init(&tail);
 	sbuf_init(&env);
-	for (size_t k = 0; k < c->n_sets && *n < cap; k++) {
+	for (size_t k = 0; k < c->n_sets && room; k++) {
 		const struct sg_set *st = &c->sets[k];
 		if (st->only_if)
 			continue;
@@ -137,7 +158,7 @@ const char *sg_runner_patch(struct arena *a, const char *path, unsigned line, co
 		if (st->at.path && !strcmp(st->at.path, path) && st->at.line >= first && st->at.line <= last &&
 		    (at = text_line(buf, len, st->at.line, &m)) && key_word(at, m, st->at.col, st->key, &from, &to)) {
 			size_t base = (size_t)(at - buf);
-			edits[(*n)++] = (struct fix_edit){base + from, base + to, word, NULL};
+			room = push(edits, cap, n, base + from, base + to, word);
 			continue;
 		}
 		if (last > first)       /* a command over several lines: one override a line, at its indent */
@@ -145,25 +166,15 @@ const char *sg_runner_patch(struct arena *a, const char *path, unsigned line, co
 		else
 			sbuf_printf(&tail, " %s", word);
 	}
-	if (tail.len && *n < cap) {     /* after the last word, before a trailing comment */
-		size_t end = 0;
-		for (char q = 0; end < ln && (q || s[end] != '#' || !end || !isspace((unsigned char)s[end - 1])); end++)
-			if (s[end] == '\'' || s[end] == '"')
-				q = q == s[end] ? 0 : q ? q : s[end];
-		while (end && isspace((unsigned char)s[end - 1]))
-			end--;
-		size_t at_end = (size_t)(s - buf) + end;
-		edits[(*n)++] = (struct fix_edit){at_end, at_end, arena_strdup(a, tail.buf), NULL};
+	if (room && tail.len) {         /* after the last word, before a trailing comment */
+		size_t at_end = (size_t)(s - buf) + sg_sh_code_end(s, ln);
+		room = push(edits, cap, n, at_end, at_end, arena_strdup(a, tail.buf));
 	}
-	if (env.len && *n < cap) {
+	if (room && env.len) {
 		size_t off = (size_t)(text_line(buf, len, first, &ln) - buf);
-		edits[(*n)++] = (struct fix_edit){off, off, arena_strdup(a, env.buf), NULL};
+		room = push(edits, cap, n, off, off, arena_strdup(a, env.buf));
 	}
 	sbuf_release(&tail);
 	sbuf_release(&env);
-	if (*n == cap) {
-		*n = n0;
-		return "too many edits";
-	}
-	return NULL;
+	return room ? NULL : "too many edits";
 }
