@@ -339,7 +339,9 @@ static void judge_unit(struct lint_run *r, const char *path, const struct py_uni
 	unit_bridge_layers(r, path, &t, &utg, false, pu->env_spread);
 	r->unit_line = 0;
 	r->unit_name = NULL;
-	/* findings name the function they are about, and the GPU where the recipe named it */
+	/* findings name the function they are about, and the GPU where the recipe named it; the
+	 * name outlives the parse ('Class.method' is made in the parse's arena) */
+	const char *name = first < r->diags.n ? arena_strdup(r->arena, pu->name) : NULL;
 	for (size_t k = first; k < r->diags.n; k++) {
 		struct diag *d = &r->diags.items[k];
 		const struct rule *rule = (const struct rule *)d->rule;
@@ -347,9 +349,9 @@ static void judge_unit(struct lint_run *r, const char *path, const struct py_uni
 		if (gpu && rule && rule->when)
 			expr_each_path(rule->when, reads_gpu, &arch);
 		d->message = arch ? arena_printf(r->arena, "%s (GPU %s, from %s) (in %s)", d->message, gpu,
-						 gpu_from, pu->name)
-				  : arena_printf(r->arena, "%s (in %s)", d->message, pu->name);
-		d->unit = pu->name;
+						 gpu_from, name)
+				  : arena_printf(r->arena, "%s (in %s)", d->message, name);
+		d->unit = name;
 		where_written(r, d, pu);
 	}
 	facts_release(&t);
