@@ -78,6 +78,68 @@ static void entry_words(struct arena *a, struct words *ws, const struct node *ke
 	push(ws, v, val->loc, unresolved);
 }
 
+struct pair {
+	const struct node *key, *val;
+	size_t seq;             /* the order written, merged maps expanded in place */
+};
+
+struct pairs {
+	struct pair *p;
+	size_t n, cap;
+};
+
+/* A map's entries in the order yq's explode(.) meets them for _run_training.sh (core_v0.19.0
+ * L113), a merge key ('<<: *BASE_MODEL_ARGS', or a list of them, in order) standing for the
+ * anchored maps' entries. fe_yaml bounds the nesting and the expanded size. */
+static void pairs_of(struct pairs *ps, const struct node *map)
+{
+	for (size_t k = 0; k < map->n; k++) {
+		const struct node *key = map->items[2 * k], *val = map->items[2 * k + 1];
+		if (key->kind != NODE_SCALAR)
+			continue;
+		if (node_is_scalar(key, "<<")) {
+			for (size_t i = 0; i < (val->kind == NODE_SEQ ? val->n : 1); i++) {
+				const struct node *m = val->kind == NODE_SEQ ? val->items[i] : val;
+				if (m->kind == NODE_MAP)
+					pairs_of(ps, m);
+			}
+			continue;
+		}
+		if (ps->n == ps->cap)
+			ps->p = mem_realloc(ps->p, (ps->cap = ps->cap ? ps->cap * 2 : 64) * sizeof(*ps->p));
+		ps->p[ps->n] = (struct pair){key, val, ps->n};
+		ps->n++;
+	}
+}
+
+static int by_key(const void *x, const void *y)
+{
+	const struct pair *a = x, *b = y;
+	int c = strcmp(a->key->scalar, b->key->scalar);
+	return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static int by_seq(const void *x, const void *y)
+{
+	const struct pair *a = x, *b = y;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* yq's default (legacy) merge: a key written again replaces the entry where the key first stood
+ * (the files merge first, so a run's own keys win). Sorted, not searched: maps may be large. */
+static void pairs_merge(struct pairs *ps)
+{
+	qsort(ps->p, ps->n, sizeof(*ps->p), by_key);
+	size_t out = 0;
+	for (size_t k = 0; k < ps->n; k++)
+		if (out && !strcmp(ps->p[out - 1].key->scalar, ps->p[k].key->scalar))
+			ps->p[out - 1].key = ps->p[k].key, ps->p[out - 1].val = ps->p[k].val;
+		else
+			ps->p[out++] = ps->p[k];
+	ps->n = out;
+	qsort(ps->p, ps->n, sizeof(*ps->p), by_seq);
+}
+
 bool mlm_test_case_facts(struct facts *t, struct diag_list *d, const struct pack *p, const struct target *tg,
 			 const struct node *root)
 {
@@ -93,11 +155,15 @@ bool mlm_test_case_facts(struct facts *t, struct diag_list *d, const struct pack
 	const struct node *args = node_get(root, "MODEL_ARGS");
 	if (!args || args->kind != NODE_MAP)
 		return true;
+	struct pairs ps = {0};
+	pairs_of(&ps, args);
+	pairs_merge(&ps);
 	struct words ws = {0};
-	for (size_t k = 0; k < args->n; k++)
-		entry_words(t->arena, &ws, args->items[2 * k], args->items[2 * k + 1]);
+	for (size_t k = 0; k < ps.n; k++)
+		entry_words(t->arena, &ws, ps.p[k].key, ps.p[k].val);
 	bool complete = args_to_facts(t, d, p, tg, ARGS_MEGATRON_LM, args->loc, ws.w, ws.n, "config");
 	free(ws.w);
+	free(ps.p);
 	return complete;
 }
 
