@@ -88,9 +88,10 @@ struct pairs {
 	size_t n, cap;
 };
 
-/* A map's entries in the order yq's explode(.) meets them for _run_training.sh (core_v0.19.0
- * L113), a merge key ('<<: *BASE_MODEL_ARGS', or a list of them, in order) standing for the
- * anchored maps' entries. fe_yaml bounds the nesting and the expanded size. */
+/* A map's entries in the order yq's explode(.) applies them for _run_training.sh (core_v0.19.0
+ * L113), a merge key ('<<: *BASE_MODEL_ARGS') standing for the anchored map's entries; a list of
+ * maps is applied last to first (yq's applyMergeAnchor: "earlier keys take precedence"). fe_yaml
+ * bounds the nesting and the expanded size. */
 static void pairs_of(struct pairs *ps, const struct node *map)
 {
 	for (size_t k = 0; k < map->n; k++) {
@@ -98,7 +99,7 @@ static void pairs_of(struct pairs *ps, const struct node *map)
 		if (key->kind != NODE_SCALAR)
 			continue;
 		if (node_is_scalar(key, "<<")) {
-			for (size_t i = 0; i < (val->kind == NODE_SEQ ? val->n : 1); i++) {
+			for (size_t i = val->kind == NODE_SEQ ? val->n : 1; i-- > 0;) {
 				const struct node *m = val->kind == NODE_SEQ ? val->items[i] : val;
 				if (m->kind == NODE_MAP)
 					pairs_of(ps, m);
@@ -125,8 +126,9 @@ static int by_seq(const void *x, const void *y)
 	return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-/* yq's default (legacy) merge: a key written again replaces the entry where the key first stood
- * (the files merge first, so a run's own keys win). Sorted, not searched: maps may be large. */
+/* yq's default (legacy) merge: the entry applied last wins. A run's own key written after the
+ * merge wins over the merged one; one written before it loses (yq warns that this is not the YAML
+ * spec; the files merge first). Sorted, not searched: maps may be large. */
 static void pairs_merge(struct pairs *ps)
 {
 	qsort(ps->p, ps->n, sizeof(*ps->p), by_key);
