@@ -371,12 +371,73 @@ Test(hf, bridge_writes_the_hf_config_after_taking_the_arguments)
 	expect_has(out, "model.vision_dtype = (unknown)");
 	expect_has(out, "from the Hugging Face config's 'torch_dtype', which it changes first");
 	free(out);
-	/* writing the config before the arguments are taken is not followed: they may read it */
+	/* written before the arguments are taken: what they carry over from that field is unknown */
 	SH("sed -i '/vision_config.torch_dtype = /d; s/^        provider_kwargs = self.hf/        text_config.head_dim = 32\\n"
 	   "        provider_kwargs = self.hf/' %s/megatron/bridge/models/acme/acme_vl_bridge.py", dir);
 	out = facts("vlb.py", "vlb_config");
-	expect_has(out, "AcmeVLMoeBridge.provider_bridge changes the Hugging Face config");
-	expect_lacks(out, "model.num_moe_experts = 32");
+	expect_has(out, "model.num_moe_experts = 32");
+	expect_has(out, "model.kv_channels = (unknown)");
+	expect_has(out, "from the Hugging Face config's 'head_dim', which it changes first");
+	expect_lacks(out, "model.kv_channels = 64");
+	expect_lacks(out, "changes the Hugging Face config\n");
+	free(out);
+	free(hub);
+}
+
+/* Ministral 3's form (Bridge v0.6.0 ministral3_bridge.py L81-120, L247-257): the bridge registered
+ * by a call on the class under an if and a try, and a provider_bridge that writes a field of the
+ * HF config, then builds its provider from keywords. */
+Test(hf, bridge_registered_by_a_call_writes_the_config_first)
+{
+	SH("mkdir -p %s/megatron/bridge/models/acme %s/hub/models--acme--M3/snapshots/feed "
+	   "%s/hub/models--acme--M3/refs && printf feed > %s/hub/models--acme--M3/refs/main", dir, dir, dir, dir);
+	put("hub/models--acme--M3/snapshots/feed/config.json",
+	    "{\"architectures\": [\"AcmeM3ForConditionalGeneration\"], \"model_type\": \"acme_m3\",\n"
+	    " \"tie_word_embeddings\": false,\n"
+	    " \"text_config\": {\"num_hidden_layers\": 26, \"hidden_size\": 3072, \"tie_word_embeddings\": true}}\n");
+	put("megatron/bridge/models/acme/__init__.py", "");
+	put("megatron/bridge/models/acme/acme_m3_bridge.py",
+	    "from dataclasses import dataclass\n"
+	    "from megatron.bridge.models.conversion.model_bridge import MegatronModelBridge\n"
+	    "from megatron.bridge.models.gpt_provider import GPTModelProvider\n\n"
+	    "try:\n    from transformers import AcmeM3ForConditionalGeneration\n    HAS_M3 = True\n"
+	    "except ImportError:\n    AcmeM3ForConditionalGeneration = None\n    HAS_M3 = False\n\n"
+	    "@dataclass\nclass AcmeM3ModelProvider(GPTModelProvider):\n    image_token_id: int = 10\n\n"
+	    "class AcmeM3Bridge(MegatronModelBridge):\n"
+	    "    def provider_bridge(self, hf_pretrained):\n"
+	    "        hf_config = hf_pretrained.config\n"
+	    "        text_config = hf_config.text_config\n"
+	    "        hf_config.tie_word_embeddings = getattr(text_config, \"tie_word_embeddings\", False)\n"
+	    "        provider = AcmeM3ModelProvider(\n"
+	    "            num_layers=text_config.num_hidden_layers,\n"
+	    "            hidden_size=text_config.hidden_size,\n"
+	    "            share_embeddings_and_output_weights=hf_config.tie_word_embeddings,\n"
+	    "        )\n"
+	    "        return provider\n\n"
+	    "if HAS_M3 and AcmeM3ForConditionalGeneration is not None:\n"
+	    "    try:\n"
+	    "        AcmeM3Bridge = MegatronModelBridge.register_bridge(\n"
+	    "            source=AcmeM3ForConditionalGeneration, target=None, model_type=\"acme_m3\"\n"
+	    "        )(AcmeM3Bridge)\n"
+	    "    except Exception:\n        pass\n");
+	put("m3.py", "from megatron.bridge.models import AutoBridge\n\n"
+		     "def m3_config():\n"
+		     "    cfg = ConfigContainer(model=GPTModelProvider())\n"
+		     "    cfg.model = AutoBridge.from_hf_pretrained(\"acme/M3\").to_megatron_provider()\n"
+		     "    return cfg\n");
+	char *hub = use_hub();
+	char *out = facts("m3.py", "m3_config");
+	expect_has(out, "model.num_layers = 26");
+	expect_has(out, "model.hidden_size = 3072");
+	/* read after the write: not the file's false */
+	expect_has(out, "model.share_embeddings_and_output_weights = (unknown)");
+	expect_has(out, "from the Hugging Face config's 'tie_word_embeddings', which it changes first");
+	free(out);
+	/* without the registration call, no bridge registers the architecture */
+	SH("sed -i 's/MegatronModelBridge.register_bridge(/dict(/' %s/megatron/bridge/models/acme/acme_m3_bridge.py", dir);
+	out = facts("m3.py", "m3_config");
+	expect_has(out, "registers AcmeM3ForConditionalGeneration");
+	expect_lacks(out, "model.num_layers = 26");
 	free(out);
 	free(hub);
 }

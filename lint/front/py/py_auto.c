@@ -59,8 +59,8 @@ struct build {
 	const char *key;        /* the section: "#0.model" */
 	struct loc at;          /* the call in the file linted */
 	const char *id;         /* the model id, for messages */
-	const char *changed[8]; /* HF config fields provider_bridge writes once the provider's */
-	size_t n_changed;       /* arguments are taken (vision_config.torch_dtype = ...) */
+	const char *changed[8]; /* HF config fields provider_bridge writes, in order */
+	size_t n_changed;       /* (hf_config.tie_word_embeddings = ..., vision_config.torch_dtype = ...) */
 };
 
 /* A field the provider is built with: Bridge keeps only the class's own (valid_fields); one of a
@@ -157,14 +157,26 @@ static void construct(struct build *b, struct mod *m, struct klass *k)
 	py_class_defaults_of(b->f, m, k, b->key, b->at, py_bridge_defaults_known(k->name));
 }
 
+/* Whether one of the first n HF config writes of provider_bridge is to a field 'name'. */
+static bool changed_first(const struct build *b, size_t n, const char *name)
+{
+	for (size_t k = 0; k < n && k < b->n_changed; k++)
+		if (!strcmp(b->changed[k], name))
+			return true;
+	return false;
+}
+
 /* hf_config_to_provider_kwargs(c): the fields CONFIG_MAPPING carries over, the dtype, rope and
- * activation fields, as keywords of the provider class. */
-static const char *kwargs_from(struct build *b, const struct py_hf_config *c)
+ * activation fields, as keywords of the provider class; the first n_changed writes to the HF
+ * config came before it, and what they wrote is unknown. */
+static const char *kwargs_from(struct build *b, const struct py_hf_config *c, size_t n_changed)
 {
 	struct fn *f = b->f;
 	struct value map, v;
 	if (!py_breg_mapping(f, b->r->br.bm, b->r->br.bk, &map))
 		return arena_printf(f->a, "cglint cannot read %s's CONFIG_MAPPING", b->r->br.bk->name);
+	if (changed_first(b, n_changed, "rope_scaling"))        /* the rope and yarn fields follow from it */
+		return arena_printf(f->a, "%s changes the Hugging Face config's rope_scaling", b->r->br.bk->name);
 	const char **done = arena_alloc(f->a, (map.n + 1) * sizeof(*done));
 	size_t n_done = 0;
 	for (size_t k = 0; k < map.n; k++) {
@@ -180,7 +192,11 @@ static const char *kwargs_from(struct build *b, const struct py_hf_config *c)
 			continue;
 		if (py_hf_get(c, hf, &v)) {
 			done[n_done++] = meg;   /* the first HF name present wins */
-			set_kwarg(b, meg, v, NULL);
+			if (changed_first(b, n_changed, hf))
+				set_unknown(b, meg, arena_printf(f->a, "from the Hugging Face config's '%s', which %s "
+								 "changes first", hf, b->r->br.bk->name));
+			else
+				set_kwarg(b, meg, v, NULL);
 		}
 	}
 	/* mapped fields no name of which config.json holds: the config class may define one */
@@ -199,11 +215,14 @@ static const char *kwargs_from(struct build *b, const struct py_hf_config *c)
 					     b->r->hf.model_type ? b->r->hf.model_type : "(no model_type)"));
 		}
 	}
-	if (!py_hf_get(c, "rope_theta", &v))
+	if (!py_hf_get(c, "rope_theta", &v) || changed_first(b, n_changed, "rope_theta"))
 		set_unknown(b, "rotary_base", "rope_theta read through transformers' rope_parameters");
 	const char *dt = NULL;
 	bool has_dt = hf_str(c, "torch_dtype", &dt) || hf_str(c, "dtype", &dt);
-	if (!has_dt && (py_hf_get(c, "torch_dtype", &v) || py_hf_get(c, "dtype", &v))) {
+	if (changed_first(b, n_changed, "torch_dtype") || changed_first(b, n_changed, "dtype")) {
+		set_unknown(b, "bf16", "a torch_dtype the bridge changes first");
+		set_unknown(b, "fp16", "a torch_dtype the bridge changes first");
+	} else if (!has_dt && (py_hf_get(c, "torch_dtype", &v) || py_hf_get(c, "dtype", &v))) {
 		set_unknown(b, "bf16", "a torch_dtype that is not a string");
 		set_unknown(b, "fp16", "a torch_dtype that is not a string");
 	} else {
@@ -234,7 +253,7 @@ static const char *base_provider(struct build *b)
 	struct fn *f = b->f;
 	const struct py_hf_config *c = &b->r->hf;
 	construct(b, b->r->br.pm, b->r->br.pk);
-	const char *why = kwargs_from(b, c);
+	const char *why = kwargs_from(b, c, b->n_changed);  /* super().provider_bridge(): the writes so far */
 	if (why)
 		return why;
 	const char *rt = rope_type(c);
@@ -268,6 +287,7 @@ struct scan {
 	size_t n_names;
 	const char *kw_name;    /* provider_kwargs = self.hf_config_to_provider_kwargs(CFG) */
 	const struct py_hf_config *kw_cfg;
+	size_t kw_changed;      /* the HF config writes made before it */
 	unsigned depth;
 };
 
@@ -402,7 +422,7 @@ static const char *build_here(struct scan *s, TSNode call)
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
 		if (py_is(a, "dictionary_splat") && s->kw_name && !strcmp(stext(s, ts_node_named_child(a, 0)), s->kw_name)) {
-			const char *why = kwargs_from(s->b, s->kw_cfg);
+			const char *why = kwargs_from(s->b, s->kw_cfg, s->kw_changed);
 			if (why)
 				return why;
 		} else if (py_is(a, "keyword_argument")) {
@@ -506,6 +526,7 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k)
 		    ts_node_named_child_count(rargs) == 1 && (c = config_of(s, ts_node_named_child(rargs, 0)))) {
 			s->kw_name = ltext;     /* provider_kwargs = self.hf_config_to_provider_kwargs(text_config) */
 			s->kw_cfg = c;
+			s->kw_changed = s->b->n_changed;
 			return NULL;
 		}
 		struct mod *cm;
@@ -530,9 +551,10 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k)
 				!strcmp(stext(s, o), s->provider);
 			if (py_is(targets[i], "identifier") || ours || !config_of(s, py_is(o, "identifier") ? o : targets[i]))
 				continue;
-			/* a field of the HF config written once the provider's arguments are taken: what
-			 * reads that field afterwards is unknown; before, the arguments themselves may */
-			if (!s->kw_name || !py_is(targets[i], "attribute") || s->b->n_changed == 8)
+			/* a field of the HF config written: what reads that field afterwards is unknown
+			 * (hf_config.tie_word_embeddings = ...; the provider's arguments taken before keep
+			 * the file's value, those taken after do not: kwargs_from) */
+			if (!py_is(targets[i], "attribute") || s->b->n_changed == 8)
 				return arena_printf(f->a, "%s changes the Hugging Face config", s->cls);
 			s->b->changed[s->b->n_changed++] = stext(s, py_field(targets[i], "attribute"));
 			cfg_fields++;

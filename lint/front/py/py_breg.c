@@ -87,21 +87,60 @@ struct klass *py_breg_class(struct py_cache *c, struct mod *m, const char *name,
 	return fe_py_mod_class(c, m, name, 0, out, &at) ? &(*out)->classes[at] : NULL;
 }
 
-/* The register_bridge(...) decorator of a class, or a null node. */
+/* Whether 'e' is a call of register_bridge (MegatronModelBridge.register_bridge(...)). */
+static bool register_call(const struct mod *m, TSNode e)
+{
+	if (!py_is(e, "call"))
+		return false;
+	uint32_t s = ts_node_start_byte(e), end = ts_node_start_byte(py_field(e, "arguments"));
+	return end - s >= 15 && !strncmp(m->src + end - 15, "register_bridge", 15);
+}
+
+/* 'NAME = ...register_bridge(...)(NAME)' at the module's level, in an if or a try too, as Ministral
+ * 3's bridge registers itself where transformers has its class (v0.6.0 ministral3_bridge.py
+ * L247-257): the inner call's arguments, or a null node. */
+static TSNode registered_later(const struct mod *m, TSNode block, const char *cls, unsigned depth)
+{
+	TSNode none = {0};
+	for (uint32_t i = 0; depth < 6 && i < ts_node_named_child_count(block); i++) {
+		TSNode st = ts_node_named_child(block, i), e = ts_node_named_child(st, 0);
+		if (py_is(st, "if_statement") || py_is(st, "try_statement") || py_is(st, "block") ||
+		    py_is(st, "else_clause") || py_is(st, "elif_clause") || py_is(st, "except_clause") ||
+		    py_is(st, "finally_clause")) {
+			TSNode got = registered_later(m, st, cls, depth + 1);
+			if (!ts_node_is_null(got))
+				return got;
+			continue;
+		}
+		if (!py_is(st, "expression_statement") || !py_is(e, "assignment"))
+			continue;
+		TSNode left = py_field(e, "left"), right = py_field(e, "right");
+		TSNode inner = py_is(right, "call") ? py_field(right, "function") : none;
+		TSNode args = py_is(right, "call") ? py_field(right, "arguments") : none;
+		TSNode arg = !ts_node_is_null(args) && ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0)
+											 : none;
+		if (py_is(left, "identifier") && py_is(arg, "identifier") && register_call(m, inner) &&
+		    ts_node_end_byte(left) - ts_node_start_byte(left) == strlen(cls) &&
+		    !strncmp(m->src + ts_node_start_byte(left), cls, strlen(cls)) &&
+		    ts_node_end_byte(arg) - ts_node_start_byte(arg) == strlen(cls) &&
+		    !strncmp(m->src + ts_node_start_byte(arg), cls, strlen(cls)))
+			return py_field(inner, "arguments");
+	}
+	return none;
+}
+
+/* The arguments of a class's register_bridge(...): its decorator, or a call on it further down. */
 static TSNode registration(struct fn *f, const struct mod *m, const struct klass *k)
 {
 	TSNode none = {0}, parent = ts_node_parent(k->node);
 	for (uint32_t i = 0; py_is(parent, "decorated_definition") && i < ts_node_named_child_count(parent); i++) {
 		TSNode d = ts_node_named_child(parent, i);
 		TSNode e = py_is(d, "decorator") && ts_node_named_child_count(d) ? ts_node_named_child(d, 0) : none;
-		if (py_is(e, "call")) {
-			uint32_t s = ts_node_start_byte(e), end = ts_node_start_byte(py_field(e, "arguments"));
-			if (end - s >= 15 && !strncmp(m->src + end - 15, "register_bridge", 15))
-				return py_field(e, "arguments");
-		}
+		if (register_call(m, e))
+			return py_field(e, "arguments");
 	}
 	(void)f;
-	return none;
+	return registered_later(m, ts_tree_root_node(m->tree), k->name, 0);
 }
 
 static TSNode keyword(struct fn *f, const struct mod *m, TSNode args, const char *name)
