@@ -358,6 +358,7 @@ Test(hf, bridge_writes_the_hf_config_after_taking_the_arguments)
 	    "        provider.num_moe_experts = text_config.num_experts\n"
 	    "        provider.vision_dtype = vision_config.torch_dtype\n"
 	    "        provider.kv_channels = getattr(text_config, \"head_dim\", 128)\n"
+	    "        provider.vision_projector.input_size = vision_config.depth\n"
 	    "        return provider\n");
 	put("vlb.py", "from megatron.bridge.models import AutoBridge\n\n"
 		      "def vlb_config():\n"
@@ -370,6 +371,10 @@ Test(hf, bridge_writes_the_hf_config_after_taking_the_arguments)
 	expect_has(out, "model.kv_channels = 64");
 	expect_has(out, "model.vision_dtype = (unknown)");
 	expect_has(out, "from the Hugging Face config's 'torch_dtype', which it changes first");
+	/* a field of one of its fields written (Gemma 3 VL's vision_projector_config.input_size) */
+	expect_has(out, "model.vision_projector = (unknown)");
+	expect_has(out, "changed in part by Megatron-Bridge's AcmeVLMoeBridge.provider_bridge "
+			"('provider.vision_projector.input_size = vision_config.depth')");
 	free(out);
 	/* written before the arguments are taken: what they carry over from that field is unknown */
 	SH("sed -i '/vision_config.torch_dtype = /d; s/^        provider_kwargs = self.hf/        text_config.head_dim = 32\\n"

@@ -390,6 +390,21 @@ static struct value written(struct scan *s, TSNode e, const char **why)
 	return value_unknown;
 }
 
+/* In 'provider.X.Y... = v', the node 'provider.X' (a field of the provider whose own fields are
+ * written); a null node for anything else. */
+static TSNode provider_field(struct scan *s, TSNode t)
+{
+	TSNode none = {0};
+	for (unsigned depth = 0; py_is(t, "attribute") && depth < 16; depth++) {
+		TSNode o = py_field(t, "object");
+		if (py_is(o, "attribute") && py_is(py_field(o, "object"), "identifier") && s->provider &&
+		    !strcmp(stext(s, py_field(o, "object")), s->provider))
+			return o;
+		t = o;
+	}
+	return none;
+}
+
 /* Every 'provider.X = ...' under a statement cglint does not run line by line: X unknown. */
 static void unknown_writes(struct scan *s, TSNode n, const char *why, unsigned depth)
 {
@@ -561,6 +576,13 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k)
 		}
 		if (cfg_fields == n)
 			return NULL;
+		TSNode part = n == 1 && !ours ? provider_field(s, targets[0]) : (TSNode){0};
+		if (!ts_node_is_null(part)) {   /* provider.vision_projector_config.input_size = ... */
+			set(s->b, stext(s, py_field(part, "attribute")), value_unknown,
+			    arena_printf(f->a, "changed in part by Megatron-Bridge's %s ('%s')", s->cls,
+					 py_breg_snippet(f, s->m, st)));
+			return NULL;
+		}
 		if (!ours) {
 			if (mentions(s, r, s->provider, 0) && py_is(r, "call"))
 				return arena_printf(f->a, "%s hands the provider to '%s'", s->cls, py_breg_snippet(f, s->m, r));
