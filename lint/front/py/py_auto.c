@@ -125,6 +125,11 @@ static const struct {
 } hf_classes[] = {
 	{"llama", false}, {"mistral", false}, {"qwen2", false}, {"qwen3", false}, {"qwen3_moe", true},
 	{"qwen2_moe", true},
+	/* dense families whose configuration_*.py defines none of these names (read 2026-11-29): a
+	 * vision-language config's own type and its text config's */
+	{"gemma2", false}, {"gemma3", false}, {"gemma3_text", false}, {"exaone4", false},
+	{"qwen2_5_vl", false}, {"qwen2_5_vl_text", false}, {"qwen3_vl", false}, {"qwen3_vl_text", false},
+	{"qwen3_5", false}, {"qwen3_5_text", false},
 };
 
 static bool in_words(const char *words, const char *name)
