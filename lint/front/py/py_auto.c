@@ -220,7 +220,9 @@ static const char *kwargs_from(struct build *b, const struct py_hf_config *c, si
 					     b->r->hf.model_type ? b->r->hf.model_type : "(no model_type)"));
 		}
 	}
-	if (!py_hf_get(c, "rope_theta", &v) || changed_first(b, n_changed, "rope_theta"))
+	if (changed_first(b, n_changed, "rope_theta"))
+		set_unknown(b, "rotary_base", "a rope_theta the bridge changes first");
+	else if (!py_hf_get(c, "rope_theta", &v))
 		set_unknown(b, "rotary_base", "rope_theta read through transformers' rope_parameters");
 	const char *dt = NULL;
 	bool has_dt = hf_str(c, "torch_dtype", &dt) || hf_str(c, "dtype", &dt);
