@@ -384,12 +384,11 @@ static struct value written(struct scan *s, TSNode e, const char **why)
 		 fe_py_lit_value(f->a, s->m->path, s->m->src, ts_node_named_child(args, 1), &name, 0) && name.kind == V_STR)
 		got = py_hf_get(c, name.s, &v);         /* present: the default is not used */
 	const char *field = got && py_is(x, "attribute") ? stext(s, py_field(x, "attribute")) : got ? name.s : NULL;
-	for (size_t k = 0; field && k < s->b->n_changed; k++)
-		if (!strcmp(s->b->changed[k], field)) {
-			*why = arena_printf(f->a, "set by Megatron-Bridge's %s from the Hugging Face config's '%s', "
-					    "which it changes first", s->cls, field);
-			return value_unknown;
-		}
+	if (field && changed_first(s->b, s->b->n_changed, field)) {
+		*why = arena_printf(f->a, "set by Megatron-Bridge's %s from the Hugging Face config's '%s', "
+				    "which it changes first", s->cls, field);
+		return value_unknown;
+	}
 	if (got && (!neg || value_truth(&v) != TRI_UNKNOWN))
 		return neg ? value_bool(value_truth(&v) == TRI_FALSE) : v;
 	*why = arena_printf(f->a, "set by Megatron-Bridge's %s to '%s', which cglint does not compute", s->cls,

@@ -99,7 +99,7 @@ static bool register_call(const struct mod *m, TSNode e)
 /* 'NAME = ...register_bridge(...)(NAME)' at the module's level, in an if or a try too, as Ministral
  * 3's bridge registers itself where transformers has its class (v0.6.0 ministral3_bridge.py
  * L247-257): the inner call's arguments, or a null node. */
-static TSNode registered_later(const struct mod *m, TSNode block, const char *cls, unsigned depth)
+static TSNode registered_later(struct fn *f, const struct mod *m, TSNode block, const char *cls, unsigned depth)
 {
 	TSNode none = {0};
 	for (uint32_t i = 0; depth < 6 && i < ts_node_named_child_count(block); i++) {
@@ -107,7 +107,7 @@ static TSNode registered_later(const struct mod *m, TSNode block, const char *cl
 		if (py_is(st, "if_statement") || py_is(st, "try_statement") || py_is(st, "block") ||
 		    py_is(st, "else_clause") || py_is(st, "elif_clause") || py_is(st, "except_clause") ||
 		    py_is(st, "finally_clause")) {
-			TSNode got = registered_later(m, st, cls, depth + 1);
+			TSNode got = registered_later(f, m, st, cls, depth + 1);
 			if (!ts_node_is_null(got))
 				return got;
 			continue;
@@ -120,10 +120,7 @@ static TSNode registered_later(const struct mod *m, TSNode block, const char *cl
 		TSNode arg = !ts_node_is_null(args) && ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0)
 											 : none;
 		if (py_is(left, "identifier") && py_is(arg, "identifier") && register_call(m, inner) &&
-		    ts_node_end_byte(left) - ts_node_start_byte(left) == strlen(cls) &&
-		    !strncmp(m->src + ts_node_start_byte(left), cls, strlen(cls)) &&
-		    ts_node_end_byte(arg) - ts_node_start_byte(arg) == strlen(cls) &&
-		    !strncmp(m->src + ts_node_start_byte(arg), cls, strlen(cls)))
+		    !strcmp(py_breg_text(f, m, left), cls) && !strcmp(py_breg_text(f, m, arg), cls))
 			return py_field(inner, "arguments");
 	}
 	return none;
@@ -139,8 +136,7 @@ static TSNode registration(struct fn *f, const struct mod *m, const struct klass
 		if (register_call(m, e))
 			return py_field(e, "arguments");
 	}
-	(void)f;
-	return registered_later(m, ts_tree_root_node(m->tree), k->name, 0);
+	return registered_later(f, m, ts_tree_root_node(m->tree), k->name, 0);
 }
 
 static TSNode keyword(struct fn *f, const struct mod *m, TSNode args, const char *name)
