@@ -44,25 +44,15 @@ static void add_entry(struct walk *w, const struct node *key, const struct node 
 	w->path.buf[mark] = '\0';
 }
 
+static void add_key(const struct node *key, const struct node *val, void *ctx)
+{
+	add_entry(ctx, key, val);
+}
+
+/* the mapping's own keys override merged ones, as PyYAML does */
 static void add_map(struct walk *w, const struct node *map)
 {
-	/* '<<' first, so that the mapping's own keys override merged ones, as PyYAML does */
-	for (size_t k = 0; k < map->n; k++) {
-		const struct node *key = map->items[2 * k], *val = map->items[2 * k + 1];
-		if (!node_is_scalar(key, "<<"))
-			continue;
-		if (val->kind == NODE_MAP)
-			add_map(w, val);
-		else if (val->kind == NODE_SEQ)
-			for (size_t i = val->n; i-- > 0;)
-				if (val->items[i]->kind == NODE_MAP)
-					add_map(w, val->items[i]);
-	}
-	for (size_t k = 0; k < map->n; k++) {
-		const struct node *key = map->items[2 * k];
-		if (key->kind == NODE_SCALAR && strcmp(key->scalar, "<<"))
-			add_entry(w, key, map->items[2 * k + 1]);
-	}
+	node_each_entry(map, true, add_key, w);
 }
 
 void cfg_from_yaml_under(struct facts *t, const struct node *map, const char *prefix, const char *layer)

@@ -88,29 +88,15 @@ struct pairs {
 	size_t n, cap;
 };
 
-/* A map's entries in the order yq's explode(.) applies them for _run_training.sh (core_v0.19.0
- * L113), a merge key ('<<: *BASE_MODEL_ARGS') standing for the anchored map's entries; a list of
- * maps is applied last to first (yq's applyMergeAnchor: "earlier keys take precedence"). fe_yaml
- * bounds the nesting and the expanded size. */
-static void pairs_of(struct pairs *ps, const struct node *map)
+/* MODEL_ARGS's entries in the order _run_training.sh's yq 'explode(.)' applies them (core_v0.19.0
+ * L113; yq's default merge, each merge key's maps where it stands). */
+static void push_pair(const struct node *key, const struct node *val, void *ctx)
 {
-	for (size_t k = 0; k < map->n; k++) {
-		const struct node *key = map->items[2 * k], *val = map->items[2 * k + 1];
-		if (key->kind != NODE_SCALAR)
-			continue;
-		if (node_is_scalar(key, "<<")) {
-			for (size_t i = val->kind == NODE_SEQ ? val->n : 1; i-- > 0;) {
-				const struct node *m = val->kind == NODE_SEQ ? val->items[i] : val;
-				if (m->kind == NODE_MAP)
-					pairs_of(ps, m);
-			}
-			continue;
-		}
-		if (ps->n == ps->cap)
-			ps->p = mem_realloc(ps->p, (ps->cap = ps->cap ? ps->cap * 2 : 64) * sizeof(*ps->p));
-		ps->p[ps->n] = (struct pair){key, val, ps->n};
-		ps->n++;
-	}
+	struct pairs *ps = ctx;
+	if (ps->n == ps->cap)
+		ps->p = mem_realloc(ps->p, (ps->cap = ps->cap ? ps->cap * 2 : 64) * sizeof(*ps->p));
+	ps->p[ps->n] = (struct pair){key, val, ps->n};
+	ps->n++;
 }
 
 static int by_key(const void *x, const void *y)
@@ -158,7 +144,7 @@ bool mlm_test_case_facts(struct facts *t, struct diag_list *d, const struct pack
 	if (!args || args->kind != NODE_MAP)
 		return true;
 	struct pairs ps = {0};
-	pairs_of(&ps, args);
+	node_each_entry(args, false, push_pair, &ps);
 	pairs_merge(&ps);
 	struct words ws = {0};
 	for (size_t k = 0; k < ps.n; k++)

@@ -23,6 +23,27 @@ bool node_is_scalar(const struct node *n, const char *text)
 	return n && n->kind == NODE_SCALAR && !strcmp(n->scalar, text);
 }
 
+void node_each_entry(const struct node *map, bool merges_first,
+		     void (*fn)(const struct node *key, const struct node *val, void *ctx), void *ctx)
+{
+	for (int pass = merges_first ? 0 : 1; pass < 2; pass++)
+		for (size_t k = 0; k < map->n; k++) {
+			const struct node *key = map->items[2 * k], *val = map->items[2 * k + 1];
+			if (key->kind != NODE_SCALAR)
+				continue;
+			if (!node_is_scalar(key, "<<")) {
+				if (pass == 1)
+					fn(key, val, ctx);
+			} else if (!(merges_first && pass == 1)) {
+				for (size_t i = val->kind == NODE_SEQ ? val->n : 1; i-- > 0;) {
+					const struct node *m = val->kind == NODE_SEQ ? val->items[i] : val;
+					if (m->kind == NODE_MAP)
+						node_each_entry(m, merges_first, fn, ctx);
+				}
+			}
+		}
+}
+
 struct value node_value(struct arena *a, const struct node *n, bool *enum_form)
 {
 	struct value v = {.kind = V_STR};

@@ -33,6 +33,16 @@ struct node {
 struct node *node_get(const struct node *map, const char *key);
 bool node_is_scalar(const struct node *n, const char *text);
 
+/*
+ * Each entry of a mapping, its merge keys ('<<: *A', '<<: [*A, *B]') standing for the merged
+ * maps' entries, in the order a loader applies them: of the entries of one key, the one visited
+ * last holds. 'merges_first': the merged maps before the map's own keys, which win (PyYAML, the
+ * YAML merge spec); else each where its merge key stands (yq's default explode). A list of maps
+ * is visited last to first, so its first map wins. fe_yaml bounds the nesting.
+ */
+void node_each_entry(const struct node *map, bool merges_first,
+		     void (*fn)(const struct node *key, const struct node *val, void *ctx), void *ctx);
+
 
 /*
  * The typed value of a node: plain scalars resolve as PyYAML's safe loader does, sequences
