@@ -305,11 +305,13 @@ static struct value list_of(struct arena *a, const char *const *names, size_t n)
 static const char *patched(struct arena *a, const char *text, struct sg_set *sets, size_t n_sets, const char **why)
 {
 	struct sg_choice c = {.sets = sets, .n_sets = n_sets, .status = SG_SUGGEST};
-	struct fix_edit e[16];
-	size_t n = 0, out_len;
-	*why = sg_mlm_yaml_patch(a, text, strlen(text), &c, e, 16, &n);
-	cr_expect(*why ? n == 0 : true, "a refused patch left %zu edits", n);
-	return *why ? NULL : fix_apply(a, text, strlen(text), e, n, &out_len);
+	struct fix_edits ed = {0};
+	size_t out_len;
+	*why = sg_mlm_yaml_patch(a, text, strlen(text), &c, &ed);
+	cr_expect(*why ? ed.n == 0 : true, "a refused patch left %zu edits", ed.n);
+	const char *out = *why ? NULL : fix_apply(a, text, strlen(text), ed.e, ed.n, &out_len);
+	free(ed.e);
+	return out;
 }
 
 Test(suggest, mlm_yaml_edits)

@@ -395,22 +395,19 @@ static int apply_fixes(const struct cli *c, struct session_result *res, size_t *
 		const char *path = text_at(res->texts, t, &buf, &len);
 		if (from_stdin && !strcmp(path, stdin_name))
 			continue;       /* no file to change */
-		struct fix_edit *edits = NULL;
-		size_t n = 0;
+		struct fix_edits ed = {0};
 		for (size_t k = 0; k < r->diags.n; k++) {
 			const struct diag *d = &r->diags.items[k];
 			struct fix_edit e;
-			if (!d->loc.path || strcmp(d->loc.path, path) || !fix_for(a, d, buf, len, &e))
-				continue;
-			edits = mem_realloc(edits, (n + 1) * sizeof(*edits));
-			edits[n++] = e;
+			if (d->loc.path && !strcmp(d->loc.path, path) && fix_for(a, d, buf, len, &e))
+				fix_edits_add(&ed, e);
 		}
-		if (!n)
+		if (!ed.n)
 			continue;
 		size_t new_len;
-		char *fixed_text = fix_apply(a, buf, len, edits, n, &new_len);
-		free(edits);
-		*fixed += n;
+		char *fixed_text = fix_apply(a, buf, len, ed.e, ed.n, &new_len);
+		free(ed.e);
+		*fixed += ed.n;
 		if (c->diff)
 			fix_diff(stdout, path, buf, len, fixed_text, new_len);
 		else if (!fix_inside(c, path))

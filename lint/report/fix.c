@@ -160,6 +160,13 @@ static int cmp_edit(const void *x, const void *y)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
+void fix_edits_add(struct fix_edits *l, struct fix_edit e)
+{
+	if (l->n == l->cap)
+		l->e = mem_realloc(l->e, (l->cap = l->cap ? 2 * l->cap : 16) * sizeof(*l->e));
+	l->e[l->n++] = e;
+}
+
 char *fix_apply(struct arena *a, const char *buf, size_t len, struct fix_edit *edits, size_t n, size_t *out_len)
 {
 	qsort(edits, n, sizeof(*edits), cmp_edit);

@@ -21,6 +21,13 @@ struct fix_edit {
 	const char *title;      /* "set rng.te_rng_tracker: true", for code actions */
 };
 
+/* A file's edits in the order made, grown as needed; the owner frees 'e'. */
+struct fix_edits {
+	struct fix_edit *e;
+	size_t n, cap;
+};
+void fix_edits_add(struct fix_edits *l, struct fix_edit e);
+
 /* The mechanical fix for 'd' in 'buf' (the text of d->loc.path); false when it has none. */
 bool fix_for(struct arena *a, const struct diag *d, const char *buf, size_t len, struct fix_edit *e);
 /* An edit that adds an inline suppression of d's rule on d's line, in the file's comment syntax. */

@@ -11,6 +11,7 @@
 struct arena;
 struct facts;
 struct fix_edit;
+struct fix_edits;
 struct pack;
 struct target;
 
@@ -71,18 +72,18 @@ size_t sg_skipped(const struct sg *s);   /* units with no model settings */
 bool sg_json(const struct sg *s);
 /* A value as the patch writes it in 'lang' (sg_patch.c). */
 const char *sg_spelled(struct arena *a, const struct value *v, enum sg_lang lang);
-/* A suggestion as edits to a functional-test model_config.yaml, appended to edits[*n..cap) (all of
+/* A suggestion as edits to a functional-test model_config.yaml, appended to 'ed' (all of
  * them or none); NULL, or why it cannot be written there (sg_mlm_yaml.c). */
 const char *sg_mlm_yaml_patch(struct arena *a, const char *buf, size_t len, const struct sg_choice *c,
-			      struct fix_edit *edits, size_t cap, size_t *n);
+			      struct fix_edits *ed);
 
 /* The end of a shell line's words: before a trailing comment and blanks (sg_runner.c). */
 size_t sg_sh_code_end(const char *s, size_t n);
 /* A suggestion as Hydra overrides on the recipe-runner command starting at 'line' of the script
- * 'path', appended to edits[*n..cap); NULL, or why it cannot be written there, when the caller
- * drops what was appended (sg_runner.c). */
+ * 'path', appended to 'ed'; NULL, or why it cannot be written there, when the caller drops what
+ * was appended (sg_runner.c). */
 const char *sg_runner_patch(struct arena *a, const char *path, unsigned line, const char *buf, size_t len,
-			    const struct sg_choice *c, struct fix_edit *edits, size_t cap, size_t *n);
+			    const struct sg_choice *c, struct fix_edits *ed);
 
 /* One unit, judged (sg_eval.c): the choices for every branch, into 'u'. */
 struct sgx {

@@ -195,17 +195,17 @@ static const char *spelling(struct arena *a, const struct value *v, char quote)
 }
 
 struct out {
-	struct fix_edit e[32];
-	size_t n;
+	struct fix_edits *ed;
+	size_t from;            /* the unit's first edit in ed */
 	const char *eol;        /* the file's line end: "\r\n" where its first line has one */
 };
 
 /* An edit. fix_apply keeps one of two edits that start at one offset: an insertion there joins
- * the other, before the text it replaces. */
+ * the other, before the text it replaces; false for a second replacement there. */
 static bool put(struct arena *a, struct out *o, size_t start, size_t end, const char *text)
 {
-	for (size_t k = 0; k < o->n; k++) {
-		struct fix_edit *e = &o->e[k];
+	for (size_t k = o->from; k < o->ed->n; k++) {
+		struct fix_edit *e = &o->ed->e[k];
 		if (e->start != start)
 			continue;
 		if (start != end && e->start != e->end)
@@ -216,9 +216,7 @@ static bool put(struct arena *a, struct out *o, size_t start, size_t end, const 
 		e->text = arena_printf(a, "%s%s", first ? text : e->text, first ? e->text : text);
 		return true;
 	}
-	if (o->n == sizeof(o->e) / sizeof(*o->e))
-		return false;
-	o->e[o->n++] = (struct fix_edit){start, end, text, NULL};
+	fix_edits_add(o->ed, (struct fix_edit){start, end, text, NULL});
 	return true;
 }
 
@@ -235,7 +233,7 @@ static const char *set_one(struct arena *a, const char *buf, const struct sectio
 		return arena_printf(a, "%s has no spelling in its quotes", setting);
 	if (w && e)
 		return put(a, o, e->val, e->val_end, e->val == e->val_end ? arena_printf(a, " %s", w) : w)
-			       ? NULL : "too many edits";
+			       ? NULL : "two edits replace the same text";
 	if (w) {
 		sbuf_printf(add, "%*s%s: %s%s", (int)sec->indent, "", key, w, o->eol);
 		return NULL;
@@ -246,15 +244,15 @@ static const char *set_one(struct arena *a, const char *buf, const struct sectio
 	for (size_t k = 0; k < sec->n; k++)     /* every entry of it: a duplicate would still set it */
 		if (sec->e[k].key_len == m && !strncmp(buf + sec->e[k].key, key, m) &&
 		    !put(a, o, sec->e[k].start, sec->e[k].next, ""))
-			return "too many edits";
+			return "two edits replace the same text";
 	return NULL;
 }
 
 /* 'text' at 'at', on a line of its own where the file's last line has no line end. */
-static bool insert(struct arena *a, struct out *o, const char *buf, size_t len, size_t at, const char *text)
+static void insert(struct arena *a, struct out *o, const char *buf, size_t len, size_t at, const char *text)
 {
 	bool open = at == len && len && buf[len - 1] != '\n';
-	return put(a, o, at, at, arena_printf(a, "%s%s", open ? o->eol : "", text));
+	put(a, o, at, at, arena_printf(a, "%s%s", open ? o->eol : "", text));     /* an insertion always joins */
 }
 
 /* A top-level key MODEL_ARGS_<digits>: the flags of a later run of the test. */
@@ -317,13 +315,11 @@ static const char *patch(struct arena *a, const char *buf, size_t len, const str
 	if (!why && add_args.len) {     /* after the impl's entry, else after the map's last */
 		const struct entry *impl = find(buf, args, sgt_mlm_flag(a, "model.cuda_graph_impl"));
 		size_t at = impl ? impl->next : args->e[args->n - 1].next;
-		if (!insert(a, o, buf, len, at, add_args.buf))
-			why = "too many edits";
+		insert(a, o, buf, len, at, add_args.buf);
 	}
 	if (!why && add_env.len) {      /* a new ENV_VARS goes before MODEL_ARGS, as the files order them */
 		size_t at = !env->found ? args->header : env->n ? env->e[env->n - 1].next : env->header_next;
-		if (!insert(a, o, buf, len, at, env->found ? add_env.buf : arena_printf(a, "ENV_VARS:%s%s", o->eol, add_env.buf)))
-			why = "too many edits";
+		insert(a, o, buf, len, at, env->found ? add_env.buf : arena_printf(a, "ENV_VARS:%s%s", o->eol, add_env.buf));
 	}
 	sbuf_release(&add_args);
 	sbuf_release(&add_env);
@@ -331,19 +327,17 @@ static const char *patch(struct arena *a, const char *buf, size_t len, const str
 }
 
 const char *sg_mlm_yaml_patch(struct arena *a, const char *buf, size_t len, const struct sg_choice *c,
-			      struct fix_edit *edits, size_t cap, size_t *n)
+			      struct fix_edits *ed)
 {
 	struct section args, env;
 	scan(buf, len, "MODEL_ARGS", &args);
 	scan(buf, len, "ENV_VARS", &env);
 	const char *nl = memchr(buf, '\n', len);
-	struct out o = {.n = 0, .eol = nl && nl > buf && nl[-1] == '\r' ? "\r\n" : "\n"};
+	struct out o = {.ed = ed, .from = ed->n, .eol = nl && nl > buf && nl[-1] == '\r' ? "\r\n" : "\n"};
 	const char *why = patch(a, buf, len, c, &args, &env, &o);
 	free(args.e);
 	free(env.e);
-	if (!why && *n + o.n > cap)
-		why = "too many edits";
-	for (size_t k = 0; !why && k < o.n; k++)        /* all of the unit's edits, or none */
-		edits[(*n)++] = o.e[k];
+	if (why)
+		ed->n = o.from; /* all of the unit's edits, or none */
 	return why;
 }

@@ -18,17 +18,10 @@
 #include "suggest/sg.h"
 #include "suggest/sg_int.h"
 
-#define MAX_EDITS 64
 
-struct edits {
-	struct fix_edit e[MAX_EDITS];
-	size_t n;
-};
-
-static void edit(struct edits *ed, size_t start, size_t end, const char *text)
+static void edit(struct fix_edits *ed, size_t start, size_t end, const char *text)
 {
-	if (ed->n < MAX_EDITS)
-		ed->e[ed->n++] = (struct fix_edit){start, end, text, NULL};
+	fix_edits_add(ed, (struct fix_edit){start, end, text, NULL});
 }
 
 /* Python's spelling of a value (YAML's is the same but for true/false/null and quotes). */
@@ -102,7 +95,7 @@ static void py_set(struct sbuf *sb, const struct sg_set *s, size_t ind, const ch
 }
 
 static const char *py_patch(struct arena *a, const char *buf, size_t len, const struct sg_unit *u,
-			    const struct sg_choice *c, struct edits *ed)
+			    const struct sg_choice *c, struct fix_edits *ed)
 {
 	size_t n;
 	const char *def = text_line(buf, len, u->line, &n);
@@ -227,7 +220,7 @@ static size_t line_off(const char *buf, size_t len, unsigned l)
 }
 
 static void yaml_set(struct arena *a, const char *buf, size_t len, unsigned first, const char *key, const char *val,
-		     struct edits *ed)
+		     struct fix_edits *ed)
 {
 	char *path = arena_strdup(a, key);
 	if (!strncmp(path, "env.", 4))
@@ -309,7 +302,7 @@ static const char *harness_flag(const char *key)
 }
 
 static const char *harness_patch(struct arena *a, const char *buf, size_t len, const struct sg_choice *c,
-				 struct edits *ed)
+				 struct fix_edits *ed)
 {
 	unsigned cmd = 0;
 	struct sbuf tail;
@@ -444,7 +437,7 @@ static unsigned mlm_command(struct arena *a, const char *buf, size_t len, unsign
 }
 
 static const char *mlm_patch(struct arena *a, const char *buf, size_t len, unsigned line,
-			     const struct sg_choice *c, struct edits *ed)
+			     const struct sg_choice *c, struct fix_edits *ed)
 {
 	struct sbuf tail, env;
 	sbuf_init(&tail);
@@ -499,7 +492,7 @@ static const char *mlm_patch(struct arena *a, const char *buf, size_t len, unsig
 }
 
 static const char *unit_patch(struct arena *a, const char *buf, size_t len, const struct sg_unit *u,
-			      const struct sg_choice *c, struct edits *ed)
+			      const struct sg_choice *c, struct fix_edits *ed)
 {
 	switch (u->lang) {
 	case SG_PY: return py_patch(a, buf, len, u, c, ed);
@@ -508,10 +501,10 @@ static const char *unit_patch(struct arena *a, const char *buf, size_t len, cons
 			yaml_set(a, buf, len, u->line, c->sets[k].key, spelled(a, &c->sets[k].val, SG_YAML), ed);
 		return NULL;
 	case SG_HARNESS: return harness_patch(a, buf, len, c, ed);
-	case SG_RUNNER: return sg_runner_patch(a, u->path, u->line, buf, len, c, ed->e, MAX_EDITS, &ed->n);
+	case SG_RUNNER: return sg_runner_patch(a, u->path, u->line, buf, len, c, ed);
 	case SG_MLM:
 		if (strstr(u->path, ".yaml") || strstr(u->path, ".yml"))
-			return sg_mlm_yaml_patch(a, buf, len, c, ed->e, MAX_EDITS, &ed->n);
+			return sg_mlm_yaml_patch(a, buf, len, c, ed);
 		return mlm_patch(a, buf, len, u->line, c, ed);
 	default: return "cglint writes no patch for this kind of input yet";
 	}
@@ -519,7 +512,7 @@ static const char *unit_patch(struct arena *a, const char *buf, size_t len, cons
 
 /* A unit's edits, all of them or none (a refused patch leaves no partial edits). */
 static const char *unit_edits(struct arena *a, const char *buf, size_t len, const struct sg_unit *u,
-			      const struct sg_choice *c, struct edits *ed)
+			      const struct sg_choice *c, struct fix_edits *ed)
 {
 	size_t before = ed->n;
 	const char *why = unit_patch(a, buf, len, u, c, ed);
@@ -545,7 +538,7 @@ int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE
 		const char *buf;
 		size_t len;
 		const char *path = text_at(texts, t, &buf, &len);
-		struct edits ed = {.n = 0};
+		struct fix_edits ed = {0};
 		for (size_t k = 0; k < sg_count(s); k++) {
 			const struct sg_unit *u = sg_at(s, k);
 			if (strcmp(u->path, path) || u->n_choices == 0)
@@ -568,10 +561,11 @@ int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE
 			if (why)
 				say(notes, u, why);
 		}
-		if (!ed.n)
-			continue;
 		size_t new_len;
-		char *out = fix_apply(a, buf, len, ed.e, ed.n, &new_len);
+		char *out = ed.n ? fix_apply(a, buf, len, ed.e, ed.n, &new_len) : NULL;
+		free(ed.e);
+		if (!out)
+			continue;
 		(*files)++;
 		const char *why = NULL;
 		if (diff)

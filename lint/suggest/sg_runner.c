@@ -109,20 +109,10 @@ size_t sg_sh_code_end(const char *s, size_t n)
 	return e;
 }
 
-/* One edit into edits[*n..cap); false when there is no room. */
-static bool push(struct fix_edit *edits, size_t cap, size_t *n, size_t start, size_t end, const char *text)
-{
-	if (*n == cap)
-		return false;
-	edits[(*n)++] = (struct fix_edit){start, end, text, NULL};
-	return true;
-}
-
 const char *sg_runner_patch(struct arena *a, const char *path, unsigned line, const char *buf, size_t len,
-			    const struct sg_choice *c, struct fix_edit *edits, size_t cap, size_t *n)
+			    const struct sg_choice *c, struct fix_edits *ed)
 {
 	size_t ln;
-	bool room = true;
 	const char *s;
 	unsigned first = line, last = line;     /* the command's lines, '\\' continuations followed */
 	while (first > 1 && (s = text_line(buf, len, first - 1, &ln)) && ln && s[ln - 1] == '\\')
@@ -143,7 +133,7 @@ const char *sg_runner_patch(struct arena *a, const char *path, unsigned line, co
 	struct sbuf tail, env;
 	sbuf_init(&tail);
 	sbuf_init(&env);
-	for (size_t k = 0; k < c->n_sets && room; k++) {
+	for (size_t k = 0; k < c->n_sets; k++) {
 		const struct sg_set *st = &c->sets[k];
 		if (st->only_if)
 			continue;
@@ -158,7 +148,7 @@ const char *sg_runner_patch(struct arena *a, const char *path, unsigned line, co
 		if (st->at.path && !strcmp(st->at.path, path) && st->at.line >= first && st->at.line <= last &&
 		    (at = text_line(buf, len, st->at.line, &m)) && key_word(at, m, st->at.col, st->key, &from, &to)) {
 			size_t base = (size_t)(at - buf);
-			room = push(edits, cap, n, base + from, base + to, word);
+			fix_edits_add(ed, (struct fix_edit){base + from, base + to, word, NULL});
 			continue;
 		}
 		if (last > first)       /* a command over several lines: one override a line, at its indent */
@@ -166,15 +156,15 @@ const char *sg_runner_patch(struct arena *a, const char *path, unsigned line, co
 		else
 			sbuf_printf(&tail, " %s", word);
 	}
-	if (room && tail.len) {         /* after the last word, before a trailing comment */
+	if (tail.len) {         /* after the last word, before a trailing comment */
 		size_t at_end = (size_t)(s - buf) + sg_sh_code_end(s, ln);
-		room = push(edits, cap, n, at_end, at_end, arena_strdup(a, tail.buf));
+		fix_edits_add(ed, (struct fix_edit){at_end, at_end, arena_strdup(a, tail.buf), NULL});
 	}
-	if (room && env.len) {
+	if (env.len) {
 		size_t off = (size_t)(text_line(buf, len, first, &ln) - buf);
-		room = push(edits, cap, n, off, off, arena_strdup(a, env.buf));
+		fix_edits_add(ed, (struct fix_edit){off, off, arena_strdup(a, env.buf), NULL});
 	}
 	sbuf_release(&tail);
 	sbuf_release(&env);
-	return room ? NULL : "too many edits";
+	return NULL;
 }
