@@ -48,6 +48,18 @@ static void put(const char *name, const char *text)
 	free(harness_write(dir, name, text, strlen(text)));
 }
 
+/* A model in the test's Hugging Face cache as huggingface_hub lays it out: refs/main names the
+ * snapshot 'rev' that holds config.json. 'repo' is the cache's folder name, models--ORG--NAME. */
+static void cached_model(const char *repo, const char *rev, const char *config)
+{
+	SH("mkdir -p %s/hub/%s/snapshots/%s %s/hub/%s/refs && printf %s > %s/hub/%s/refs/main", dir, repo, rev, dir, repo,
+	   rev, dir, repo);
+	char *name;
+	cr_assert_neq(asprintf(&name, "hub/%s/snapshots/%s/config.json", repo, rev), -1);
+	put(name, config);
+	free(name);
+}
+
 static char *facts(const char *file, const char *function)
 {
 	char *args, *out;
@@ -199,10 +211,8 @@ Test(hf, bridge_not_followed_leaves_the_model_unknown)
  * provide() does not assert the TE RNG tracker, GPTModelProvider's does; -v cites the one in use. */
 Test(hf, provider_class_picks_the_family)
 {
-	SH("mkdir -p %s/megatron/bridge/models/nemotronh %s/hub/models--nvidia--Nemotron-H-8B/snapshots/c0ffee "
-	   "%s/hub/models--nvidia--Nemotron-H-8B/refs && printf c0ffee > %s/hub/models--nvidia--Nemotron-H-8B/refs/main",
-	   dir, dir, dir, dir);
-	put("hub/models--nvidia--Nemotron-H-8B/snapshots/c0ffee/config.json",
+	SH("mkdir -p %s/megatron/bridge/models/nemotronh", dir);
+	cached_model("models--nvidia--Nemotron-H-8B", "c0ffee",
 	    "{\"architectures\": [\"NemotronHForCausalLM\"], \"model_type\": \"nemotron_h\", \"num_hidden_layers\": 52}\n");
 	put("megatron/bridge/models/nemotronh/__init__.py", "");
 	put("megatron/bridge/models/nemotronh/nemotron_h_bridge.py",
@@ -236,9 +246,8 @@ Test(hf, provider_class_picks_the_family)
  * to the keywords' dict cglint does not follow leaves the model unknown. */
 Test(hf, vlm_bridge_with_kwargs_and_a_helper)
 {
-	SH("mkdir -p %s/megatron/bridge/models/acme %s/hub/models--acme--VL-A1/snapshots/feed "
-	   "%s/hub/models--acme--VL-A1/refs && printf feed > %s/hub/models--acme--VL-A1/refs/main", dir, dir, dir, dir);
-	put("hub/models--acme--VL-A1/snapshots/feed/config.json",
+	SH("mkdir -p %s/megatron/bridge/models/acme", dir);
+	cached_model("models--acme--VL-A1", "feed",
 	    "{\"architectures\": [\"AcmeVLForConditionalGeneration\"], \"model_type\": \"acme_vl\",\n"
 	    " \"text_config\": {\"model_type\": \"acme_text\", \"num_hidden_layers\": 5, \"num_experts\": 16,\n"
 	    "                 \"torch_dtype\": \"bfloat16\"},\n"
@@ -334,9 +343,8 @@ Test(hf, provider_returned_by_a_helper_or_bound_first)
  * are taken: followed, and a later read of a field it changed is unknown, not the file's value. */
 Test(hf, bridge_writes_the_hf_config_after_taking_the_arguments)
 {
-	SH("mkdir -p %s/megatron/bridge/models/acme %s/hub/models--acme--VL-B2/snapshots/feed "
-	   "%s/hub/models--acme--VL-B2/refs && printf feed > %s/hub/models--acme--VL-B2/refs/main", dir, dir, dir, dir);
-	put("hub/models--acme--VL-B2/snapshots/feed/config.json",
+	SH("mkdir -p %s/megatron/bridge/models/acme", dir);
+	cached_model("models--acme--VL-B2", "feed",
 	    "{\"architectures\": [\"AcmeVLMoeForConditionalGeneration\"], \"model_type\": \"acme_vl\",\n"
 	    " \"text_config\": {\"num_hidden_layers\": 6, \"num_experts\": 32, \"head_dim\": 64},\n"
 	    " \"vision_config\": {\"depth\": 2, \"torch_dtype\": \"float32\"}}\n");
@@ -394,9 +402,8 @@ Test(hf, bridge_writes_the_hf_config_after_taking_the_arguments)
  * HF config, then builds its provider from keywords. */
 Test(hf, bridge_registered_by_a_call_writes_the_config_first)
 {
-	SH("mkdir -p %s/megatron/bridge/models/acme %s/hub/models--acme--M3/snapshots/feed "
-	   "%s/hub/models--acme--M3/refs && printf feed > %s/hub/models--acme--M3/refs/main", dir, dir, dir, dir);
-	put("hub/models--acme--M3/snapshots/feed/config.json",
+	SH("mkdir -p %s/megatron/bridge/models/acme", dir);
+	cached_model("models--acme--M3", "feed",
 	    "{\"architectures\": [\"AcmeM3ForConditionalGeneration\"], \"model_type\": \"acme_m3\",\n"
 	    " \"tie_word_embeddings\": false,\n"
 	    " \"text_config\": {\"num_hidden_layers\": 26, \"hidden_size\": 3072, \"tie_word_embeddings\": true}}\n");
