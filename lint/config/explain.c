@@ -67,6 +67,11 @@ void explain_rule(FILE *f, const struct pack *p, const struct rule *r, bool md)
 			fprintf(f, "  %-16s %s\n", r->mirrors[k].label, r->mirrors[k].where);
 		fputs(md ? "```\n" : "", f);
 	}
+	if (r->n_reports) {
+		fprintf(f, "\nreported in:\n");
+		for (size_t k = 0; k < r->n_reports; k++)
+			fprintf(f, md ? "- <%s>\n" : "  %s\n", r->reports[k]);
+	}
 }
 
 bool explain_id(FILE *f, const struct pack *p, const char *id, bool md, const struct target *target)

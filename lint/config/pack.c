@@ -142,6 +142,26 @@ static void mirrors(struct loader *ld, const struct node *map, struct mirror **o
 	}
 }
 
+/* reports: the public threads where users hit what the rule catches (docs/failures.md) */
+static void reports(struct loader *ld, const struct node *map, struct rule *r)
+{
+	const struct node *n = node_get(map, "reports");
+	if (!n)
+		return;
+	if (n->kind != NODE_SEQ) {
+		pack_bad(ld, n, "'reports' lists the addresses of public threads");
+		return;
+	}
+	r->reports = arena_alloc(ld->p->arena, (n->n ? n->n : 1) * sizeof(*r->reports));
+	for (size_t k = 0; k < n->n; k++) {
+		const struct node *it = n->items[k];
+		if (it->kind != NODE_SCALAR || strncmp(it->scalar, "https://", 8))
+			pack_bad(ld, it, "a 'reports' entry is the https:// address of a public thread");
+		else
+			r->reports[r->n_reports++] = it->scalar;
+	}
+}
+
 static bool ranges_overlap(const struct vrange *a, const struct vrange *b)
 {
 	if (a->any || b->any)
@@ -167,7 +187,7 @@ static void load_rule(struct loader *ld, const struct node *n)
 {
 	static const char *const keys[] = {"id", "name", "severity", "mcore", "bridge", "when", "check", "key",
 					   "values", "at", "message", "fix", "fix_python", "fix_harness", "fix_mlm",
-					   "autofix", "mirrors", "doc", NULL};
+					   "autofix", "mirrors", "reports", "doc", NULL};
 	if (n->kind != NODE_MAP) {
 		pack_bad(ld, n, "a rule is a mapping");
 		return;
@@ -208,6 +228,7 @@ static void load_rule(struct loader *ld, const struct node *n)
 			break;
 		}
 	mirrors(ld, n, &r->mirrors, &r->n_mirrors);
+	reports(ld, n, r);
 	/* autofix: {KEY: VALUE}: the text a key at the diagnostic takes (fix.h) */
 	const struct node *af = node_get(n, "autofix");
 	if (af && af->kind != NODE_MAP) {

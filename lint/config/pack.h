@@ -57,6 +57,8 @@ struct rule {
 	size_t n_autofix;
 	struct mirror *mirrors;
 	size_t n_mirrors;
+	const char **reports;           /* public threads that show the failure (https:// addresses) */
+	size_t n_reports;
 	struct loc defined;
 	bool builtin;                   /* from the packs compiled in: it has a page (docs/rules/ID.md) */
 	unsigned index;                 /* in pack->rules */

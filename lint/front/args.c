@@ -22,6 +22,18 @@ static const char *base_name(const char *word)
 	return base ? base + 1 : word;
 }
 
+const char *args_run_kind(const char *program)
+{
+	const char *base = base_name(program);
+	if (!strncmp(base, "pretrain_", 9))
+		return "training";
+	if (!strcmp(base, "train_rl.py") || strstr(program, "examples/rl/") || !strncmp(program, "examples.rl.", 12))
+		return "rl";
+	if (strstr(program, "examples/inference/") || !strncmp(program, "examples.inference.", 19))
+		return "inference";
+	return NULL;
+}
+
 static enum args_program program_of(const char *word)
 {
 	const char *base = base_name(word);

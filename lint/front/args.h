@@ -37,6 +37,12 @@ struct args_word {
 enum args_program args_command(const struct args_word *argv, size_t argc, size_t *at);
 
 /*
+ * What a Megatron-LM program word runs, for args._run: "training" (pretrain_*.py), "inference"
+ * (the inference examples), "rl" (train_rl.py, the RL examples); NULL for anything else.
+ */
+const char *args_run_kind(const char *program);
+
+/*
  * Set the facts of 'argv' (the words after the program) in 't' under 'layer', with the facts
  * that say which program it is (args._validate_args, perf._harness) placed at 'where'. A flag the tables
  * do not name maps by its spelling: Megatron-LM's --foo-bar to model.foo_bar (argparse fields are

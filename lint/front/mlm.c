@@ -140,6 +140,11 @@ bool mlm_test_case_facts(struct facts *t, struct diag_list *d, const struct pack
 			struct value v = node_value(t->arena, val, NULL);
 			cfg_env(t, key->scalar, value_string(t->arena, &v, true), key->loc, "config");
 		}
+	/* run_ci_test.sh runs MODE (default pretraining) with its program: training, inference, rl */
+	const struct node *mode = node_get(root, "MODE");
+	const char *m = mode && mode->kind == NODE_SCALAR ? mode->scalar : "pretraining";
+	facts_set(t, "args._run", value_str(!strcmp(m, "pretraining") ? "training" : m),
+		  mode ? mode->loc : root->loc, "config");
 	const struct node *args = node_get(root, "MODEL_ARGS");
 	if (!args || args->kind != NODE_MAP)
 		return true;

@@ -228,7 +228,7 @@ static const char *category(const char *id)
 	}
 }
 
-/* help: the doc, the fix, the source lines it mirrors; as text and as Markdown. */
+/* help: the doc, the fix, the source lines it mirrors, the threads that report it; as text and as Markdown. */
 static json_t *help(const struct rule *r)
 {
 	char *text, *md;
@@ -254,6 +254,14 @@ static json_t *help(const struct rule *r)
 			put_md(m, r->mirrors[k].label);
 			fputs(": ", m);
 			put_md(m, r->mirrors[k].where);
+		}
+	}
+	if (r->n_reports) {
+		fputs("\n\nReported in:", t);
+		fputs("\n\n**Reported in:**\n", m);
+		for (size_t k = 0; k < r->n_reports; k++) {
+			fprintf(t, "\n- %s", r->reports[k]);
+			fprintf(m, "\n- <%s>", r->reports[k]);
 		}
 	}
 	fclose(t);

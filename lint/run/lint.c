@@ -218,6 +218,9 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 			cfg_env(&t, cmd->env[k].name, cmd->env[k].value, cmd->env[k].loc, "script");
 		bool complete = args_to_facts(&t, &r->diags, r->pack, &tg, prog, cmd->loc, w + at_prog + 1,
 					      cmd->argc - at_prog - 1, "script");
+		const char *run = prog == ARGS_MEGATRON_LM ? args_run_kind(w[at_prog].text) : NULL;
+		if (run)
+			facts_set(&t, "args._run", value_str(run), w[at_prog].loc, "script");
 		unit_dotlists(r, &t);   /* cglint's own KEY=VALUE words, last */
 		/* a complete Megatron-LM command line leaves every other flag at its default; the
 		 * harness's recipe sets keys its command line does not show */
