@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -142,6 +143,10 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			if (!c->gpu_auto && target_parse_gpu(optarg, &c->s.lint.target.gpu_major))
 				return usage_error("--gpu wants an architecture like sm_90, h100 or b200, not '%s'", optarg);
 			c->s.lint.target.gpu = optarg;
+			break;
+		case O_TE:
+			if (!isdigit((unsigned char)*optarg) || target_parse_version(optarg, &c->s.lint.target.te))
+				return usage_error("--te wants a Transformer Engine release like 2.12, not '%s'", optarg);
 			break;
 		case O_ENV:
 			if (!strchr(optarg, '=') || optarg[0] == '=')

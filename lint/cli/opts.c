@@ -15,6 +15,7 @@ const struct opt opts[] = {
 	{"mcore", 0, "X.Y", O_MCORE, "target Megatron Core version (default: newest supported)"},
 	{"bridge", 0, "X.Y|none", O_BRIDGE, "target Megatron-Bridge release (default: the one shipping --mcore)"},
 	{"gpu", 0, "ARCH|auto", O_GPU, "GPU the job runs on: sm_90, h100, b200, ..., or auto (this machine's; default unknown)"},
+	{"te", 0, "X.Y", O_TE, "Transformer Engine release the job runs, e.g. 2.12 (default unknown)"},
 	{"env", 'E', "KEY=VALUE", O_ENV, "an environment variable the job runs with (repeatable)"},
 	{"env-file", 0, "FILE", O_ENV_FILE, "environment file of KEY=VALUE lines (repeatable)"},
 	{"config-file", 'c', "FILE", O_CONFIG_FILE, "override YAML layered over every input, as Bridge's --config-file"},

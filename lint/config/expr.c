@@ -327,6 +327,8 @@ static struct value path_value(const char *path, const struct expr_env *env)
 		const struct target *t = env->target;
 		if (!strcmp(path + 7, "gpu_major"))
 			return t->gpu_major ? (struct value){.kind = V_INT, .i = t->gpu_major} : value_unknown;
+		if (!strcmp(path + 7, "te"))    /* encoded as versions are: 2.10 -> 2100 (target.h) */
+			return t->te ? (struct value){.kind = V_INT, .i = t->te} : value_unknown;
 		if (!strcmp(path + 7, "bridge")) {
 			char buf[16];
 			return value_str(t->bridge == TARGET_NO_BRIDGE

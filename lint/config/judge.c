@@ -120,9 +120,11 @@ static void open_key(const char *path, void *ctx)
 			return;
 	if (o->n_seen < sizeof(o->seen) / sizeof(*o->seen))
 		o->seen[o->n_seen++] = path;
-	if (!strncmp(path, "target.", 7)) {     /* the run's target: only the GPU may be unnamed */
+	if (!strncmp(path, "target.", 7)) {     /* the run's target: only the GPU and TE may be unnamed */
 		if (!strcmp(path + 7, "gpu_major") && o->target && !o->target->gpu_major)
 			sbuf_printf(&o->sb, "%s%s (no --gpu names the GPU)", o->n++ ? ", " : "", path);
+		if (!strcmp(path + 7, "te") && o->target && !o->target->te)
+			sbuf_printf(&o->sb, "%s%s (no --te names the Transformer Engine release)", o->n++ ? ", " : "", path);
 		return;
 	}
 	const struct fact *f = facts_get(o->facts, path);

@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE /* realpath */
 #include "config/proj.h"
 
+#include <ctype.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,14 +25,14 @@
 
 const char *const proj_keys[] = {"inherit", "target", "select", "ignore", "severity", "rules", "exclude",
 				 "per-path", "python-path", NULL};
-const char *const proj_target_keys[] = {"mcore", "bridge", "gpu", NULL};
+const char *const proj_target_keys[] = {"mcore", "bridge", "gpu", "te", NULL};
 const char *const proj_part_keys[] = {"paths", "target", "select", "ignore", "severity", NULL};
 
 /* A config's top level, or one per-path entry. */
 struct part {
 	const char **globs;             /* per-path only */
 	size_t n_globs;
-	int mcore, bridge, gpu_major;
+	int mcore, bridge, gpu_major, te;
 	const char *gpu;
 	const char **select, **ignore, **sev_ids;
 	size_t n_select, n_ignore, n_sevs;
@@ -339,6 +340,9 @@ static void read_target(struct reader *rd, const struct node *n, struct part *pt
 		bad(rd, g, "target.gpu wants an architecture like sm_90, h100 or b200");
 	else if (g)
 		pt->gpu = g->scalar;
+	const struct node *te = node_get(n, "te");
+	if (te && (te->kind != NODE_SCALAR || !isdigit((unsigned char)*te->scalar) || target_parse_version(te->scalar, &pt->te)))
+		bad(rd, te, "target.te wants a Transformer Engine release like \"2.12\"");
 	struct target t = {.mcore = pt->mcore, .bridge = pt->bridge};
 	char why[256];
 	if ((pt->mcore || pt->bridge) && target_resolve(&t, why, sizeof(why)))
@@ -577,6 +581,8 @@ static void apply(struct arena *a, const struct part *pt, struct proj_settings *
 		s->gpu = pt->gpu;
 		s->gpu_major = pt->gpu_major;
 	}
+	if (pt->te)
+		s->te = pt->te;
 	if (pt->has_select) {
 		s->filter.select = pt->select;
 		s->filter.n_select = pt->n_select;

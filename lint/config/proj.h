@@ -28,6 +28,7 @@ struct proj_settings {
 	int mcore, bridge;              /* 0 when no config sets them */
 	const char *gpu;                /* NULL when unset */
 	int gpu_major;
+	int te;                         /* Transformer Engine release, 0 when unset */
 	struct diag_filter filter;      /* select (last one set wins) and ignore (accumulated) */
 	const char **sev_ids;           /* severity overrides, later entries win */
 	enum sev *sevs;

@@ -19,6 +19,7 @@ struct target {
 	int bridge;         /* e.g. 40, or TARGET_NO_BRIDGE */
 	int gpu_major;      /* compute capability major (9 for sm_90/h100), 0 when unknown */
 	const char *gpu;    /* as given, or NULL */
+	int te;             /* Transformer Engine release the job runs (2.10 -> 2100), 0 when unknown */
 };
 
 /* A half-open version interval [lo, hi); 'none_only' restricts a Bridge range to Megatron-LM. */

@@ -77,10 +77,11 @@ static void json_end(struct out_ctx *o, const struct diag_list *l)
 {
 	(void)l;
 	const struct target *t = o->target;
-	json_t *doc = json_pack("{s:i, s:s, s:{s:o, s:o, s:o}, s:o}", "version", 1, "tool", "cglint", "target",
+	json_t *doc = json_pack("{s:i, s:s, s:{s:o, s:o, s:o, s:o}, s:o}", "version", 1, "tool", "cglint", "target",
 				"mcore", version_or_null(t->mcore), "bridge",
 				t->bridge == TARGET_NO_BRIDGE ? json_string("none") : version_or_null(t->bridge), "gpu",
-				t->gpu ? json_string(t->gpu) : json_null(), "diagnostics", (json_t *)o->state);
+				t->gpu ? json_string(t->gpu) : json_null(), "te", version_or_null(t->te), "diagnostics",
+				(json_t *)o->state);
 	json_t *open = json_array();   /* checks no input decided: no findings, never left out */
 	for (size_t k = 0; o->undecided && k < o->undecided->n; k++)
 		json_array_append_new(open, json_of(o, &o->undecided->items[k]));

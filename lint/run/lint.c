@@ -264,13 +264,14 @@ struct target lint_target_for(struct lint_run *r, const char *path)
 {
 	const struct lint_opts *o = r->opts;
 	struct proj_settings s;
-	if (!r->proj || !proj_settings(r->proj, path, &s) || (!s.mcore && !s.bridge && !s.gpu))
+	if (!r->proj || !proj_settings(r->proj, path, &s) || (!s.mcore && !s.bridge && !s.gpu && !s.te))
 		return o->target;
 	struct target t = {
 		.mcore = o->mcore_given ? o->target.mcore : s.mcore,
 		.bridge = o->bridge_given ? o->target.bridge : s.bridge,
 		.gpu = o->target.gpu ? o->target.gpu : s.gpu,
 		.gpu_major = o->target.gpu ? o->target.gpu_major : s.gpu_major,
+		.te = o->target.te ? o->target.te : s.te,
 	};
 	char why[256];
 	/* a config's versions were checked when it was read */
