@@ -471,7 +471,7 @@ Test(project, exclude_when_walking)
 	expect_str(got, want);
 	cr_expect_eq(rc, 1);
 	/* vendor, gen, x.yaml and lib/skip.yaml */
-	expect_str(err, "cglint: 2 errors, 2 warnings in 2 files; 2 files checked, 4 skipped; 22 checks undecided (-v lists them)\n");
+	expect_str(err, "cglint: 2 errors, 2 warnings in 2 files; 2 files checked, 4 skipped; 24 checks undecided (-v lists them)\n");
 	free(a);
 	free(b);
 	free(got);
@@ -574,7 +574,7 @@ Test(project, exclude_named_files)
 	char *want = at_016("lib/x.yaml");
 	expect_str(got, want);
 	cr_expect_eq(rc, 1);
-	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 5 skipped; 11 checks undecided (-v lists them)\n");
+	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 5 skipped; 12 checks undecided (-v lists them)\n");
 	free(want);
 	free(got);
 	free(err);
@@ -582,7 +582,7 @@ Test(project, exclude_named_files)
 	got = lint_at("lib", "x.yaml skip.yaml ../x.yaml", &rc, &err);
 	want = at_016("x.yaml");
 	expect_str(got, want);
-	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 2 skipped; 11 checks undecided (-v lists them)\n");
+	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 2 skipped; 12 checks undecided (-v lists them)\n");
 	free(want);
 	free(got);
 	free(err);
@@ -710,7 +710,7 @@ Test(project, fix_under_a_config_pack_reloads_the_pack)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 --fix team/f.yaml", &rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: no findings (1 file checked; 23 checks undecided (-v lists them))\n");
+	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: no findings (1 file checked; 24 checks undecided (-v lists them))\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -762,7 +762,7 @@ Test(project, disable_file_by_id_and_name)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 f.yaml", &rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: no findings (1 file checked; 23 checks undecided (-v lists them); 2 suppressed inline)\n");
+	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (-v lists them); 2 suppressed inline)\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -963,7 +963,7 @@ Test(project, write_baseline_from_another_cwd)
 	/* read back from the baseline's own folder and from the top */
 	char *got = lint_at("r", "--mcore 0.16 --bridge 0.3 --baseline base.json a.yaml", &rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: no findings (1 file checked; 23 checks undecided (-v lists them); 1 in the baseline)\n");
+	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (-v lists them); 1 in the baseline)\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -982,7 +982,7 @@ Test(project, baseline_survives_lines_added_above)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 --baseline base.json a.yaml", &got_rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: no findings (1 file checked; 23 checks undecided (-v lists them); 1 in the baseline)\n");
+	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (-v lists them); 1 in the baseline)\n");
 	cr_expect_eq(got_rc, 0);
 	free(got);
 	free(err);
@@ -1216,7 +1216,7 @@ Test(project, fix_edits_only_the_value)
 	int rc = run_at("", "--mcore 0.16 --bridge 0.3 --fix r.yaml b.yaml c.yaml", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
-	expect_str(err, "cglint: fixed 3 finding(s)\ncglint: no findings (3 files checked; 69 checks undecided (-v lists them))\n");
+	expect_str(err, "cglint: fixed 3 finding(s)\ncglint: no findings (3 files checked; 72 checks undecided (-v lists them))\n");
 	expect_file("c.yaml", "rng:\r\n  te_rng_tracker: true\r\n  seed: 1\r\nmodel:\r\n  cuda_graph_impl: transformer_engine\r\n  use_te_rng_tracker: false\r\n");
 	free(out);
 	free(err);
@@ -1226,7 +1226,7 @@ Test(project, fix_edits_only_the_value)
 	rc = run_at("", "--mcore 0.16 --bridge 0.3 --fix r.yaml b.yaml c.yaml", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
-	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: no findings (3 files checked; 69 checks undecided (-v lists them))\n");
+	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: no findings (3 files checked; 72 checks undecided (-v lists them))\n");
 	free(out);
 	free(err);
 	expect_file("r.yaml", crlf_fixed);
@@ -1269,7 +1269,7 @@ Test(project, fix_keeps_mode_and_symlinks)
 	int rc = run_at("", "--mcore 0.16 --bridge 0.3 --fix link.yaml p.yaml", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
-	expect_str(err, "cglint: fixed 2 finding(s)\ncglint: no findings (2 files checked; 46 checks undecided (-v lists them))\n");
+	expect_str(err, "cglint: fixed 2 finding(s)\ncglint: no findings (2 files checked; 48 checks undecided (-v lists them))\n");
 	free(out);
 	free(err);
 	struct stat st;
@@ -1429,7 +1429,7 @@ Test(project, fix_leaves_stdin_alone)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 --fix - < a.yaml", &rc, &err);
 	expect_str(got, "<stdin>:5:3: error: " M101);
-	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: 1 error in 1 file; 1 file checked; 23 checks undecided (-v lists them)\n");
+	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: 1 error in 1 file; 1 file checked; 24 checks undecided (-v lists them)\n");
 	cr_expect_eq(rc, 1);
 	free(got);
 	free(err);
