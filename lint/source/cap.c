@@ -2,6 +2,7 @@
 /* cap: capture regions and the hazards met inside them (see cap.h). */
 #include "source/cap.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,9 @@
 #include "source/cap_fork.h"
 #include "source/cap_ref.h"
 #include "source/cap_guard.h"
+#include "source/cap_target.h"
+#include "source/cap_thread.h"
+#include "source/cap_words.h"
 
 /* ---- shared helpers ----------------------------------------------------------------------- */
 
@@ -49,53 +53,10 @@ static bool may_same(const struct sir_ref *a, const struct sir_ref *b)
 	return cap_ref_same(a, b);
 }
 
-static const char *mode_name(enum cap_mode m)
-{
-	static const char *const names[] = {"global-mode", "thread-local", "relaxed", "capture-mode-unknown"};
-	return names[m];
-}
-
-static void put_word(struct sbuf *sb, const char *name, size_t len, const void *ctx)
-{
-	const struct cap_words *w = ctx;
-	static const char *const names[] = {"api", "stream", "event", "var", "effect", "begun", "mode", "line"};
-	const char *v[] = {w->api, w->stream, w->event, w->var, w->effect, w->begun, mode_name(w->mode), NULL};
-	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-		if (strlen(names[k]) == len && !strncmp(name, names[k], len)) {
-			if (v[k])
-				sbuf_adds(sb, v[k]);
-			else if (!strcmp(names[k], "line"))
-				sbuf_printf(sb, "%u", w->line);
-			else if (!strcmp(names[k], "begun"))
-				sbuf_printf(sb, "begun at line %u", w->line);
-			return;
-		}
-}
-
-/* The rule's message with its {placeholders} filled in. */
-static const char *fill(const struct cap *c, const char *tmpl, const struct cap_words *w)
-{
-	struct sbuf sb;
-	sbuf_init(&sb);
-	sbuf_template(&sb, tmpl, put_word, w);
-	const char *r = arena_strdup(c->arena, sb.buf);
-	sbuf_release(&sb);
-	return r;
-}
-
 struct diag *cap_report(const struct cap *c, const struct rule *r, const struct sir_ev *at, const struct cap_words *w)
 {
-	return diag_report(c->diags, r, at->loc, fill(c, r->message, w), r->head.fix,
+	return diag_report(c->diags, r, at->loc, cap_words_fill(c, r->message, w), r->head.fix,
 			   r->n_mirrors ? r->mirrors[0].where : NULL);
-}
-
-/* How a call reads in a message: "cudaMemcpy", "kernel 'k' launch", "CHECK(cudaMalloc)". */
-static const char *api_words(const struct cap *c, const struct sir_ev *e)
-{
-	const char *base = e->kind == EV_LAUNCH ? arena_printf(c->arena, "launch of kernel '%s'", e->name) : e->name;
-	if (e->macro && e->name && strcmp(e->macro, e->name))
-		return arena_printf(c->arena, "%s (in macro %s)", base, e->macro);
-	return base;
 }
 
 /* ---- regions ------------------------------------------------------------------------------ */
@@ -229,6 +190,7 @@ static size_t find_end(const struct cap *c, const struct pack_api *ba, const str
 /* ---- walking a region --------------------------------------------------------------------- */
 
 #define MAX_TRACKED 32
+#define MAX_HANDED 256
 
 struct recorded {
 	struct sir_ref event;
@@ -246,9 +208,22 @@ struct walk {
 	struct recorded recs[MAX_TRACKED];
 	size_t n_recs;
 	unsigned seq;                   /* events seen so far */
+	struct sir_ref handed[MAX_HANDED];      /* passed to calls cglint could not look into */
+	size_t n_handed;
 	enum cap_blocking blocking;     /* of the capture stream, once known */
 	bool blocking_known;
 	unsigned host_stmt;             /* the statement last reported by CG408, once per statement */
+	/* walking the body of a thread the region's function starts (check_threads): the start,
+	 * how it stands to the capture, and the capture's own walk (its recorded events) */
+	const struct thread_run *thread;
+};
+
+struct thread_run {
+	const struct sir_ev *start;     /* std::thread t(f, ...), pthread_create(&t, 0, f, arg), ... */
+	const struct sir_ev *call;      /* the start as a call of the thread's function: its arguments */
+	const struct sir_ev *join;      /* NULL: not joined in this function */
+	bool certain;                   /* started inside the region: it runs while the capture is open */
+	const struct walk *capture;
 };
 
 /* Whether 's' may be capturing (an event recorded on it may be joined), or certainly is (a
@@ -279,7 +254,7 @@ static struct diag *report(struct walk *w, const struct cap_frame *f, const stru
 	if (w->r->span && reported(w->c, rule, e))
 		return NULL;
 	if (!words.api)
-		words.api = api_words(w->c, e);
+		words.api = cap_words_api(w->c, e);
 	if (!words.stream)
 		words.stream = cap_ref_name(w->c, &w->r->stream);
 	words.line = w->line;
@@ -297,6 +272,15 @@ static struct diag *report(struct walk *w, const struct cap_frame *f, const stru
 	size_t k = f->depth;
 	for (const struct cap_frame *g = f; g && g->call; g = g->up) {
 		k--;
+		if (w->thread && g->call == w->thread->call) {
+			const char *joined = w->thread->join
+				? arena_printf(w->c->arena, "joined at line %u", w->thread->join->loc.line)
+				: "not joined in this function";
+			notes[k] = (struct diag_note){w->thread->start->loc,
+						      arena_printf(w->c->arena, "the thread is started here, %s the capture begun at line %u, and %s",
+								   w->thread->certain ? "inside" : "before", w->line, joined)};
+			continue;
+		}
 		notes[k] = (struct diag_note){g->call->loc,
 					      arena_printf(w->c->arena, "called from here, %s%s%s", inside,
 							   k ? " (through " : "", k ? arena_printf(w->c->arena, "%s)", g->up->fn->name) : "")};
@@ -357,6 +341,11 @@ static void on_wait(struct walk *w, const struct cap_frame *f, const struct sir_
 			rec = &w->recs[k];
 			break;
 		}
+	/* an event handed to a call cglint could not look into may be recorded there (TransformerEngine's
+	 * userbuffers launchers record their launch-completion event): taken on trust */
+	for (size_t k = 0; !rec && k < w->n_handed; k++)
+		if (may_same(&w->handed[k], &ev))
+			return;
 	if (!rec) {
 		if (ev.kind == REF_VAR && in_capture(w, &s, true) && !w->r->span)   /* a span's records came before it */
 			report(w, f, pack_find(w->c->pack, "CG403"), e,
@@ -373,9 +362,30 @@ static void on_wait(struct walk *w, const struct cap_frame *f, const struct sir_
 
 static void walk_fn(struct walk *w, const struct cap_frame *f, size_t from, size_t to);
 
+/* The variables a call whose body is not walked was given: it may record an event there. The
+ * CUDA and NCCL APIs the table does not list record none (cudaEventCreate makes one). */
+static void hand(struct walk *w, const struct cap_frame *f, const struct sir_ev *e)
+{
+	const char *n = e->name ? e->name : "";
+	if ((!strncmp(n, "cuda", 4) && isupper((unsigned char)n[4])) || (!strncmp(n, "cu", 2) && isupper((unsigned char)n[2])) ||
+	    (!strncmp(n, "nccl", 4) && isupper((unsigned char)n[4])))
+		return;
+	for (unsigned k = 0; k < e->n_args && w->n_handed < MAX_HANDED; k++) {
+		struct sir_ref r = cap_ref_resolve(w->c, f, e->args[k]);
+		r.addr = false;
+		bool seen = r.kind != REF_VAR;
+		for (size_t j = 0; j < w->n_handed && !seen; j++)
+			seen = cap_ref_same(&w->handed[j], &r);
+		if (!seen)
+			w->handed[w->n_handed++] = r;
+	}
+}
+
 /* CG411, once per callee and file: a captured call the checks cannot look inside. */
 static void unchecked(struct walk *w, const struct cap_frame *f, const struct sir_ev *e, const char *callee, const char *why)
 {
+	if (w->thread)
+		return;         /* a thread's body is not captured */
 	const struct rule *rule = pack_find(w->c->pack, "CG411");
 	const char *api = arena_printf(w->c->arena, "'%s'", callee ? callee : "?");
 	for (size_t k = 0; rule && k < w->c->diags->n; k++)
@@ -388,114 +398,19 @@ static void unchecked(struct walk *w, const struct cap_frame *f, const struct si
 static void enter(struct walk *w, const struct cap_frame *f, const struct sir_ev *e, const struct sir_fn *callee)
 {
 	if (callee->left_out) {
+		hand(w, f, e);
 		unchecked(w, f, e, callee->name, callee->left_out);
 		return;
 	}
-	if (f->depth >= CAP_MAX_DEPTH)
+	if (f->depth >= CAP_MAX_DEPTH) {
+		hand(w, f, e);
 		return;
+	}
 	for (const struct cap_frame *g = f; g; g = g->up)
 		if (g->fn == callee)
 			return;         /* recursion */
 	struct cap_frame inner = {callee, e, f, f->depth + 1, f->relaxed || e->off < f->guard_end, 0};
 	walk_fn(w, &inner, 0, callee->n_ev);
-}
-
-#define MAX_TARGETS 8
-
-static size_t add_target(int *v, size_t n, int fn1)
-{
-	for (size_t k = 0; k < n; k++)
-		if (v[k] == fn1)
-			return n;
-	if (fn1 && n < MAX_TARGETS)
-		v[n++] = fn1;
-	return n;
-}
-
-static const struct sir_ref *same_value(const struct sir_fn *fn, int decl, const struct sir_ref *v, bool *mixed)
-{
-	for (size_t i = 0; i < fn->n_ev && !*mixed; i++) {
-		const struct sir_ev *e = &fn->ev[i];
-		if (e->kind != EV_WRITE || e->target.decl != decl)
-			continue;
-		*mixed = e->counter || !e->n_args || e->args[0].kind != REF_VAR || (v && !cap_ref_same(v, &e->args[0]));
-		v = &e->args[0];
-	}
-	return v;
-}
-
-/* What a pointer holds when every write to it stores the same variable: coll = &allReduceTest,
- * args->collTest = &allReduceTest (a local in its function, a field or global in the unit). */
-static struct sir_ref one_value(const struct cap *c, struct sir_ref r)
-{
-	const struct sir_decl *d = r.kind == REF_VAR && !r.elem ? &c->tu->decls[r.decl] : NULL;
-	if (!d || d->kind == DECL_PARAM)
-		return r;
-	const struct sir_ref *v = NULL;
-	bool mixed = false;
-	for (size_t f = 0; f < c->tu->n_fns && !mixed; f++)
-		if (d->kind != DECL_LOCAL || d->fn == (int)f)
-			v = same_value(&c->tu->fns[f], r.decl, v, &mixed);
-	return v && !mixed ? *v : r;
-}
-
-/* Whether an aggregate initializer stored 'b' where 'field' of 'holder' is read (any holder's
- * when 'holder' is NULL: some object the unit fills). */
-static bool bind_fits(const struct sir_bind *b, int field, const struct sir_ref *holder)
-{
-	if (b->field != field)
-		return false;
-	if (!holder)
-		return true;
-	return b->var == holder->decl && (!holder->elem || !holder->const_index || b->index < 0 || b->index == holder->index);
-}
-
-/* The functions aggregate initializers stored where 'o' is read: cbs.post, p->run with p a
- * parameter or a local pointing at a table entry, handlers[1]. */
-static size_t bound_targets(const struct cap *c, const struct cap_frame *f, const struct sir_ref *o, int *v, size_t n)
-{
-	int field = o->elem ? -1 : o->decl;
-	struct sir_ref h = o->elem ? *o : o->base ? one_value(c, cap_ref_resolve(c, f, *o->base)) : (struct sir_ref){.kind = REF_NONE};
-	const struct sir_ref *holder = h.kind == REF_VAR ? &h : NULL;
-	bool filled = false;            /* by an initializer of its own */
-	for (size_t k = 0; holder && k < c->tu->n_binds && !filled; k++)
-		filled = c->tu->binds[k].var == holder->decl;
-	if (holder && !filled) {
-		const struct sir_decl *d = &c->tu->decls[holder->decl];
-		if (d->kind != DECL_PARAM && !strchr(d->type, '*') && !strchr(d->type, '&'))
-			return n;       /* an object of its own, filled by assignments (the writes) */
-		holder = NULL;          /* a pointer cglint cannot follow: any entry stored there */
-	}
-	for (size_t k = 0; k < c->tu->n_binds; k++)
-		if (bind_fits(&c->tu->binds[k], field, holder))
-			n = add_target(v, n, c->tu->binds[k].fn1);
-	return n;
-}
-
-/* The functions a pointer, std::function or lambda object may hold: what it denotes through the
- * calls followed, else every function the unit stores in it (assigned, initialised with, set by
- * an aggregate initializer, or, for a parameter of the region's own function, passed by a
- * caller). Indices + 1. */
-static size_t targets_of(const struct cap *c, const struct cap_frame *f, const struct sir_ev *e, int *v)
-{
-	struct sir_ref o = cap_ref_resolve(c, f, e->object);
-	if (o.fn1)
-		return add_target(v, 0, o.fn1);
-	if (o.kind != REF_VAR)
-		return 0;
-	size_t n = bound_targets(c, f, &o, v, 0);
-	if (o.elem)
-		return n;
-	const struct sir_decl *d = &c->tu->decls[o.decl];
-	for (size_t g = 0; g < c->tu->n_fns; g++)
-		for (size_t i = 0; i < c->tu->fns[g].n_ev; i++) {
-			const struct sir_ev *x = &c->tu->fns[g].ev[i];
-			if ((x->kind == EV_WRITE || x->kind == EV_VAR) && x->target.kind == REF_VAR && x->target.decl == o.decl && x->n_args)
-				n = add_target(v, n, x->args[0].fn1);
-			else if (d->kind == DECL_PARAM && x->kind == EV_CALL && x->callee == d->fn && (unsigned)d->param < x->n_args)
-				n = add_target(v, n, x->args[d->param].fn1);
-		}
-	return n;
 }
 
 /* A call to something that is not an API: into the unit's function, or through what holds one. */
@@ -507,12 +422,14 @@ static void follow(struct walk *w, const struct cap_frame *f, const struct sir_e
 		return;
 	}
 	if (!e->indirect) {
+		hand(w, f, e);
 		unchecked(w, f, e, e->name, "it has no body in this file (defined in another translation unit)");
 		return;
 	}
-	int v[MAX_TARGETS];
-	size_t n = targets_of(c, f, e, v);
+	int v[CAP_MAX_TARGETS];
+	size_t n = cap_target_of(c, f, e, v);
 	if (!n) {
+		hand(w, f, e);
 		const char *what = e->object.text ? e->object.text : "a function pointer";
 		unchecked(w, f, e, what, "it is called through a pointer or std::function whose target this file does not show");
 		return;
@@ -539,9 +456,15 @@ static bool host_once(struct walk *w, const struct cap_frame *f, const struct si
 	return true;
 }
 
+static void on_thread_event(struct walk *w, struct cap_frame *f, const struct sir_ev *e);
+
 static void on_event(struct walk *w, struct cap_frame *f, const struct sir_ev *e)
 {
 	const struct cap *c = w->c;
+	if (w->thread) {
+		on_thread_event(w, f, e);
+		return;
+	}
 	w->seq++;
 	if (e->kind == EV_LAUNCH) {
 		size_t n;
@@ -578,6 +501,8 @@ static void on_event(struct walk *w, struct cap_frame *f, const struct sir_ev *e
 			follow(w, f, e);
 		return;
 	}
+	if (!apis)
+		hand(w, f, e);  /* a name the unit does not declare, or a library's */
 	bool relaxed = w->relaxed || f->relaxed || e->off < f->guard_end || w->r->mode == CAP_RELAXED;
 	for (size_t k = 0; apis && k < n; k++) {
 		const struct pack_api *a = &apis[k];
@@ -631,6 +556,117 @@ static void on_event(struct walk *w, struct cap_frame *f, const struct sir_ev *e
 	}
 }
 
+/* ---- other threads ------------------------------------------------------------------------ */
+
+/* Whether 'ev' may be an event the capture recorded (907 when another thread queries it). */
+static bool captured_event(const struct walk *w, const struct cap_frame *f, struct sir_ref ev)
+{
+	const struct walk *cw = w->thread->capture;
+	ev = cap_ref_resolve(w->c, f, ev);
+	ev.addr = false;
+	for (size_t k = 0; k < cw->n_recs; k++)
+		if (may_same(&cw->recs[k].event, &ev))
+			return true;
+	return false;
+}
+
+/* A call in the body of a thread that runs beside the capture (cap_thread_effect). */
+static void thread_hazard(struct walk *w, const struct cap_frame *f, const struct sir_ev *e, const struct pack_api *a)
+{
+	const struct cap *c = w->c;
+	bool relaxed = w->relaxed || f->relaxed || e->off < f->guard_end;
+	int pos[2];
+	bool in = false;
+	for (size_t k = 0, n = cap_thread_queried(e, pos); k < n && !in; k++)
+		in = captured_event(w, f, cap_arg(e, pos[k]));
+	const char *effect = cap_thread_effect(e, a->unsafe, w->r->mode == CAP_GLOBAL && !relaxed, in);
+	if (!effect)
+		return;
+	const char *begun = arena_printf(c->arena, "begun at %s:%u", w->r->fn->ev[w->r->begin].loc.path, w->line);
+	struct diag *d = report(w, f, pack_find(c->pack, "CG316"), e,
+				(struct cap_words){.effect = effect, .begun = begun,
+						   .var = w->thread->certain ? "started inside" : "that may run during"});
+	if (d && !w->thread->certain)
+		d->sev = SEV_WARNING;   /* whether the call meets the capture depends on timing */
+}
+
+static void on_thread_event(struct walk *w, struct cap_frame *f, const struct sir_ev *e)
+{
+	const struct cap *c = w->c;
+	if (e->kind == EV_VAR) {
+		const struct pack_api *g = cap_role(c, e, API_RELAX_GUARD);
+		struct sir_ref m = g ? cap_arg(e, g->mode) : (struct sir_ref){.kind = REF_NONE};
+		if (g && m.has_ival && m.ival == CAP_RELAXED)
+			f->guard_end = e->blk_end;
+		return;
+	}
+	if (e->kind != EV_CALL)
+		return;
+	size_t n;
+	const struct pack_api *apis = e->name ? pack_api_find(c->pack, e->name, &n) : NULL;
+	if (!apis) {
+		if (e->callee >= 0 || e->indirect)
+			follow(w, f, e);
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct pack_api *a = &apis[k];
+		if (a->role == API_RELAX) {
+			struct sir_ref m = cap_ref_resolve(c, f, cap_arg(e, a->mode));
+			int64_t v;
+			if (w->relaxed)
+				w->relaxed = false;
+			else if (m.kind == REF_VAR && last_const(f->fn, m.decl, e->off, &v))
+				w->relaxed = v == CAP_RELAXED;
+			else if (m.has_ival)
+				w->relaxed = m.ival == CAP_RELAXED;
+		} else if (a->role == API_HAZARD) {
+			thread_hazard(w, f, e, a);
+			return;
+		}
+	}
+}
+
+/* Threads the region's function starts that may run while the capture is open: their bodies
+ * (and what they call) are walked for calls that break a capture from another thread. */
+static void check_threads(const struct cap *c, const struct cap_region *r, const struct walk *cw)
+{
+	const struct sir_fn *fn = r->fn;
+	unsigned begin = fn->ev[r->begin].off, end = fn->ev[r->end].off;
+	for (size_t i = 0; i < fn->n_ev; i++) {
+		const struct sir_ev *e = &fn->ev[i];
+		struct sir_ref handle = {.kind = REF_NONE, .decl = -1};
+		unsigned shift = 0;
+		int fn1 = cap_thread_start(e, &handle, &shift);
+		if (!fn1 || e->off >= end || (e->loop >= 0 && e->off < begin &&
+					      c->tu->loops[e->loop].end > begin))
+			continue;       /* after the capture; or in a loop around its begin: not judged */
+		const struct sir_ev *join = NULL;
+		for (size_t j = i + 1; j < fn->n_ev && !join; j++)
+			if (cap_thread_join(c, &fn->ev[j], &handle))
+				join = &fn->ev[j];
+		if (e->kind == EV_VAR && e->name && !strcmp(e->name, "std::jthread") && !join)
+			continue;       /* joined by its destructor: not judged */
+		if (join && join->off < begin)
+			continue;       /* over before the capture begins */
+		struct sir_ev *call = arena_alloc(c->arena, sizeof(*call));
+		*call = *e;
+		call->args = e->args + (shift < e->n_args ? shift : e->n_args);
+		call->n_args = shift < e->n_args ? e->n_args - shift : 0;
+		struct thread_run run = {e, call, join, e->off > begin, cw};
+		struct walk *tw = calloc(1, sizeof(*tw));
+		if (!tw)
+			return;
+		*tw = (struct walk){.c = c, .r = r, .origin = cw->origin, .line = cw->line, .thread = &run};
+		struct cap_frame base = {.fn = fn};
+		const struct sir_fn *body = &c->tu->fns[fn1 - 1];
+		struct cap_frame top = {body, call, &base, 1, false, 0};
+		if (!body->left_out)
+			walk_fn(tw, &top, 0, body->n_ev);
+		free(tw);
+	}
+}
+
 static void walk_fn(struct walk *w, const struct cap_frame *f, size_t from, size_t to)
 {
 	struct cap_frame here = *f;
@@ -655,6 +691,7 @@ static void check_region(const struct cap *c, const struct cap_region *r)
 	const struct sir_ev *begin = &r->fn->ev[r->begin], *end = &r->fn->ev[r->end];
 	struct walk w = {.c = c, .r = r, .origin = cap_stream_at(c, &top, begin, r->stream), .line = begin->loc.line};
 	walk_fn(&w, &top, r->begin + 1, r->end);
+	check_threads(c, r, &w);
 	for (size_t k = 0; k < w.forks.n; k++) {
 		const struct cap_fork *f = &w.forks.v[k];
 		if (f->joined || f->maybe_origin)
@@ -681,7 +718,7 @@ struct cap_region *cap_regions(const struct cap *c, const struct sir_fn *fn, siz
 			continue;
 		struct sir_ref s = stream_of(a, b);
 		if (is_legacy(c, &s) && a->stream >= 0) {
-			cap_report(c, pack_find(c->pack, "CG310"), b, &(struct cap_words){.api = api_words(c, b)});
+			cap_report(c, pack_find(c->pack, "CG310"), b, &(struct cap_words){.api = cap_words_api(c, b)});
 			continue;
 		}
 		bool other;
@@ -693,7 +730,7 @@ struct cap_region *cap_regions(const struct cap *c, const struct sir_fn *fn, siz
 			const struct pack_api *ea = cap_role(c, e, API_END);
 			struct sir_ref es = stream_of(ea, e);
 			cap_report(c, pack_find(c->pack, "CG402"), e,
-				   &(struct cap_words){.api = api_words(c, e), .stream = cap_ref_name(c, &es), .line = b->loc.line});
+				   &(struct cap_words){.api = cap_words_api(c, e), .stream = cap_ref_name(c, &es), .line = b->loc.line});
 		}
 		regions = mem_realloc(regions, (n + 1) * sizeof(*regions));
 		regions[n] = (struct cap_region){

@@ -14,6 +14,8 @@
  * region (cap_guard.h).
  *
  * cap.c: regions and the per-event hazards (CG3xx, CG401-CG403, CG408).
+ * Below it: cap_target.c (what an indirect call may reach), cap_thread.c (threads started and
+ * joined, and what their calls do to a capture), cap_words.c (how messages read).
  * cap_graph.c, a layer above: checks over a function's shape (CG404-CG407, CG409, CG410).
  */
 #ifndef CGLINT_CAP_H

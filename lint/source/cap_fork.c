@@ -40,6 +40,7 @@ static const struct sir_loop *counting(const struct sir_tu *tu, const struct sir
 
 struct cap_stream cap_stream_at(const struct cap *c, const struct cap_frame *f, const struct sir_ev *e, struct sir_ref raw)
 {
+	raw = cap_ref_alias(c, raw);    /* cudaStream_t cur = streams[i % n]: an element */
 	struct cap_stream s = {cap_ref_resolve(c, f, raw), unknown, unknown};
 	if (!raw.elem)
 		return s;

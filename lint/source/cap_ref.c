@@ -63,9 +63,20 @@ const struct sir_decl *cap_ref_param(const struct cap *c, const struct cap_frame
 	return d;
 }
 
+struct sir_ref cap_ref_alias(const struct cap *c, struct sir_ref r)
+{
+	if (r.kind != REF_VAR || r.elem || r.decl < 0 || !c->tu->decls[r.decl].elem_of)
+		return r;
+	bool addr = r.addr;
+	r = *c->tu->decls[r.decl].elem_of;
+	r.addr |= addr;
+	return r;
+}
+
 struct sir_ref cap_ref_resolve(const struct cap *c, const struct cap_frame *f, struct sir_ref r)
 {
-	for (const struct sir_decl *d; r.kind == REF_VAR && (d = cap_ref_param(c, f, r.decl)); f = f->up) {
+	r = cap_ref_alias(c, r);
+	for (const struct sir_decl *d; r.kind == REF_VAR && (d = cap_ref_param(c, f, r.decl)); f = f->up, r = cap_ref_alias(c, r)) {
 		struct sir_ref a = f->call->args[d->param];
 		if (r.elem) {   /* streams[i] of a parameter: the caller's array's element */
 			if (a.kind != REF_VAR || a.elem)

@@ -29,6 +29,8 @@ bool cap_ref_same(const struct sir_ref *a, const struct sir_ref *b);
 const char *cap_ref_name(const struct cap *c, const struct sir_ref *r);
 /* The parameter of f's function 'decl' is, with an argument in f's call, or NULL. */
 const struct sir_decl *cap_ref_param(const struct cap *c, const struct cap_frame *f, int decl);
+/* A local that only ever holds an element of one array (sir_decl.elem_of) is that element. */
+struct sir_ref cap_ref_alias(const struct cap *c, struct sir_ref r);
 /* A parameter stands for what its caller passed (an element of a parameter array, for the
  * caller's array's element). */
 struct sir_ref cap_ref_resolve(const struct cap *c, const struct cap_frame *f, struct sir_ref r);

@@ -413,6 +413,8 @@ static struct sir_ref ref_of(struct fe_clang_expr *x, CXCursor e, unsigned depth
 			return ref_of(x, fe_clang_expr_object(e), depth + 1);    /* CUDAStream -> cudaStream_t */
 		if (!strcmp(spelled, "operator[]") && fe_clang_lib.Cursor_getNumArguments(e) == 2)
 			return element(x, e, fe_clang_lib.Cursor_getArgument(e, 0), fe_clang_lib.Cursor_getArgument(e, 1), depth);
+		if (!strcmp(spelled, "at") && fe_clang_lib.Cursor_getNumArguments(e) == 1)    /* streams.at(i) */
+			return element(x, e, fe_clang_expr_object(e), fe_clang_lib.Cursor_getArgument(e, 0), depth);
 		if (dk == CXCursor_FunctionDecl || dk == CXCursor_CXXMethod) {
 			const char *q = fe_clang_expr_name(x->a, d);
 			if (!strcmp(q, "c10::cuda::getCurrentCUDAStream") || !strcmp(q, "at::cuda::getCurrentCUDAStream"))

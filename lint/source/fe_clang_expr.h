@@ -3,7 +3,7 @@
  * fe_clang_expr: what an expression in libclang's AST denotes for the capture checks (a
  * sir_ref: a variable, a constant, a stream the code names) and what a condition tests (a
  * sir_cond), with the variables they name entered in the unit's table (sir_tu.decls).
- * Private to fe_clang_walk.c, which walks the statements around them.
+ * Private to fe_clang_walk.c, which walks the statements around them, and fe_clang_callee.c.
  *
  * Everything returned lives in the arena of the fe_clang_expr it was read with.
  */

@@ -2,12 +2,12 @@
 /* fe_clang_walk: the functions of a translation unit libclang parsed, walked into sir (sir.h). */
 #include "source/fe_clang_walk.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/mem.h"
 #include "base/strmap.h"
+#include "source/fe_clang_callee.h"
 #include "source/fe_clang_expr.h"
 #include "source/fe_clang_lib.h"
 #include "source/sir.h"
@@ -75,39 +75,6 @@ static struct sir_ev *new_event(struct walker *w, enum sir_ev_kind kind, CXCurso
 		}
 	}
 	return e;
-}
-
-static enum CXChildVisitResult find_global_attr(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	if (fe_clang_lib.getCursorKind(c) == CXCursor_CUDAGlobalAttr) {
-		*(bool *)data = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Continue;
-}
-
-static bool is_kernel(CXCursor fn)
-{
-	bool found = false;
-	fe_clang_lib.visitChildren(fn, find_global_attr, &found);
-	return found;
-}
-
-static enum CXChildVisitResult find_config(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	if (fe_clang_lib.getCursorKind(c) == CXCursor_CallExpr) {
-		CXString s = fe_clang_lib.getCursorSpelling(c);
-		const char *sp = fe_clang_lib.getCString(s);
-		bool cfg = sp && (!strcmp(sp, "cudaConfigureCall") || !strcmp(sp, "__cudaPushCallConfiguration"));
-		fe_clang_lib.disposeString(s);
-		if (cfg) {
-			*(CXCursor *)data = c;
-			return CXChildVisit_Break;
-		}
-	}
-	return CXChildVisit_Continue;
 }
 
 static void walk(struct walker *w, CXCursor c, struct ctx x);
@@ -268,76 +235,11 @@ static void object_call(struct walker *w, struct sir_ev *e, CXCursor d)
 		e->indirect = true;     /* std::function: what it holds is looked up */
 }
 
-/* A call in a template that names its callee but depends on the template's arguments
- * (cudaMemcpy(&host, x, sizeof(T), ...), sync_step(x, s)): the first function of that name. */
-struct named {
-	const char *name;
-	size_t len;
-	CXCursor found;
-};
-
-static enum CXChildVisitResult find_method(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct named *n = data;
-	enum CXCursorKind k = fe_clang_lib.getCursorKind(c);
-	if (k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate)
-		return CXChildVisit_Continue;
-	CXString s = fe_clang_lib.getCursorSpelling(c);
-	const char *sp = fe_clang_lib.getCString(s);
-	bool same = sp && strlen(sp) == n->len && !strncmp(sp, n->name, n->len);
-	fe_clang_lib.disposeString(s);
-	if (!same)
-		return CXChildVisit_Continue;
-	n->found = c;
-	return CXChildVisit_Break;
-}
-
-static bool ident_char(char c)
-{
-	return c == '_' || isalnum((unsigned char)c);
-}
-
-/* Traits<T>::launch(...): a member of a class template named through the template's own
- * arguments; clang leaves the name unresolved, so it is read from the text (main file). */
-static CXCursor dependent_member(struct walker *w, CXCursor callee)
-{
-	CXCursor scope = fe_clang_expr_first(callee);
-	if (fe_clang_lib.getCursorKind(scope) != CXCursor_TemplateRef)
-		return fe_clang_lib.getNullCursor();
-	unsigned b, e;
-	fe_clang_expr_extent(callee, &b, &e);
-	if (!fe_clang_expr_in_main(&w->x, fe_clang_lib.getCursorLocation(callee)) || e > w->x.len || b >= e)
-		return fe_clang_lib.getNullCursor();
-	const char *t = w->x.buf;
-	while (e > b && ident_char(t[e - 1]))
-		e--;
-	size_t len = 0;
-	while (e + len < w->x.len && ident_char(t[e + len]))
-		len++;
-	struct named n = {t + e, len, fe_clang_lib.getNullCursor()};
-	if (len && e >= 2 && t[e - 1] == ':')
-		fe_clang_lib.visitChildren(fe_clang_lib.getCursorReferenced(scope), find_method, &n);
-	return n.found;
-}
-
-static CXCursor dependent_callee(struct walker *w, CXCursor call)
-{
-	CXCursor callee = fe_clang_expr_unwrap(fe_clang_expr_first(call));
-	if (fe_clang_lib.getCursorKind(callee) == CXCursor_DeclRefExpr && fe_clang_lib.Cursor_isNull(fe_clang_lib.getCursorReferenced(callee)))
-		return dependent_member(w, callee);
-	if (fe_clang_lib.getCursorKind(callee) != CXCursor_OverloadedDeclRef)
-		callee = fe_clang_expr_first(callee);   /* sync_step<T>(...): the name under the template-id */
-	if (fe_clang_lib.getCursorKind(callee) != CXCursor_OverloadedDeclRef || !fe_clang_lib.getNumOverloadedDecls(callee))
-		return fe_clang_lib.getNullCursor();
-	return fe_clang_lib.getOverloadedDecl(callee, 0);
-}
-
 static void on_call(struct walker *w, CXCursor c, const struct ctx *x)
 {
 	CXCursor d = fe_clang_lib.getCursorReferenced(c);
 	if (fe_clang_lib.Cursor_isNull(d) || fe_clang_lib.getCursorKind(d) == CXCursor_OverloadedDeclRef)
-		d = dependent_callee(w, c);
+		d = fe_clang_callee_dependent(&w->x, c);
 	enum CXCursorKind dk = fe_clang_lib.getCursorKind(d);
 	if (fe_clang_expr_is_var(dk) ||
 	    (fe_clang_lib.Cursor_isNull(d) && fe_clang_lib.getCursorKind(fe_clang_expr_unwrap(fe_clang_expr_first(c))) == CXCursor_ArraySubscriptExpr)) {
@@ -350,14 +252,13 @@ static void on_call(struct walker *w, CXCursor c, const struct ctx *x)
 	const char *name = fe_clang_expr_name(w->x.a, d);
 	if (!strcmp(name, "cudaConfigureCall") || !strcmp(name, "__cudaPushCallConfiguration"))
 		return;         /* part of a launch, read there */
-	bool launch = dk == CXCursor_FunctionDecl || dk == CXCursor_FunctionTemplate ? is_kernel(d) : false;
+	bool launch = dk == CXCursor_FunctionDecl || dk == CXCursor_FunctionTemplate ? fe_clang_callee_is_kernel(d) : false;
 	struct sir_ev *e = new_event(w, launch ? EV_LAUNCH : EV_CALL, c, x);
 	e->name = name;
 	e->used = !x->discard;
 	e->n_args = fe_clang_expr_args(&w->x, c, &e->args);
 	if (launch) {
-		CXCursor cfg = fe_clang_lib.getNullCursor();
-		fe_clang_lib.visitChildren(c, find_config, &cfg);
+		CXCursor cfg = fe_clang_callee_config(c);
 		if (!fe_clang_lib.Cursor_isNull(cfg) && fe_clang_lib.Cursor_getNumArguments(cfg) >= 4)
 			e->stream = fe_clang_expr_ref(&w->x, fe_clang_lib.Cursor_getArgument(cfg, 3));
 		else
@@ -440,6 +341,28 @@ static void on_var_decl(struct walker *w, CXCursor c, const struct ctx *x)
 	e->from_call = fe_clang_lib.getCursorKind(core) == CXCursor_CallExpr;
 }
 
+/* The variable of a range-for holds each element of the range in turn: a write of "some element"
+ * of it (an element whose index cglint does not know), when the range is a variable. */
+static void range_var(struct walker *w, CXCursor var, CXCursor range, const struct ctx *x)
+{
+	int idx = fe_clang_expr_decl(&w->x, var);
+	struct sir_ref r = fe_clang_expr_ref(&w->x, range);
+	if (idx < 0 || r.kind != REF_VAR || r.elem || r.addr)
+		return;
+	const char *name = r.text ? r.text : w->x.out->decls[r.decl].name;
+	r.elem = true;
+	r.const_index = false;
+	r.index = 0;
+	r.index_var1 = 0;
+	r.text = arena_printf(w->x.a, "%s[...]", name);
+	struct sir_ev *e = new_event(w, EV_WRITE, var, x);
+	e->target = (struct sir_ref){.kind = REF_VAR, .decl = idx, .text = w->x.out->decls[idx].name};
+	e->args = arena_alloc(w->x.a, sizeof(*e->args));
+	e->args[0] = r;
+	e->n_args = 1;
+	e->loop_control = true;
+}
+
 static bool is_false(CXCursor cond)
 {
 	CXEvalResult ev = fe_clang_lib.Cursor_Evaluate(cond);
@@ -494,11 +417,23 @@ static void walk(struct walker *w, CXCursor c, struct ctx x)
 		x.loop_control = false;
 		break;
 	case CXCursor_WhileStmt:
-	case CXCursor_CXXForRangeStmt:
 		x.loop = x.breakable = new_loop(w, c, x.breakable);
 		x.cond = 0;
 		x.loop_control = false;
 		break;
+	case CXCursor_CXXForRangeStmt: {
+		x.loop = x.breakable = new_loop(w, c, x.breakable);
+		x.cond = 0;
+		x.loop_control = false;
+		/* for (auto s : streams): the variable, then the range, then the body */
+		struct fe_clang_kids kk = fe_clang_expr_kids(c);
+		if (kk.n < 3 || fe_clang_lib.getCursorKind(kk.v[0]) != CXCursor_VarDecl)
+			break;
+		range_var(w, kk.v[0], kk.v[kk.n - 2], &x);
+		for (unsigned i = 1; i < kk.n && i < 8; i++)
+			walk(w, kk.v[i], x);
+		return;
+	}
 	case CXCursor_SwitchStmt:
 		x.breakable = new_loop(w, c, x.breakable);
 		x.arm = new_arm(w, c, x.arm, NULL, true);
@@ -694,6 +629,49 @@ static enum CXChildVisitResult find_functions(CXCursor c, CXCursor parent, CXCli
 	return CXChildVisit_Continue;
 }
 
+/* A local that only ever holds an element of one array (cudaStream_t cur = streams[i % n], the
+ * variable of a range-for over it), and whose address is never taken: that element. All the
+ * writes' indices the same constant keep it, else the element is "some element". */
+static void find_elem_aliases(struct arena *a, struct sir_tu *t)
+{
+	for (size_t f = 0; f < t->n_fns; f++)
+		for (size_t i = 0; i < t->fns[f].n_ev; i++) {
+			const struct sir_ev *e = &t->fns[f].ev[i];
+			for (unsigned k = 0; k < e->n_args; k++)        /* &cur: written where cglint cannot see */
+				if (e->args[k].kind == REF_VAR && e->args[k].addr && !e->args[k].elem)
+					t->decls[e->args[k].decl].alias_bad = true;
+			if (e->kind != EV_WRITE || e->target.kind != REF_VAR || e->target.elem)
+				continue;
+			struct sir_decl *d = &t->decls[e->target.decl];
+			const struct sir_ref *v = e->n_args ? &e->args[0] : NULL;
+			if (d->alias_bad)
+				continue;
+			if (d->kind != DECL_LOCAL || e->counter || !v || v->kind != REF_VAR || !v->elem || v->addr ||
+			    (d->elem_of && d->elem_of->decl != v->decl)) {
+				d->alias_bad = true;
+				d->elem_of = NULL;
+				continue;
+			}
+			if (!d->elem_of) {
+				d->elem_of = v;
+				continue;
+			}
+			if (d->elem_of->const_index && v->const_index && d->elem_of->index == v->index)
+				continue;
+			if (d->elem_of->const_index || d->elem_of->index_var1) {     /* another index: some element */
+				struct sir_ref *some = arena_alloc(a, sizeof(*some));
+				*some = *v;
+				some->const_index = false;
+				some->index = 0;
+				some->index_var1 = 0;
+				d->elem_of = some;
+			}
+		}
+	for (size_t k = 0; k < t->n_decls; k++)
+		if (t->decls[k].alias_bad)
+			t->decls[k].elem_of = NULL;
+}
+
 static void resolve_ref(struct walker *w, struct sir_ref *r)
 {
 	size_t fn;
@@ -735,6 +713,7 @@ struct sir_tu *fe_clang_walk_tu(struct arena *a, struct CXTranslationUnitImpl *t
 	for (size_t k = 0; k < w.n_lambdas; k++)        /* a lambda's body may hold more */
 		add_function(&w, w.lambdas[k]);
 	resolve_callees(&w);
+	find_elem_aliases(a, out);
 	free(w.lambdas);
 	free(w.ev.v);
 	free(w.callee_usr);

@@ -111,6 +111,10 @@ struct sir_decl {
 	bool scalar;            /* arithmetic, enum or pointer type, not const */
 	unsigned uses;          /* references anywhere in the translation unit */
 	unsigned tests;         /* of them, tests against null: if (h), !h, h && ..., h == NULL */
+	/* DECL_LOCAL: the element of an array it alone ever holds (cudaStream_t cur = streams[i % n],
+	 * for (auto s : streams)), its address never taken; else NULL */
+	const struct sir_ref *elem_of;
+	bool alias_bad;         /* while the unit is walked: not such a local */
 };
 
 enum sir_ev_kind {

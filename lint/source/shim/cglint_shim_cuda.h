@@ -617,6 +617,36 @@ struct cudaMemPoolProps {
 };
 
 struct cudaExtent { size_t width, height, depth; };
+
+/* batched copies (CUDA 12.8+; driver_types.h) */
+enum cudaMemcpyFlags { cudaMemcpyFlagDefault = 0x0, cudaMemcpyFlagPreferOverlapWithCompute = 0x1 };
+enum cudaMemcpySrcAccessOrder {
+  cudaMemcpySrcAccessOrderInvalid = 0x0, cudaMemcpySrcAccessOrderStream = 0x1,
+  cudaMemcpySrcAccessOrderDuringApiCall = 0x2, cudaMemcpySrcAccessOrderAny = 0x3,
+  cudaMemcpySrcAccessOrderMax = 0x7FFFFFFF
+};
+struct cudaMemcpyAttributes {
+  enum cudaMemcpySrcAccessOrder srcAccessOrder;
+  struct cudaMemLocation srcLocHint;
+  struct cudaMemLocation dstLocHint;
+  unsigned int flags;
+};
+enum cudaMemcpy3DOperandType { cudaMemcpyOperandTypePointer = 0x1, cudaMemcpyOperandTypeArray = 0x2, cudaMemcpyOperandTypeMax = 0x7FFFFFFF };
+struct cudaOffset3D { size_t x, y, z; };
+struct cudaMemcpy3DOperand {
+  enum cudaMemcpy3DOperandType type;
+  union {
+    struct { void *ptr; size_t rowLength; size_t layerHeight; struct cudaMemLocation locHint; } ptr;
+    struct { struct cudaArray *array; struct cudaOffset3D offset; } array;
+  } op;
+};
+struct cudaMemcpy3DBatchOp {
+  struct cudaMemcpy3DOperand src;
+  struct cudaMemcpy3DOperand dst;
+  struct cudaExtent extent;
+  enum cudaMemcpySrcAccessOrder srcAccessOrder;
+  unsigned int flags;
+};
 struct cudaPos { size_t x, y, z; };
 struct cudaPitchedPtr { void *ptr; size_t pitch; size_t xsize; size_t ysize; };
 
@@ -726,6 +756,8 @@ typedef struct cudaLaunchConfig_st {
 #define cudaStreamUpdateCaptureDependencies __CUDART_API_PTSZ(cudaStreamUpdateCaptureDependencies)
 #define cudaStreamIsCapturing __CUDART_API_PTSZ(cudaStreamIsCapturing)
 #define cudaMemcpyAsync __CUDART_API_PTSZ(cudaMemcpyAsync)
+#define cudaMemcpyBatchAsync __CUDART_API_PTSZ(cudaMemcpyBatchAsync)
+#define cudaMemcpy3DBatchAsync __CUDART_API_PTSZ(cudaMemcpy3DBatchAsync)
 #define cudaMemcpyToSymbolAsync __CUDART_API_PTSZ(cudaMemcpyToSymbolAsync)
 #define cudaMemcpyFromSymbolAsync __CUDART_API_PTSZ(cudaMemcpyFromSymbolAsync)
 #define cudaMemcpy2DAsync __CUDART_API_PTSZ(cudaMemcpy2DAsync)
@@ -873,6 +905,8 @@ extern __host__ cudaError_t CUDARTAPI cudaMemcpyPeer(void *dst, int dstDevice, c
 extern __host__ cudaError_t CUDARTAPI cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
 extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream CGLINT_DV(0));
 extern __host__ cudaError_t CUDARTAPI cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count, cudaStream_t stream CGLINT_DV(0));
+extern __host__ cudaError_t CUDARTAPI cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, const size_t *sizes, size_t count, struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t stream);
 extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream CGLINT_DV(0));
 extern __host__ cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset CGLINT_DV(0), enum cudaMemcpyKind kind CGLINT_DV(cudaMemcpyHostToDevice));
 extern __host__ cudaError_t CUDARTAPI cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset CGLINT_DV(0), enum cudaMemcpyKind kind CGLINT_DV(cudaMemcpyDeviceToHost));
