@@ -16,7 +16,8 @@
  * cap.c: regions and the per-event hazards (CG3xx, CG401-CG403, CG408).
  * Below it: cap_target.c (what an indirect call may reach), cap_thread.c (threads started and
  * joined, and what their calls do to a capture), cap_words.c (how messages read).
- * cap_graph.c, a layer above: checks over a function's shape (CG404-CG407, CG409, CG410).
+ * cap_graph.c, a layer above: checks over a function's shape (CG404-CG407, CG409, CG410);
+ * cap_cond.c beside it: NCCL in a graph with a conditional node (CG412).
  */
 #ifndef CGLINT_CAP_H
 #define CGLINT_CAP_H

@@ -253,6 +253,20 @@ static int destroy_after(const struct cap *c, const struct sir_fn *fn, size_t m,
 	return *branch ? -1 : 0;
 }
 
+/* Whether the function captures into the graph 'decl' (cudaStreamBeginCaptureToGraph(s, g)):
+ * the end of that capture hands back the graph it was given, made elsewhere or owned by a
+ * conditional node (its body), not a new one. */
+static bool captured_into(const struct cap *c, const struct sir_fn *fn, int decl)
+{
+	for (size_t i = 0; i < fn->n_ev; i++) {
+		const struct pack_api *a = cap_role(c, &fn->ev[i], API_BEGIN);
+		struct sir_ref g = a && a->graph >= 0 ? cap_arg(&fn->ev[i], a->graph) : (struct sir_ref){.kind = REF_NONE};
+		if (g.kind == REF_VAR && g.decl == decl)
+			return true;
+	}
+	return false;
+}
+
 /* CG407: a local graph or executable handle created here and not destroyed on the normal path
  * after it, nor passed on. A destroy on one branch does not clear another: jacobiCudaGraphs'
  * exec destroyed only when an update fails leaks when updates succeed. */
@@ -269,7 +283,8 @@ static void check_leaks(const struct cap *c, const struct sir_fn *fn)
 				continue;
 			const struct sir_decl *d = &c->tu->decls[h.decl];
 			const struct sir_ev *branch;
-			if (d->kind != DECL_LOCAL || d->uses > api_uses(c, h.decl) + d->tests)
+			if (d->kind != DECL_LOCAL || d->uses > api_uses(c, h.decl) + d->tests ||
+			    (makers[m] == API_END && captured_into(c, fn, h.decl)))
 				continue;
 			int found = destroy_after(c, fn, i, h.decl, &branch);
 			if (found > 0)

@@ -19,6 +19,7 @@
 #include "input/read.h"
 #include "input/text.h"
 #include "source/cap.h"
+#include "source/cap_cond.h"
 #include "source/cap_graph.h"
 #include "source/cap_guard.h"
 #include "source/fe_clang.h"
@@ -98,6 +99,7 @@ static void check_file(const struct cap *c, const char *file)
 		size_t n;
 		struct cap_region *regions = cap_regions(c, &tu->fns[f], &n);
 		cap_graph_check(c, &tu->fns[f], regions, n);
+		cap_cond_check(c, &tu->fns[f], regions, n);
 		free(regions);
 	}
 	for (size_t f = 0; f < tu->n_fns; f++)

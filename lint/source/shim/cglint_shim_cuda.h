@@ -679,6 +679,33 @@ typedef struct cudaGraphEdgeData_st {
   unsigned char reserved[5];
 } cudaGraphEdgeData;
 
+/* conditional nodes (CUDA 12.4+): a node of arbitrary type is added with cudaGraphAddNode */
+enum cudaGraphConditionalHandleFlags { cudaGraphCondAssignDefault = 1 };
+enum cudaGraphConditionalNodeType {
+  cudaGraphCondTypeIf = 0, cudaGraphCondTypeWhile = 1, cudaGraphCondTypeSwitch = 2
+};
+struct cudaConditionalNodeParams {
+  cudaGraphConditionalHandle handle;
+  enum cudaGraphConditionalNodeType type;
+  unsigned int size;
+  cudaGraph_t *phGraph_out;     /* the body graphs, made by the driver with the node */
+};
+struct cudaChildGraphNodeParams { cudaGraph_t graph; };
+struct cudaEventRecordNodeParams { cudaEvent_t event; };
+struct cudaEventWaitNodeParams { cudaEvent_t event; };
+struct cudaGraphNodeParams {
+  enum cudaGraphNodeType type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    struct cudaChildGraphNodeParams graph;
+    struct cudaEventWaitNodeParams eventWait;
+    struct cudaEventRecordNodeParams eventRecord;
+    struct cudaConditionalNodeParams conditional;
+  };
+  long long reserved2;
+};
+
 typedef struct cudaGraphInstantiateParams_st {
   unsigned long long flags;
   cudaStream_t uploadStream;
@@ -946,6 +973,9 @@ extern __host__ cudaError_t CUDARTAPI cudaGraphHostNodeSetParams(cudaGraphNode_t
 extern __host__ cudaError_t CUDARTAPI cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, cudaGraph_t childGraph);
 extern __host__ cudaError_t CUDARTAPI cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies);
 extern __host__ cudaError_t CUDARTAPI cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dptr);
+extern __host__ cudaError_t CUDARTAPI cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, struct cudaGraphNodeParams *nodeParams);
+extern __host__ cudaError_t CUDARTAPI cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
+extern __host__ cudaError_t CUDARTAPI cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph, unsigned int defaultLaunchValue CGLINT_DV(0), unsigned int flags CGLINT_DV(0));
 extern __host__ cudaError_t CUDARTAPI cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
 extern __host__ cudaError_t CUDARTAPI cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
 extern __host__ cudaError_t CUDARTAPI cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
@@ -1031,6 +1061,7 @@ extern const __device__ dim3 blockDim;
 extern const __device__ dim3 gridDim;
 extern const __device__ int warpSize;
 
+__device__ void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value);
 __device__ void __syncthreads(void);
 __device__ int __syncthreads_count(int predicate);
 __device__ int __syncthreads_and(int predicate);
