@@ -101,8 +101,9 @@ static void push_list(const char ***arr, size_t *n, char *s)
 	}
 }
 
-/* 0 to go on, 2 on a usage error, -1 when --help/--version answered already. */
-static int parse_args(int argc, char **argv, struct cli *c)
+/* 0 to go on, 2 on a usage error, -1 when --help/--version answered already. '*cmd' NULL (none
+ * came first): the first word that is not an option or its value, if it names one (as git). */
+static int parse_args(int argc, char **argv, struct cli *c, const char **cmd)
 {
 	struct option lopts[OPTS_MAX + 1];
 	char shorts[2 * OPTS_MAX + 2] = "+";
@@ -125,7 +126,12 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			if (opts[k].shrt && opts[k].shrt == ch)
 				id = (int)opts[k].id;
 		switch (id) {
-		case 1: push(&c->paths, &c->n_paths, optarg); break;
+		case 1:
+			if (!*cmd && !c->n_paths && opts_is_command(optarg))
+				*cmd = optarg;
+			else
+				push(&c->paths, &c->n_paths, optarg);
+			break;
 		case O_MCORE:
 			if (target_parse_version(optarg, &c->s.lint.target.mcore))
 				return usage_error("--mcore wants a version like 0.17, not '%s'", optarg);
@@ -250,6 +256,10 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	}
 	for (int k = optind; k < argc; k++)     /* after '--' */
 		push(&c->paths, &c->n_paths, argv[k]);
+	if (!*cmd)
+		*cmd = "lint";
+	else if (!strcmp(*cmd, "completion"))   /* only after options: a first one is answered in main */
+		return usage_error("completion takes no options: cglint completion bash|zsh|fish");
 	return 0;
 }
 
@@ -436,6 +446,16 @@ static void put_err(const char *s)
 	out_put_clean(stderr, s, strlen(s));
 }
 
+/* What could not be read is said on stderr, never skipped, where stdout holds no findings
+ * (--diff's patch, facts, suggest): as lint prints it, with its position and the line. */
+static void say_input_problems(const struct session_result *res)
+{
+	struct out_ctx err = {.f = stderr, .texts = res->texts};
+	for (size_t k = 0; k < res->run.diags.n; k++)
+		if (res->run.diags.items[k].rule && !strncmp(res->run.diags.items[k].rule->head.id, "CG9", 3))
+			out_text.diag(&err, &res->run.diags.items[k]);
+}
+
 static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 {
 	if (!c->n_paths)
@@ -464,6 +484,11 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 		size_t fixed;
 		int rc = apply_fixes(c, &res, &fixed);
 		if (c->diff || rc) {
+			fflush(stdout);         /* the patch first: a 2>&1 log never splits a hunk */
+			if (c->diff)            /* the patch is all stdout holds: say what was not read */
+				say_input_problems(&res);
+			if (!rc && res.run.diags.input_error)
+				rc = 2;
 			session_result_release(&res);
 			return rc ? rc : fixed ? 1 : 0;
 		}
@@ -500,15 +525,6 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 		rc = l->input_error ? 2 : diag_count_at_least(l, c->fail_on) && !c->exit_zero ? 1 : 0;
 	session_result_release(&res);
 	return rc;
-}
-
-/* What could not be read is said on stderr, never skipped (facts and suggest print no findings). */
-static void say_input_problems(const struct session_result *res)
-{
-	struct out_ctx err = {.f = stderr};
-	for (size_t k = 0; k < res->run.diags.n; k++)
-		if (res->run.diags.items[k].rule && !strncmp(res->run.diags.items[k].rule->head.id, "CG9", 3))
-			out_text.diag(&err, &res->run.diags.items[k]);
 }
 
 /* cglint facts: the run's units as the rules see them, instead of its findings. */
@@ -757,18 +773,17 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 int main(int argc, char **argv)
 {
 	struct cli c = {.format = &out_text, .fail_on = SEV_ERROR, .color = -1};
-	const char *cmd = "lint";
+	const char *cmd = NULL;
 	int first = 1;
-	for (size_t k = 0; argc > 1 && k < opts_n_commands; k++)
-		if (!strcmp(argv[1], opts_commands[k]))
-			cmd = argv[first++];
-	if (!strcmp(cmd, "completion")) {
+	if (argc > 1 && opts_is_command(argv[1]))
+		cmd = argv[first++];
+	if (cmd && !strcmp(cmd, "completion")) {
 		if (argc == 3 && !opts_completion(stdout, argv[2]))
 			return 0;
 		return usage_error("completion wants one shell: bash, zsh or fish");
 	}
 	argv[first - 1] = argv[0];
-	int rc = parse_args(argc - first + 1, argv + first - 1, &c);
+	int rc = parse_args(argc - first + 1, argv + first - 1, &c, &cmd);
 	struct arena *a = arena_new();
 	if (!rc)
 		rc = run(cmd, &c, a);

@@ -63,6 +63,14 @@ _Static_assert(sizeof(opts) / sizeof(opts[0]) <= OPTS_MAX, "raise OPTS_MAX");
 const char *const opts_commands[] = {"lint", "explain", "rules", "probe", "lsp", "facts", "suggest", "completion"};
 const size_t opts_n_commands = sizeof(opts_commands) / sizeof(opts_commands[0]);
 
+bool opts_is_command(const char *w)
+{
+	for (size_t k = 0; k < opts_n_commands; k++)
+		if (!strcmp(w, opts_commands[k]))
+			return true;
+	return false;
+}
+
 void opts_usage(FILE *f)
 {
 	fputs("Usage: cglint [lint] [OPTIONS] PATH... [KEY=VALUE...]\n"
@@ -80,7 +88,10 @@ void opts_usage(FILE *f)
 	      "Checks Megatron-Bridge / Megatron Core CUDA-graph settings before a job starts.\n"
 	      "PATH is a YAML file, a launch script, a C/C++/CUDA source, a folder (walked for all of\n"
 	      "these) or '-' for stdin; KEY=VALUE\n"
-	      "arguments are dotlist overrides (model.cuda_graph_impl=local) layered over every input.\n\n",
+	      "arguments are dotlist overrides (model.cuda_graph_impl=local) layered over every input.\n"
+	      "The subcommand may follow options (cglint -j 1 suggest x.py, as git -C DIR status): the\n"
+	      "first word that is neither an option nor an option's value is the subcommand when it names\n"
+	      "one; to lint a file called like a subcommand, write ./suggest (or cglint lint suggest).\n\n",
 	      f);
 	for (size_t k = 0; k < opts_n; k++) {
 		char head[64];
@@ -89,7 +100,8 @@ void opts_usage(FILE *f)
 		fprintf(f, "  %-30s %s\n", opts[k].shrt ? head : head + 3, opts[k].help);
 	}
 	fputs("\nExit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error or unreadable/unparsable\n"
-	      "input, rule pack, .cglint.yaml or baseline, 3 internal error. --diff: 1 when it prints a change.\n"
+	      "input, rule pack, .cglint.yaml or baseline, 3 internal error; the same with --diff, --fix,\n"
+	      "suggest and facts. --diff: 1 when it prints a change.\n"
 	      "cglint probe: 0 every rule doc holds on this GPU, 1 one does not, 4 no CUDA device (or no probe\n"
 	      "in this build). cglint lsp: 0 after a shutdown request, 1 otherwise.\n",
 	      f);

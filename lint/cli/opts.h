@@ -6,6 +6,7 @@
 #ifndef CGLINT_OPTS_H
 #define CGLINT_OPTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,6 +33,8 @@ extern const size_t opts_n;
 /* The subcommands, "lint" first (the default). */
 extern const char *const opts_commands[];
 extern const size_t opts_n_commands;
+/* Whether 'w' names a subcommand. */
+bool opts_is_command(const char *w);
 
 void opts_usage(FILE *f);
 /* For an unknown '--name' or '--name=value', the closest option's name, or NULL. */

@@ -415,8 +415,10 @@ static void judge_paths(struct lint_run *r, const char *path, const char *buf, s
 /* A Python recipe: each function that sets a CUDA-graph key (itself, or through a helper or a
  * base recipe fe_py follows) is a Bridge config of its own, judged like a partial override
  * (keys it does not set are unknown unless --assume-defaults), except the sections a config
- * class of known defaults built. A file without one gives no unit and no diagnostic, its syntax
- * errors included. */
+ * class of known defaults built. A file without one gives no unit and no diagnostic, except its
+ * syntax errors when its text mentions a CUDA-graph key: the broken statement may be the one that
+ * set it, so such a file is never said to have no settings (CG917, as python3 -m py_compile
+ * refuses it). Python that never names a key stays quiet, broken or not. */
 void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t len, const struct target *tg)
 {
 	struct arena *a = arena_new();
@@ -461,5 +463,8 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 		if (pu->n_forks && !r->opts->on_facts && !r->opts->on_unit)
 			judge_paths(r, path, buf, len, pu, tg, first);
 	}
+	if (!reported && py.n_errors && py_text_mentions_graph_key(buf, len))
+		for (size_t k = 0; k < py.n_errors; k++)
+			diag_input(&r->diags, "CG917", py.errors[k], "Python syntax error: %s", py.error_what[k]);
 	arena_free(a);
 }
