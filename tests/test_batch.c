@@ -111,8 +111,9 @@ Test(batch, every_fixture_prints_the_same_for_every_j)
 	free(same_for_every_j(CGLINT_FIXTURES, args, 2));
 	snprintf(args, sizeof(args), "--format json --no-inline-suppressions %s", folders);
 	free(same_for_every_j(CGLINT_FIXTURES, args, 2));
+	/* the input fixtures cglint cannot read or parse make --diff exit 2, as every mode */
 	snprintf(args, sizeof(args), "--diff %s", folders);
-	free(same_for_every_j(CGLINT_FIXTURES, args, 1));
+	free(same_for_every_j(CGLINT_FIXTURES, args, 2));
 }
 
 /* 2,100 recipes, each calling a helper in a module of its own: past the run's 2,048 modules

@@ -6,6 +6,8 @@
  * it on stderr. A subcommand word after options is the subcommand (cglint -j 1 suggest x.yaml,
  * as git -C DIR status), not a path. A Python file that cglint reads as a recipe (its text
  * mentions a CUDA-graph key) and that does not parse is CG917, never "all checks passed".
+ * A word of a launch command that the program's parser rejects is CG931, status 2 (item 5):
+ * 0.15's one-value --cuda-graph-scope given two words, run_recipe.py's --config-file.
  */
 #define _GNU_SOURCE /* asprintf */
 #include <criterion/criterion.h>
@@ -67,6 +69,36 @@ static int run(const char *args, char **out, char **err)
 	cr_expect(strstr(text, want) != NULL, "%s: wanted\n%s\n--- in:\n%s", what, want, text)
 #define expect_lacks(text, bad, what) \
 	cr_expect(strstr(text, bad) == NULL, "%s: did not want\n%s\n--- in:\n%s", what, bad, text)
+
+static void sub(const char *name)
+{
+	char *path;
+	cr_assert_neq(asprintf(&path, "%s/%s", dir, name), -1);
+	cr_assert_eq(mkdir(path, 0755), 0, "mkdir %s", path);
+	free(path);
+}
+
+/* The exit status of cglint ARGS, and its last stderr line (the summary) in '*summary'. */
+static int gate(const char *args, char **summary)
+{
+	char *out, *err;
+	int rc = run(args, &out, &err);
+	char *end = err + strlen(err), *start = end > err ? end - 1 : end;
+	while (start > err && start[-1] != '\n')
+		start--;
+	*summary = strdup(start);
+	free(out);
+	free(err);
+	return rc;
+}
+
+static size_t count(const char *text, const char *what)
+{
+	size_t n = 0;
+	for (const char *p = text; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
 
 static const char bad_yaml[] = "model:\n  cuda_graph_impl: [local\n  x: : :\n";
 static const char bad_head[] = "bad.yaml:3:4: error: YAML syntax error: did not find expected ',' or ']' while "
@@ -249,6 +281,288 @@ Test(gate, python_that_does_not_parse)
 	cr_expect_str_eq(heads, "tree/lib/util.py:1:7: error: Python syntax error: missing ')' [CG917 python-syntax]\n"
 				"tree/recipe.py:1:7: error: Python syntax error: missing ')' [CG917 python-syntax]\n");
 	free(heads);
+	free(out);
+	free(err);
+}
+
+/* Megatron-LM 0.15's --cuda-graph-scope is type=str without nargs: argparse takes 'attn' and stops
+ * on 'mlp' ("error: unrecognized arguments: mlp"); 0.16 takes the list. The word was dropped in
+ * silence, and the job judged as if it would run (issue 41, item 5). */
+Test(gate, word_megatron_lm_rejects)
+{
+	put("job.sh", "#!/bin/bash\n"
+		      "torchrun pretrain_gpt.py --cuda-graph-impl local --cuda-graph-scope attn mlp --bf16\n");
+	static const char head[] = "job.sh:2:74: error: no flag takes 'mlp': --cuda-graph-scope takes one value in "
+				   "Megatron-LM 0.15 (a list from 0.16), and Megatron-LM's parser has no positional "
+				   "arguments; argparse stops with 'error: unrecognized arguments: mlp' "
+				   "[CG931 argument-rejected]\n";
+	static const char *const modes[] = {"", "--diff", "suggest", "facts", "-j 2"};
+	for (size_t m = 0; m < sizeof(modes) / sizeof(*modes); m++) {
+		char *args, *out, *err, *both;
+		cr_assert_neq(asprintf(&args, "%s --mcore 0.15 --bridge none job.sh", modes[m]), -1);
+		int rc = run(args, &out, &err);
+		cr_expect_eq(rc, 2, "cglint %s: exit %d, wanted 2", args, rc);
+		cr_assert_neq(asprintf(&both, "%s%s", out, err), -1);
+		expect_has(both, head, args);
+		expect_has(both, "    2 | torchrun pretrain_gpt.py --cuda-graph-impl local --cuda-graph-scope attn mlp --bf16\n"
+				 "      |                                                                          ^^^\n", args);
+		free(both);
+		free(args);
+		free(out);
+		free(err);
+	}
+	/* 0.16 takes both words; a flag cglint does not know may take any number of words */
+	char *out, *err;
+	cr_expect_eq(run("--mcore 0.16 --bridge none job.sh", &out, &err), 0);
+	expect_lacks(out, "CG931", "0.16");
+	free(out);
+	free(err);
+	put("job.sh", "#!/bin/bash\ntorchrun pretrain_gpt.py --cuda-graph-impl local --cuda-graph-scope attn "
+		      "--data-path 0.5 /a 0.5 /b --bf16\n");
+	cr_expect_eq(run("--mcore 0.15 --bridge none job.sh", &out, &err), 0);
+	expect_lacks(out, "CG931", "unknown flag's words");
+	free(out);
+	free(err);
+}
+
+/* run_recipe.py has no --config-file in any Bridge release: 0.6 stops with parser.error, 0.3 to 0.5
+ * hand it to Hydra's override parser, which refuses it. It gave "no findings", the override never
+ * read. Bridge 0.2 has no run_recipe.py: nothing to judge its options against. */
+Test(gate, option_the_recipe_runner_rejects)
+{
+	put("override.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  use_te_rng_tracker: false\n");
+	put("run.sh", "#!/bin/bash\n"
+		      "torchrun scripts/training/run_recipe.py --config-file override.yaml model.cuda_graph_impl=local\n");
+	static const struct { const char *bridge, *head; } cases[] = {
+		{"0.6", "run.sh:2:41: error: Megatron-Bridge 0.6's run_recipe.py refuses '--config-file': argparse stops "
+			"with 'run_recipe.py: error: Unknown option: --config-file' (the runner has no --config-file: give "
+			"its overrides as KEY=VALUE words) [CG931 argument-rejected]\n"},
+		{"0.4", "run.sh:2:41: error: Megatron-Bridge 0.4's run_recipe.py has no option '--config-file': it goes to "
+			"the config overrides, and Hydra's override parser refuses it before training ('OverridesError: "
+			"Failed to parse Hydra overrides') (the runner has no --config-file: give its overrides as "
+			"KEY=VALUE words) [CG931 argument-rejected]\n"},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
+		char *args, *out, *err;
+		cr_assert_neq(asprintf(&args, "--bridge %s run.sh", cases[k].bridge), -1);
+		int rc = run(args, &out, &err);
+		cr_expect_eq(rc, 2, "cglint %s: exit %d, wanted 2", args, rc);
+		char *heads = harness_heads(out);
+		cr_expect_str_eq(heads, cases[k].head, "%s", args);
+		expect_lacks(err, "no findings", args);
+		free(heads);
+		free(args);
+		free(out);
+		free(err);
+	}
+	char *out, *err;
+	int rc = run("--bridge 0.2 run.sh", &out, &err);
+	cr_expect_eq(rc, 0, "Bridge 0.2: exit %d", rc);
+	expect_lacks(out, "CG931", "Bridge 0.2");
+	free(out);
+	free(err);
+}
+
+static const char on_bridge[] = "from megatron.bridge.recipes.llama.llama3 import llama3_8b_pretrain_config\n"
+				"from team_helpers import tune\n\n\n"
+				"def my_config():\n"
+				"    cfg = llama3_8b_pretrain_config()\n"
+				"    cfg.model.cuda_graph_impl = \"local\"\n"
+				"    cfg.model.use_te_rng_tracker = False\n"
+				"    tune(cfg.checkpoint)\n"
+				"    return cfg\n";
+/* a partial override: no finding, checks left undecided */
+static const char partial[] = "model:\n  cuda_graph_impl: transformer_engine\n  use_te_rng_tracker: true\n"
+			      "rng:\n  te_rng_tracker: true\n";
+
+/* Item 2: the Bridge import is a warning, the team's own a note; undecided checks fail a gate
+ * only under --fail-on undecided, and the summary says how to decide them. */
+Test(gate, undecided_checks_can_fail_a_gate)
+{
+	put("r.py", on_bridge);
+	char *out, *err, *s;
+	int rc = run("--format concise r.py", &out, &err);
+	cr_expect_eq(rc, 0, "a warning does not fail the default gate");
+	expect_has(out, "r.py:1:50: warning: cannot resolve import 'megatron.bridge.recipes.llama.llama3' (not found "
+			"above this file or on the Python path): 'llama3_8b_pretrain_config' is not followed "
+			"[CG924 megatron-import-not-followed]\n", "Bridge import");
+	expect_has(out, "r.py:2:26: note: cannot resolve import 'team_helpers'", "team import");
+	expect_has(out, "[CG921 python-not-followed]", "team import");
+	expect_has(err, " checks undecided (-v lists them; --python-path decides them)\n", "summary");
+	free(out);
+	free(err);
+
+	cr_expect_eq(gate("--fail-on undecided r.py", &s), 1);
+	expect_has(s, " checks undecided, which fail the run under fail-on undecided (-v lists them; --python-path "
+		      "decides them)\n", "--fail-on undecided");
+	free(s);
+	cr_expect_eq(gate("--fail-on warning r.py", &s), 1, "CG924 is a warning");
+	free(s);
+
+	/* no finding, only undecided checks */
+	put("o.yaml", partial);
+	cr_expect_eq(gate("o.yaml", &s), 0);
+	expect_has(s, "cglint: no findings (1 file checked; ", "default");
+	expect_has(s, " checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them))\n", "default");
+	free(s);
+	cr_expect_eq(gate("--fail-on note o.yaml", &s), 0, "undecided checks are below note");
+	free(s);
+	cr_expect_eq(gate("--fail-on undecided o.yaml", &s), 1);
+	expect_has(s, "undecided, which fail the run under fail-on undecided (-v lists them; --assume-defaults or "
+		      "-E/--env-file decide them))\n", "--fail-on undecided");
+	free(s);
+	cr_expect_eq(gate("--fail-on undecided --exit-zero o.yaml", &s), 0);
+	expect_lacks(s, "fail the run", "--exit-zero");
+	free(s);
+	/* the defaults leave only the job's environment undecided; -E decides that too */
+	cr_expect_eq(gate("--fail-on undecided --assume-defaults o.yaml", &s), 1);
+	expect_has(s, "(1 file checked; 1 check undecided, which fail the run under fail-on undecided (-v lists them; "
+		      "-E/--env-file decides them))\n", "--assume-defaults");
+	free(s);
+	cr_expect_eq(gate("--fail-on undecided --assume-defaults -E PYTORCH_CUDA_ALLOC_CONF= o.yaml", &s), 0);
+	cr_expect_str_eq(s, "cglint: all checks passed (1 file checked)\n");
+	free(s);
+	/* -v lists them: the summary keeps only what decides them */
+	cr_expect_eq(gate("-v --fail-on undecided --assume-defaults o.yaml", &s), 1);
+	expect_has(s, "1 check undecided, which fail the run under fail-on undecided (-E/--env-file decides them))\n", "-v");
+	free(s);
+
+	rc = run("--fail-on never o.yaml", &out, &err);
+	cr_expect_eq(rc, 2);
+	cr_expect_str_eq(err, "cglint: --fail-on is error, warning, note or undecided, not 'never'\n(try 'cglint --help')\n");
+	free(out);
+	free(err);
+	rc = run("--help", &out, &err);
+	expect_has(out, "undecided: on any finding or undecided check", "--help");
+	free(out);
+	free(err);
+	rc = run("completion bash", &out, &err);
+	expect_has(out, "compgen -W 'error warning note undecided'", "completion");
+	free(out);
+	free(err);
+}
+
+/* Item 2: fail-on in .cglint.yaml, at the top and per path; the command line wins. */
+Test(gate, fail_on_in_the_project_config)
+{
+	sub("legacy");
+	put("o.yaml", partial);
+	put("legacy/o.yaml", partial);
+	put(".cglint.yaml", "fail-on: undecided\nper-path:\n  - paths: [\"legacy/**\"]\n    fail-on: error\n");
+	char *s;
+	cr_expect_eq(gate("o.yaml", &s), 1);
+	expect_has(s, "which fail the run under fail-on undecided", "fail-on: undecided");
+	free(s);
+	cr_expect_eq(gate("legacy/o.yaml", &s), 0, "per-path fail-on: error");
+	expect_lacks(s, "fail the run", "legacy");
+	free(s);
+	cr_expect_eq(gate("--fail-on error o.yaml", &s), 0, "--fail-on wins over the config");
+	free(s);
+	cr_expect_eq(gate("--isolated o.yaml", &s), 0);
+	free(s);
+	/* both files in one run: the checks of o.yaml fail it, legacy's do not */
+	cr_expect_eq(gate("o.yaml legacy/o.yaml", &s), 1);
+	expect_has(s, "(2 files checked; 58 checks undecided, 29 of which fail the run under fail-on undecided", "both");
+	free(s);
+
+	put(".cglint.yaml", "fail-on: never\n");
+	char *out, *err;
+	cr_expect_eq(run("--format concise o.yaml", &out, &err), 2);
+	expect_has(out, ".cglint.yaml:1:10: error: fail-on is error, warning, note or undecided [CG915", "bad fail-on");
+	free(out);
+	free(err);
+}
+
+/* Item 2: a model whose config.json is not in the Hugging Face cache: the cache decides. */
+Test(gate, summary_names_the_hugging_face_cache)
+{
+	sub("hub");
+	put("hf.py", "from megatron.bridge import AutoBridge\n\n\n"
+		     "def my_config():\n"
+		     "    cfg = ConfigContainer()\n"
+		     "    cfg.model = AutoBridge.from_hf_pretrained(\"org/tiny\").to_megatron_provider()\n"
+		     "    cfg.model.cuda_graph_impl = \"local\"\n"
+		     "    cfg.rng.te_rng_tracker = True\n"
+		     "    return cfg\n");
+	char *hub, *s;
+	cr_assert_neq(asprintf(&hub, "%s/hub", dir), -1);
+	setenv("HF_HUB_CACHE", hub, 1);        /* each test runs in a process of its own */
+	free(hub);
+	cr_expect_eq(gate("hf.py", &s), 0);
+	expect_has(s, "checks undecided (-v lists them; a Hugging Face cache decides them))\n", "HF");
+	free(s);
+}
+
+static const char m925_015[] = "a Megatron-Bridge recipe judged as plain Megatron-LM: no Megatron-Bridge release "
+			       "ships Megatron Core 0.15, so the target has no Bridge and Bridge's checks are off; pass "
+			       "--bridge 0.2 (it ships Megatron Core 0.15-dev) or --mcore 0.15-dev "
+			       "[CG925 bridge-input-without-bridge]\n";
+
+/* Item 3: --mcore 0.15 alone on a Bridge recipe says it drops Bridge, once per file, naming the
+ * flags; with them Bridge's checks (CG101) come back. */
+Test(gate, bridge_input_without_bridge)
+{
+	put("b.py", "def base_config():\n"
+		    "    cfg = ConfigContainer()\n"
+		    "    cfg.model.cuda_graph_impl = \"local\"\n"
+		    "    cfg.model.use_te_rng_tracker = False\n"
+		    "    cfg.rng.te_rng_tracker = False\n"
+		    "    return cfg\n\n\n"
+		    "def other_config():\n"
+		    "    cfg = base_config()\n"
+		    "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+		    "    return cfg\n");
+	char *out, *err;
+	cr_expect_eq(run("--format concise --mcore 0.15 b.py", &out, &err), 0);
+	char *want;
+	cr_assert_neq(asprintf(&want, "b.py:1:5: warning: %s", m925_015), -1);
+	cr_expect_str_eq(out, want, "--mcore 0.15");
+	free(want);
+	free(out);
+	free(err);
+	static const char *const with_bridge[] = {"--mcore 0.15-dev", "--bridge 0.2"};
+	for (size_t k = 0; k < 2; k++) {
+		char *args;
+		cr_assert_neq(asprintf(&args, "--format concise %s b.py", with_bridge[k]), -1);
+		cr_expect_eq(run(args, &out, &err), 1, "%s", args);
+		expect_lacks(out, "CG925", args);
+		cr_expect_eq(count(out, "[CG101 te-rng-tracker-required]"), 2, "%s:\n%s", args, out);
+		free(args);
+		free(out);
+		free(err);
+	}
+
+	/* a Bridge override file with --mcore alone: the Bridge that ships that Megatron Core */
+	put("o.yaml", "model:\n  cuda_graph_impl: local\n");
+	cr_expect_eq(run("--format concise --mcore 0.17 --bridge none o.yaml", &out, &err), 0);
+	cr_expect_str_eq(out, "", "--bridge none says it: %s", out);
+	free(out);
+	free(err);
+	/* .cglint.yaml's bridge: none says it too; its mcore alone does not; a YAML that sets no
+	 * CUDA-graph key is no Bridge input */
+	put(".cglint.yaml", "target:\n  mcore: \"0.16\"\n  bridge: none\n");
+	put("ci.yaml", "stages: [build, test]\n");
+	cr_expect_eq(run("--format concise o.yaml ci.yaml", &out, &err), 0);
+	cr_expect_str_eq(out, "", "bridge: none says it: %s", out);
+	free(out);
+	free(err);
+	put(".cglint.yaml", "target:\n  mcore: \"0.15\"\n");
+	cr_expect_eq(run("--format concise o.yaml ci.yaml", &out, &err), 0);
+	cr_expect_str_eq(out, "o.yaml:2:3: warning: a Megatron-Bridge config judged as plain Megatron-LM: no Megatron-Bridge "
+			      "release ships Megatron Core 0.15, so the target has no Bridge and Bridge's checks are off; pass "
+			      "--bridge 0.2 (it ships Megatron Core 0.15-dev) or --mcore 0.15-dev "
+			      "[CG925 bridge-input-without-bridge]\n");
+	free(out);
+	free(err);
+
+	/* Bridge's launcher is Bridge's input; Megatron-LM's command line is not */
+	put("go.sh", "#!/bin/bash\n"
+		     "python scripts/training/run_recipe.py --recipe llama3_8b_pretrain_config model.cuda_graph_impl=local\n"
+		     "torchrun pretrain_gpt.py --cuda-graph-impl local --te-rng-tracker\n");
+	cr_expect_eq(run("--format concise --isolated --mcore 0.15 go.sh", &out, &err), 0);
+	cr_expect_eq(count(out, "[CG925 bridge-input-without-bridge]"), 1, "%s", out);
+	expect_has(out, "go.sh:2:8: warning: a Megatron-Bridge launcher command judged as plain Megatron-LM: no "
+			"Megatron-Bridge release ships Megatron Core 0.15", "launcher");
 	free(out);
 	free(err);
 }

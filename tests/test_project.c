@@ -162,6 +162,9 @@ static char *prints(const char *cwd, const char *args)
 	     "use_te_rng_tracker=True'. [CG101 te-rng-tracker-required]\n"
 #define M122 "--cuda-graph-scope should be full or attn, got ['attn']. [CG122 unknown-cuda-graph-scope]\n"
 #define M132 "cuda_graph_scope is deprecated, use cuda_graph_modules instead. [CG132 deprecated-cuda-graph-scope]\n"
+#define M925 "a Megatron-Bridge config judged as plain Megatron-LM: no Megatron-Bridge release ships Megatron Core 0.15, " \
+	     "so the target has no Bridge and Bridge's checks are off; pass --bridge 0.2 (it ships Megatron Core 0.15-dev) " \
+	     "or --mcore 0.15-dev [CG925 bridge-input-without-bridge]\n"
 #define M905 "unknown key 'cuda_graph_warmup_stepz'; did you mean 'cuda_graph_warmup_steps'? [CG905 unknown-key]\n"
 #define M301 "cudaDeviceSynchronize inside a capture of 's' (begun at line 5): cudaErrorStreamCaptureUnsupported " \
 	     "(900) in every capture mode, from any thread; the capture is invalidated [CG301 sync-in-capture]\n"
@@ -183,7 +186,7 @@ static const char recipe[] =
 static char *at_015(const char *name)
 {
 	char *s = malloc(1024);
-	snprintf(s, 1024, "%s:3:3: error: " M122 "%s:5:3: warning: " M905, name, name);
+	snprintf(s, 1024, "%s:2:3: warning: " M925 "%s:3:3: error: " M122 "%s:5:3: warning: " M905, name, name, name);
 	return s;
 }
 
@@ -286,7 +289,7 @@ Test(project, isolated_ignores_configs)
 	put("sub/.cglint.yaml", "bogus: 1\n");  /* not even read */
 	put("t.yaml", recipe);
 	put("sub/t.yaml", recipe);
-	expect_lint("", "t.yaml", 1, "t.yaml:3:3: error: " M122);
+	expect_lint("", "t.yaml", 1, "t.yaml:2:3: warning: " M925 "t.yaml:3:3: error: " M122);
 	char *a = at_018("sub/t.yaml"), *b = at_018("t.yaml");
 	char want[4096];
 	snprintf(want, sizeof(want), "%s%s", a, b);
@@ -471,7 +474,7 @@ Test(project, exclude_when_walking)
 	expect_str(got, want);
 	cr_expect_eq(rc, 1);
 	/* vendor, gen, x.yaml and lib/skip.yaml */
-	expect_str(err, "cglint: 2 errors, 2 warnings in 2 files; 2 files checked, 4 skipped; 24 checks undecided (-v lists them)\n");
+	expect_str(err, "cglint: 2 errors, 2 warnings in 2 files; 2 files checked, 4 skipped; 24 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
 	free(a);
 	free(b);
 	free(got);
@@ -574,7 +577,7 @@ Test(project, exclude_named_files)
 	char *want = at_016("lib/x.yaml");
 	expect_str(got, want);
 	cr_expect_eq(rc, 1);
-	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 5 skipped; 12 checks undecided (-v lists them)\n");
+	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 5 skipped; 12 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
 	free(want);
 	free(got);
 	free(err);
@@ -582,7 +585,7 @@ Test(project, exclude_named_files)
 	got = lint_at("lib", "x.yaml skip.yaml ../x.yaml", &rc, &err);
 	want = at_016("x.yaml");
 	expect_str(got, want);
-	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 2 skipped; 12 checks undecided (-v lists them)\n");
+	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 2 skipped; 12 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
 	free(want);
 	free(got);
 	free(err);
@@ -710,7 +713,7 @@ Test(project, fix_under_a_config_pack_reloads_the_pack)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 --fix team/f.yaml", &rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: no findings (1 file checked; 24 checks undecided (-v lists them))\n");
+	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: no findings (1 file checked; 24 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them))\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -739,14 +742,14 @@ Test(project, suppressions_in_yaml)
 	char *got = lint_at("", "--mcore 0.18 s.yaml", &rc, &err);
 	expect_str(got, "s.yaml:10:5: warning: this suppression of CG905 covers nothing on line 11 [CG913 unused-suppression]\n"
 			"s.yaml:12:14: warning: this suppression of CG101 covers nothing on line 12 [CG913 unused-suppression]\n");
-	expect_str(err, "cglint: 2 warnings in 1 file; 1 file checked; 16 checks undecided (-v lists them); 3 suppressed inline\n");
+	expect_str(err, "cglint: 2 warnings in 1 file; 1 file checked; 16 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them); 3 suppressed inline\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
 	/* an audit: everything the comments hide, and no CG913 */
 	got = lint_at("", "--mcore 0.18 --no-inline-suppressions s.yaml", &rc, &err);
 	expect_str(got, "s.yaml:3:3: note: " M132 "s.yaml:8:3: warning: " M905 "s.yaml:11:3: error: " M101);
-	expect_str(err, "cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (-v lists them)\n");
+	expect_str(err, "cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
 	cr_expect_eq(rc, 1);
 	free(got);
 	free(err);
@@ -762,7 +765,7 @@ Test(project, disable_file_by_id_and_name)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 f.yaml", &rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (-v lists them); 2 suppressed inline)\n");
+	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them); 2 suppressed inline)\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -963,7 +966,7 @@ Test(project, write_baseline_from_another_cwd)
 	/* read back from the baseline's own folder and from the top */
 	char *got = lint_at("r", "--mcore 0.16 --bridge 0.3 --baseline base.json a.yaml", &rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (-v lists them); 1 in the baseline)\n");
+	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them); 1 in the baseline)\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -982,7 +985,7 @@ Test(project, baseline_survives_lines_added_above)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 --baseline base.json a.yaml", &got_rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (-v lists them); 1 in the baseline)\n");
+	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them); 1 in the baseline)\n");
 	cr_expect_eq(got_rc, 0);
 	free(got);
 	free(err);
@@ -1216,7 +1219,7 @@ Test(project, fix_edits_only_the_value)
 	int rc = run_at("", "--mcore 0.16 --bridge 0.3 --fix r.yaml b.yaml c.yaml", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
-	expect_str(err, "cglint: fixed 3 finding(s)\ncglint: no findings (3 files checked; 72 checks undecided (-v lists them))\n");
+	expect_str(err, "cglint: fixed 3 finding(s)\ncglint: no findings (3 files checked; 72 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them))\n");
 	expect_file("c.yaml", "rng:\r\n  te_rng_tracker: true\r\n  seed: 1\r\nmodel:\r\n  cuda_graph_impl: transformer_engine\r\n  use_te_rng_tracker: false\r\n");
 	free(out);
 	free(err);
@@ -1226,7 +1229,7 @@ Test(project, fix_edits_only_the_value)
 	rc = run_at("", "--mcore 0.16 --bridge 0.3 --fix r.yaml b.yaml c.yaml", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
-	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: no findings (3 files checked; 72 checks undecided (-v lists them))\n");
+	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: no findings (3 files checked; 72 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them))\n");
 	free(out);
 	free(err);
 	expect_file("r.yaml", crlf_fixed);
@@ -1240,7 +1243,7 @@ Test(project, fix_reports_what_is_left)
 	char *err;
 	char *got = lint_at("", "--mcore 0.18 --fix t.yaml", &rc, &err);
 	expect_str(got, "t.yaml:3:3: note: " M132 "t.yaml:5:3: warning: " M905);
-	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (-v lists them)\n");
+	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -1269,7 +1272,7 @@ Test(project, fix_keeps_mode_and_symlinks)
 	int rc = run_at("", "--mcore 0.16 --bridge 0.3 --fix link.yaml p.yaml", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
-	expect_str(err, "cglint: fixed 2 finding(s)\ncglint: no findings (2 files checked; 48 checks undecided (-v lists them))\n");
+	expect_str(err, "cglint: fixed 2 finding(s)\ncglint: no findings (2 files checked; 48 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them))\n");
 	free(out);
 	free(err);
 	struct stat st;
@@ -1429,7 +1432,7 @@ Test(project, fix_leaves_stdin_alone)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 --fix - < a.yaml", &rc, &err);
 	expect_str(got, "<stdin>:5:3: error: " M101);
-	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: 1 error in 1 file; 1 file checked; 24 checks undecided (-v lists them)\n");
+	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: 1 error in 1 file; 1 file checked; 24 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
 	cr_expect_eq(rc, 1);
 	free(got);
 	free(err);
@@ -1450,7 +1453,7 @@ Test(project, output_files_match_separate_runs)
 	expect_str(out, text_run);
 	expect_file("out.txt", text_run);
 	expect_file("out.json", json_run);
-	expect_str(err, "cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (-v lists them)\n");
+	expect_str(err, "cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
 	char *h = harness_heads(text_run);
 	char *want = at_018("t.yaml");
 	expect_str(h, want);
@@ -1483,7 +1486,7 @@ Test(project, output_errors)
 	rc = run_at("", "--mcore 0.18 -o json=nodir/x.json t.yaml", &out, &err);
 	cr_expect_eq(rc, 2);
 	expect_str(err, "cglint: --output nodir/x.json: No such file or directory\n"
-			"cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (-v lists them)\n");
+			"cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
 	free(out);
 	free(err);
 }

@@ -150,15 +150,15 @@ Test(ux, summary_line_counts_files)
 	char *out;
 	int rc = sh("cglint . 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 1);
-	expect_str(out, "cglint: 1 error in 1 file; 3 files checked; 3 checks undecided (-v lists them)\n");
+	expect_str(out, "cglint: 1 error in 1 file; 3 files checked; 3 checks undecided (-v lists them; --assume-defaults decides them)\n");
 	free(out);
 	rc = sh("cglint b.yaml c 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 0);
-	expect_str(out, "cglint: no findings (2 files checked; 1 check undecided (-v lists them))\n");
+	expect_str(out, "cglint: no findings (2 files checked; 1 check undecided (-v lists them; --assume-defaults decides them))\n");
 	free(out);
 	/* the summary is on stderr in every format, and -q drops it */
 	rc = sh("cglint --format json b.yaml 2>&1 >/dev/null", &out);
-	expect_str(out, "cglint: no findings (1 file checked; 1 check undecided (-v lists them))\n");
+	expect_str(out, "cglint: no findings (1 file checked; 1 check undecided (-v lists them; --assume-defaults decides them))\n");
 	free(out);
 	rc = sh("cglint -q a.yaml 2>&1 >/dev/null; cglint --quiet b.yaml 2>&1", &out);
 	cr_expect_eq(rc, 0);
@@ -170,7 +170,7 @@ Test(ux, summary_line_counts_files)
 	put("sub/y.yaml", bad_impl);
 	rc = sh("cglint sub 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 1);
-	expect_str(out, "cglint: 1 error in 1 file; 1 file checked, 1 skipped; 2 checks undecided (-v lists them)\n");
+	expect_str(out, "cglint: 1 error in 1 file; 1 file checked, 1 skipped; 2 checks undecided (-v lists them; --assume-defaults decides them)\n");
 	free(out);
 }
 
@@ -190,7 +190,7 @@ Test(ux, summary_never_splices_into_stdout)
 	const char *last = out + n - 1;
 	while (last > out && last[-1] != '\n')
 		last--;
-	expect_str(last, "cglint: 60 errors in 60 files; 60 files checked; 120 checks undecided (-v lists them)\n");
+	expect_str(last, "cglint: 60 errors in 60 files; 60 files checked; 120 checks undecided (-v lists them; --assume-defaults decides them)\n");
 	cr_expect_eq(strstr(out, "cglint: 60 errors"), last, "the summary is the last line, once");
 	free(out);
 }
@@ -264,7 +264,8 @@ Test(ux, yaml_documents_are_units_of_their_own)
 	expect_str(out, "m.yaml:6:3: error: Transformer engine's RNG tracker is required for cudagraphs, it can be "
 			"enabled with use_te_rng_tracker=True'. [CG101 te-rng-tracker-required]\n"
 			"m.yaml:14:3: " M121
-			"cglint: 2 errors in 1 file; 1 file checked; 26 checks undecided (-v lists them)\n");
+			"cglint: 2 errors in 1 file; 1 file checked; 26 checks undecided (-v lists them; --assume-defaults or "
+			"-E/--env-file decide them)\n");
 	free(out);
 	/* anchors belong to their document */
 	put("alias.yaml", "a: &x 1\n---\nb: *x\n");
@@ -287,7 +288,7 @@ Test(ux, walk_honours_gitignore)
 	int rc = sh("git init -q repo && echo src/d.yaml > repo/.git/info/exclude && export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && "
 		    "cglint repo 2>&1 | grep -v '^    '", &out);
 	cr_expect_eq(rc, 0);
-	expect_str(out, "repo/src/b.yaml:2:3: " M121 "cglint: 1 error in 1 file; 1 file checked; 2 checks undecided (-v lists them)\n");
+	expect_str(out, "repo/src/b.yaml:2:3: " M121 "cglint: 1 error in 1 file; 1 file checked; 2 checks undecided (-v lists them; --assume-defaults decides them)\n");
 	free(out);
 	rc = sh("export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && cglint --no-ignore repo 2>&1 | grep -c '\\[CG121'", &out);
 	expect_str(out, "5\n");
@@ -357,7 +358,7 @@ Test(ux, undecided_checks_are_counted_and_named)
 	char *out;
 	int rc = sh("cglint u.yaml 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 0, "undecided checks are no findings");
-	cr_expect(strstr(out, "checks undecided (-v lists them)\n"), "%s", out);
+	cr_expect(strstr(out, "checks undecided (-v lists them; --assume-defaults decides them)\n"), "%s", out);
 	free(out);
 	rc = sh("cglint -v --format concise u.yaml 2>&1 | grep 'CG101 te-rng'", &out);
 	expect_str(out, "u.yaml:4:3: note: check undecided: it depends on model.use_te_rng_tracker (BR-01 computes "
@@ -532,7 +533,7 @@ Test(ux, launchers_lint_the_recipe_they_name)
 	put("other/go.sh", "#!/bin/bash\nrun_recipe.py --recipe nowhere_pretrain_config model.cuda_graph_impl=local\n");
 	char *out;
 	sh("cglint --format concise other/go.sh 2>&1", &out);
-	cr_expect(strstr(out, "other/go.sh:2:24: note: cannot find recipe 'nowhere_pretrain_config': no "
+	cr_expect(strstr(out, "other/go.sh:2:24: warning: cannot find recipe 'nowhere_pretrain_config': no "
 			      "megatron.bridge package above this script"), "%s", out);
 	cr_expect(strstr(out, "checks undecided"), "%s", out);
 	free(out);

@@ -177,6 +177,18 @@ int diag_sev_parse(const char *s, enum sev *out)
 	return -1;
 }
 
+int diag_fail_on_parse(const char *s, int *out)
+{
+	enum sev sev;
+	if (!strcmp(s, "undecided"))
+		*out = DIAG_FAIL_UNDECIDED;
+	else if (diag_sev_parse(s, &sev))
+		return -1;
+	else
+		*out = (int)sev;
+	return 0;
+}
+
 size_t diag_filter_out(struct diag_list *l, size_t from, bool (*keep)(struct diag *d, void *ctx), void *ctx)
 {
 	size_t w = from;

@@ -111,4 +111,15 @@ size_t diag_count_at_least(const struct diag_list *l, enum sev s);
 const char *diag_sev_name(enum sev s);
 int diag_sev_parse(const char *s, enum sev *out);
 
+/* --fail-on and .cglint.yaml fail-on: a severity, or DIAG_FAIL_UNDECIDED, below note: every
+ * finding fails, and so does a check no input decided (DIAG_OPEN). */
+#define DIAG_FAIL_UNDECIDED (-1)
+/* "error", "warning", "note" or "undecided" into *out; -1 for another word. */
+int diag_fail_on_parse(const char *s, int *out);
+/* Whether a finding of severity 's' fails a run whose fail-on is 'fail_on'. */
+static inline bool diag_fails(enum sev s, int fail_on)
+{
+	return (int)s >= fail_on;
+}
+
 #endif

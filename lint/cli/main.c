@@ -71,11 +71,11 @@ struct cli {
 	const struct out_format *format;
 	struct output *outputs;
 	size_t n_outputs;
-	enum sev fail_on;
+	int fail_on;                    /* a severity or DIAG_FAIL_UNDECIDED */
 	int color;                      /* -1 auto, 0 never, 1 always */
 	const char **paths;
 	size_t n_paths;
-	bool exit_zero, show_args, gpu_auto;
+	bool exit_zero, show_args, gpu_auto, fail_on_given;
 	bool fix, diff, write_baseline, quiet;
 	const char **configs;           /* probe --config */
 	size_t n_configs;
@@ -189,8 +189,9 @@ static int parse_args(int argc, char **argv, struct cli *c, const char **cmd)
 		case O_SELECT: push_list(&c->s.filter.select, &c->s.filter.n_select, optarg); break;
 		case O_IGNORE: push_list(&c->s.filter.ignore, &c->s.filter.n_ignore, optarg); break;
 		case O_FAIL_ON:
-			if (diag_sev_parse(optarg, &c->fail_on))
-				return usage_error("--fail-on is error, warning or note, not '%s'", optarg);
+			if (diag_fail_on_parse(optarg, &c->fail_on))
+				return usage_error("--fail-on is error, warning, note or undecided, not '%s'", optarg);
+			c->fail_on_given = true;
 			break;
 		case O_RULES: push(&c->s.rule_files, &c->s.n_rule_files, optarg); break;
 		case O_STDIN_NAME: c->s.lint.stdin_name = optarg; break;
@@ -519,10 +520,12 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 	struct out_ctx err = {.f = stderr};
 	for (size_t k = 0; c->s.lint.verbose && k < res.run.undecided.n; k++)
 		out_text.diag(&err, &res.run.undecided.items[k]);
+	struct summary_gate g;          /* what fails the run: --fail-on, else each file's .cglint.yaml */
+	summary_gate(&res, c->fail_on_given ? c->fail_on : SUMMARY_FAIL_ON_CONFIG, &g);
 	if (!c->quiet)
-		summary_print(stderr, &res);
+		summary_print(stderr, &res, c->exit_zero ? NULL : &g);
 	if (!rc)
-		rc = l->input_error ? 2 : diag_count_at_least(l, c->fail_on) && !c->exit_zero ? 1 : 0;
+		rc = l->input_error ? 2 : (g.findings || g.undecided) && !c->exit_zero ? 1 : 0;
 	session_result_release(&res);
 	return rc;
 }
@@ -742,7 +745,7 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 		.f = stdout,
 		.color = c->color == 1 || (c->color == -1 && tty && !(nc && *nc) && !(term && !strcmp(term, "dumb"))),
 		.target = session_target(s),
-		.fail_on = (int)c->fail_on,
+		.fail_on = c->fail_on,
 	};
 	c->s.lint.target = *session_target(s);
 	const struct pack *p = session_pack(s);

@@ -24,7 +24,7 @@ const struct opt opts[] = {
 	{"output", 'o', "FMT=PATH", O_OUTPUT, "also write the findings in format FMT to PATH (repeatable)"},
 	{"select", 0, "RULES", O_SELECT, "only these rules: ids, id prefixes or names, comma-separated"},
 	{"ignore", 0, "RULES", O_IGNORE, "skip these rules"},
-	{"fail-on", 0, "SEV", O_FAIL_ON, "exit 1 on findings at or above: error, warning or note (default error)"},
+	{"fail-on", 0, "SEV", O_FAIL_ON, "exit 1 on findings at or above: error, warning or note; undecided: on any finding or undecided check (default error, or .cglint.yaml's fail-on)"},
 	{"exit-zero", 0, NULL, O_EXIT_ZERO, "exit 0 even with findings (2 and 3 still report broken input)"},
 	{"rules", 0, "FILE", O_RULES, "an extra rule pack (repeatable)"},
 	{"isolated", 0, NULL, O_ISOLATED, "ignore .cglint.yaml files"},
@@ -139,7 +139,7 @@ static const char *choices(enum opt_id id)
 {
 	switch (id) {
 	case O_FORMAT: return "text concise json sarif github gitlab junit";
-	case O_FAIL_ON: return "error warning note";
+	case O_FAIL_ON: return "error warning note undecided";
 	case O_COLOR: return "auto always never";
 	default: return NULL;
 	}

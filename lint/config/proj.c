@@ -24,9 +24,9 @@
 #include "input/text.h"
 
 const char *const proj_keys[] = {"inherit", "target", "select", "ignore", "severity", "rules", "exclude",
-				 "per-path", "python-path", NULL};
+				 "per-path", "python-path", "fail-on", NULL};
 const char *const proj_target_keys[] = {"mcore", "bridge", "gpu", "te", NULL};
-const char *const proj_part_keys[] = {"paths", "target", "select", "ignore", "severity", NULL};
+const char *const proj_part_keys[] = {"paths", "target", "select", "ignore", "severity", "fail-on", NULL};
 
 /* A config's top level, or one per-path entry. */
 struct part {
@@ -36,7 +36,8 @@ struct part {
 	const char *gpu;
 	const char **select, **ignore, **sev_ids;
 	size_t n_select, n_ignore, n_sevs;
-	bool has_select;
+	bool has_select, has_fail_on;
+	int fail_on;                    /* a severity or DIAG_FAIL_UNDECIDED, where has_fail_on */
 	enum sev *sevs;
 };
 
@@ -356,6 +357,11 @@ static void read_part(struct reader *rd, const struct node *n, struct part *pt)
 	pt->has_select = sel != NULL;
 	pt->select = rule_patterns(rd, sel, "select", &pt->n_select);
 	pt->ignore = rule_patterns(rd, node_get(n, "ignore"), "ignore", &pt->n_ignore);
+	const struct node *fo = node_get(n, "fail-on");
+	if (fo && (fo->kind != NODE_SCALAR || diag_fail_on_parse(fo->scalar, &pt->fail_on)))
+		bad(rd, fo, "fail-on is error, warning, note or undecided");
+	else
+		pt->has_fail_on = fo != NULL;
 	const struct node *sev = node_get(n, "severity");
 	if (!sev)
 		return;
@@ -583,6 +589,10 @@ static void apply(struct arena *a, const struct part *pt, struct proj_settings *
 	}
 	if (pt->te)
 		s->te = pt->te;
+	if (pt->has_fail_on) {
+		s->has_fail_on = true;
+		s->fail_on = pt->fail_on;
+	}
 	if (pt->has_select) {
 		s->filter.select = pt->select;
 		s->filter.n_select = pt->n_select;

@@ -33,6 +33,8 @@ struct proj_settings {
 	const char **sev_ids;           /* severity overrides, later entries win */
 	enum sev *sevs;
 	size_t n_sevs;
+	bool has_fail_on;               /* fail-on: the last one set wins; --fail-on wins over all */
+	int fail_on;                    /* a severity or DIAG_FAIL_UNDECIDED (diag.h) */
 	const char *config;             /* the closest config file, or NULL */
 };
 

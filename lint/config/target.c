@@ -37,6 +37,15 @@ int target_default_bridge(int mcore)
 	return TARGET_NO_BRIDGE;
 }
 
+int target_nearest_bridge(int mcore)
+{
+	size_t n = sizeof(release_map) / sizeof(release_map[0]);
+	for (size_t i = 0; i < n; i++)      /* ascending */
+		if (release_map[i].mcore >= mcore)
+			return release_map[i].bridge;
+	return release_map[n - 1].bridge;
+}
+
 /* The MCore development branch Bridge 0.2 ships goes by several names. */
 static const char *const dev_names[] = {"dev", "core_dev", "0.15-dev", "core_dev_r0.15.0", "0.16.0rc0"};
 

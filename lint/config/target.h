@@ -39,6 +39,9 @@ extern const int target_mcore_supported[];
 extern const int target_bridge_supported[];
 int target_bridge_mcore(int bridge);            /* MCore shipped by a Bridge release */
 int target_default_bridge(int mcore);           /* Bridge shipping an MCore, or TARGET_NO_BRIDGE */
+/* The Bridge release shipping 'mcore', else the one shipping the nearest newer MCore (0.15 ->
+ * Bridge 0.2, which ships core_dev_r0.15.0), else the newest. */
+int target_nearest_bridge(int mcore);
 const char *target_version_str(int v, char buf[16]);
 const char *target_supported_list(const int *vs, char *buf, unsigned size);
 /*

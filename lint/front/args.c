@@ -3,6 +3,7 @@
 #include "front/args.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/diag.h"
@@ -104,6 +105,10 @@ struct parse {
 	enum args_program prog;
 	const char *layer;
 	bool complete;
+	/* what the last flag leaves for the words after it, for CG931: */
+	const struct pack_flag *last;   /* the flag, when the tables know it for this target */
+	bool last_eq;                   /* written --flag=value */
+	bool strict;                    /* a positional word here is one no flag takes */
 };
 
 /* The table entry for 'name' on this target; '*elsewhere' is one for another release. */
@@ -205,7 +210,9 @@ static size_t one_flag(struct parse *ps, const struct args_word *argv, size_t ar
 	const char *generic = f ? NULL : generic_key(ps, name, &negated);
 	const char *prog = ps->prog == ARGS_MEGATRON_LM ? "Megatron-LM" : "the Bridge performance harness";
 
-	if (!f && elsewhere) {
+	if (!f && elsewhere && ps->prog == ARGS_BRIDGE_RECIPE) {
+		f = elsewhere;          /* the runner refuses it (CG931, args_to_facts) */
+	} else if (!f && elsewhere) {
 		char v[16], list[160];
 		int ver = ps->prog == ARGS_MEGATRON_LM ? ps->tg->mcore : ps->tg->bridge;
 		bool by_bridge = !elsewhere->bridge.any;
@@ -227,6 +234,12 @@ static size_t one_flag(struct parse *ps, const struct args_word *argv, size_t ar
 	/* the words it takes */
 	int nargs = f ? f->nargs : PACK_NARGS_GUESS;
 	size_t first = i + 1, end = first;
+	/* argparse takes no word past a one-value flag, a switch or --flag=value: a word after it is
+	 * unrecognized. Judged only where the tables know the flag on this release. */
+	bool known = f && f != elsewhere;
+	ps->last = known ? f : NULL;
+	ps->last_eq = eq != NULL;
+	ps->strict = known && (eq || nargs == 0 || nargs == 1);
 	if (eq) {
 		nargs = 1;
 	} else if (nargs == 1) {
@@ -236,9 +249,11 @@ static size_t one_flag(struct parse *ps, const struct args_word *argv, size_t ar
 		       !(ps->prog != ARGS_MEGATRON_LM && cfg_is_dotlist(argv[end].text)))
 			end++;
 	}
-	/* an unknown value ("--data-path $DATA") leaves this flag unknown, not the command line */
+	/* an unknown value ("--data-path $DATA") leaves this flag unknown, not the command line; it
+	 * may expand to several words, so the words after it are not judged */
 	for (size_t k = first; k < end; k++)
 		if (argv[k].unresolved) {
+			ps->strict = false;
 			set_keys(ps, f, generic, value_unknown, w->loc);
 			return end;
 		}
@@ -270,6 +285,85 @@ static size_t one_flag(struct parse *ps, const struct args_word *argv, size_t ar
 	return end;
 }
 
+/* The recipe runner's options are in the tables for this Bridge release (0.3 to 0.6). */
+static bool runner_known(const struct parse *ps)
+{
+	for (size_t k = 0; k < ps->p->n_flags; k++) {
+		const struct pack_flag *f = &ps->p->flags[k];
+		if (!strcmp(f->program, "bridge-recipe") && pack_applies(&f->mcore, &f->bridge, ps->tg))
+			return true;
+	}
+	return false;
+}
+
+/* An option run_recipe.py's parser does not define. Before 0.6 the parser allows abbreviations:
+ * a prefix of one of its options is that option (argparse says which when it is ambiguous). */
+static bool runner_lacks(const struct parse *ps, const char *word)
+{
+	const char *eq = strchr(word, '=');
+	size_t n = eq ? (size_t)(eq - word) : strlen(word);
+	if (!strcmp(word, "--"))
+		return false;   /* argparse's end of options, no option */
+	for (size_t k = 0; k < ps->p->n_flags; k++) {
+		const struct pack_flag *f = &ps->p->flags[k];
+		if (strcmp(f->program, "bridge-recipe") || !pack_applies(&f->mcore, &f->bridge, ps->tg))
+			continue;
+		if (!strncmp(f->flag, word, n) && (!f->flag[n] || (ps->tg->bridge < 60 && word[1] == '-')))
+			return false;
+	}
+	return true;
+}
+
+/* The first word the recipe runner refuses: 0.6 stops with parser.error, 0.3 to 0.5 hand it to
+ * Hydra's override parser, which fails before training. */
+static void runner_refuses(struct parse *ps, const struct args_word *w, bool option)
+{
+	char v[16];
+	const char *ver = target_version_str(ps->tg->bridge, v);
+	if (ps->tg->bridge >= 60) {
+		const char *why = option ? arena_printf(ps->t->arena, "Unknown option: %s", w->text)
+					 : arena_printf(ps->t->arena, "Expected override in KEY=VALUE form, got '%s'", w->text);
+		diag_input(ps->d, "CG931", w->loc, "Megatron-Bridge %s's run_recipe.py refuses '%s': argparse stops with "
+			   "'run_recipe.py: error: %s'%s", ver, w->text, why,
+			   strncmp(w->text, "--config-file", 13) && strncmp(w->text, "--config_file", 13)
+				   ? "" : " (the runner has no --config-file: give its overrides as KEY=VALUE words)");
+		return;
+	}
+	diag_input(ps->d, "CG931", w->loc, "Megatron-Bridge %s's run_recipe.py has no option '%s': it goes to the "
+		   "config overrides, and Hydra's override parser refuses it before training ('OverridesError: Failed "
+		   "to parse Hydra overrides')%s", ver, w->text,
+		   strncmp(w->text, "--config-file", 13) && strncmp(w->text, "--config_file", 13)
+			   ? "" : " (the runner has no --config-file: give its overrides as KEY=VALUE words)");
+}
+
+/* Words at argv[i..] no flag of Megatron-LM's parser takes: one report for the run, at its first
+ * word, as argparse's "unrecognized arguments" lists them. Returns the index after the run. */
+static size_t mlm_stray(struct parse *ps, const struct args_word *argv, size_t argc, size_t i)
+{
+	size_t end = i;
+	while (end < argc && !argv[end].unresolved && !is_flag(argv[end].text))
+		end++;
+	size_t len = 0;
+	for (size_t k = i; k < end; k++)
+		len += strlen(argv[k].text) + 1;
+	char *words = arena_alloc(ps->t->arena, len + 1), *o = words;
+	for (size_t k = i; k < end; k++)
+		o += sprintf(o, "%s%s", k > i ? " " : "", argv[k].text);
+	char v[16], why[256];
+	const char *ver = target_version_str(ps->tg->mcore, v);
+	const struct pack_flag *f = ps->last;
+	if (ps->last_eq)
+		snprintf(why, sizeof(why), "%s=VALUE took its value", f->flag);
+	else if (f->nargs == 0)
+		snprintf(why, sizeof(why), "%s takes no value in Megatron-LM %s", f->flag, ver);
+	else
+		snprintf(why, sizeof(why), "%s takes one value in Megatron-LM %s%s", f->flag, ver,
+			 strcmp(f->flag, "--cuda-graph-scope") ? "" : " (a list from 0.16)");
+	diag_input(ps->d, "CG931", argv[i].loc, "no flag takes '%s': %s, and Megatron-LM's parser has no "
+		   "positional arguments; argparse stops with 'error: unrecognized arguments: %s'", argv[i].text, why, words);
+	return end;
+}
+
 bool args_to_facts(struct facts *t, struct diag_list *d, const struct pack *p, const struct target *tg,
 		   enum args_program prog, struct loc where, const struct args_word *argv, size_t argc, const char *layer)
 {
@@ -279,18 +373,38 @@ bool args_to_facts(struct facts *t, struct diag_list *d, const struct pack *p, c
 		facts_set(t, "args._validate_args", value_bool(true), where, layer);
 	else if (prog == ARGS_BRIDGE_PERF)
 		facts_set(t, "perf._harness", value_bool(true), where, layer);
+	/* The recipe runner is judged where the tables hold its release's options, from its first
+	 * word. A Megatron-LM line from its first flag: words before it may be another program's
+	 * (a functional test's MODEL_ARGS for a NeMo script: trainer.num_nodes: 1). */
+	bool runner = prog == ARGS_BRIDGE_RECIPE && runner_known(&ps), refused = false;
+	ps.strict = runner;
 	for (size_t i = 0; i < argc;) {
 		const struct args_word *w = &argv[i];
 		if (w->unresolved) {
 			ps.complete = false;    /* "$EXTRA_ARGS" may hold any flag */
+			ps.strict = false;      /* and its words what follows */
 			i++;
 		} else if (prog != ARGS_MEGATRON_LM && cfg_is_dotlist(w->text)) {
+			if (runner && !refused && !strchr(w->text, '=') && tg->bridge >= 60) {
+				runner_refuses(&ps, w, false);
+				refused = true;
+			}
 			cfg_dotlist(t, d, w->text, w->loc, true);     /* perf.yaml's steps let these win, as Bridge does */
 			i++;
 		} else if (is_flag(w->text)) {
+			if (runner && !refused && runner_lacks(&ps, w->text)) {
+				runner_refuses(&ps, w, true);
+				refused = true;
+			}
 			i = one_flag(&ps, argv, argc, i);
+		} else if (ps.strict && prog == ARGS_MEGATRON_LM) {
+			i = mlm_stray(&ps, argv, argc, i);      /* argparse: unrecognized arguments */
+		} else if (ps.strict && runner && !refused) {
+			runner_refuses(&ps, w, false);
+			refused = true;
+			i++;
 		} else {
-			i++;                                    /* a positional argument */
+			i++;                                    /* a value of a flag cglint does not know */
 		}
 	}
 	return ps.complete;

@@ -65,8 +65,8 @@ static void entry_words(struct arena *a, struct words *ws, const struct node *ke
 		return;                         /* select(.value != "") drops the entry */
 	/* "${EXTRA}: true" may expand to any flags */
 	push(ws, key->scalar, key->loc, strchr(key->scalar, '$') || strchr(key->scalar, '`'));
-	if (val->plain && !strcmp(v, "true"))
-		return;                         /* a bare switch */
+	if (!strcmp(v, "true"))
+		return;                         /* a bare switch ("true" quoted too: the script compares text) */
 	/* the words go through eval: an expansion is unknown to a static reader */
 	bool unresolved = strchr(v, '$') || strchr(v, '`');
 	if (n >= 2 && v[0] == '[' && v[n - 1] == ']') {

@@ -110,6 +110,11 @@ static void bridge_unit(struct lint_run *r, const char *path, const struct node 
 			const struct target *tg)
 {
 	bool full_dump = cfg_from_yaml(t, root, "config");
+	for (size_t k = 0; k < t->n; k++)       /* a config that sets a CUDA-graph key is Bridge's */
+		if (t->order[k]->loc.path && py_text_is_graph_key(t->order[k]->key)) {
+			unit_bridge_input(r, path, t->order[k]->loc, tg, "config");
+			break;
+		}
 	unit_bridge_layers(r, path, t, tg, full_dump, false);
 }
 
@@ -207,6 +212,8 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 		struct facts t;
 		facts_init(&t, ua);
 		struct target tg = prog == ARGS_MEGATRON_LM ? mlm_target(unit) : *unit;
+		if (prog != ARGS_MEGATRON_LM)
+			unit_bridge_input(r, path, w[at_prog].loc, &tg, "launcher command");
 		struct loc at = {0};
 		const char *recipe = prog == ARGS_BRIDGE_RECIPE ? launched_recipe(ua, w + at_prog + 1, cmd->argc - at_prog - 1, &at)
 								: NULL;

@@ -86,6 +86,7 @@ struct lint_run {
 	unsigned unit_line;             /* where the YAML document being judged starts (0: line 1) */
 	const char *unit_name;          /* the recipe function being judged, or NULL */
 	bool said_python_path;          /* -v named the Python search path (input/pyenv.h) */
+	const char *said_no_bridge;     /* the file CG925 was last said for (once per file) */
 	const char *bridge_root;        /* the Megatron-Bridge recipes' imports reached, once found */
 	size_t bridge_scanned;          /* modules read so far that were looked at for it */
 	const char **empty;             /* folders named that held no input */

@@ -273,7 +273,7 @@ bool recipe_launch(struct lint_run *r, const char *script, const char *name, str
 		diag_input(&r->diags, "CG921", at, "cannot find recipe '%s': %s defines or exports no such function "
 			   "that cglint can read; what it sets is unknown", name, found);
 	} else {
-		diag_input(&r->diags, "CG921", at, "cannot find recipe '%s': no megatron.bridge package above this "
+		diag_input(&r->diags, "CG924", at, "cannot find recipe '%s': no megatron.bridge package above this "
 			   "script, in its src/, nor on the Python path%s; what it sets is unknown", name,
 			   r->opts->verbose ? "" : " (-v shows the path)");
 		if (r->opts->verbose && !r->said_python_path) {
@@ -446,11 +446,14 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 		if ((!graph || pu->helper) && !r->opts->on_facts &&   /* cglint facts shows every function */
 		    (pu->helper || !r->opts->on_unit))                /* suggest every recipe */
 			continue;
+		if (graph)
+			unit_bridge_input(r, path, pu->loc, tg, "recipe");
 		if (!reported) {
 			for (size_t k = 0; k < py.n_errors; k++)
 				diag_input(&r->diags, "CG917", py.errors[k], "Python syntax error: %s", py.error_what[k]);
 			for (size_t k = 0; k < py.n_notes; k++)
-				diag_input(&r->diags, "CG921", py.notes[k].loc, "%s", py.notes[k].text);
+				diag_input(&r->diags, py.notes[k].megatron ? "CG924" : "CG921", py.notes[k].loc, "%s",
+					   py.notes[k].text);
 			bridge_release(r, pu->loc, tg);
 			if (r->opts->verbose && !r->said_python_path && strcmp(pyenv_describe(), "not needed")) {
 				unit_say(r, "cglint: Python search path: %s\n", python_path(r->arena));

@@ -12,8 +12,20 @@
 
 struct session_result;
 
+/* What fails a run (exit status 1): the findings at or above their file's fail-on, and the
+ * undecided checks where that is DIAG_FAIL_UNDECIDED (base/diag.h), below note. */
+struct summary_gate {
+	size_t findings, undecided;
+};
+#define SUMMARY_FAIL_ON_CONFIG (-2)     /* no --fail-on: each file's .cglint.yaml fail-on, else error */
+/* 'fail_on': --fail-on (a severity or DIAG_FAIL_UNDECIDED), or SUMMARY_FAIL_ON_CONFIG. */
+void summary_gate(const struct session_result *res, int fail_on, struct summary_gate *g);
+
 /* The "no input" warnings, then the summary line. Flushes stdout first, so that findings and
- * the summary never share a line when both streams go to one log (2>&1). */
-void summary_print(FILE *f, const struct session_result *res);
+ * the summary never share a line when both streams go to one log (2>&1). Undecided checks are
+ * counted with what would decide them (--python-path where an import was not followed, a Hugging
+ * Face cache where a model's config.json was missing, --assume-defaults for keys no input
+ * sets), and said to fail the run where 'g' (NULL: --exit-zero) counts them. */
+void summary_print(FILE *f, const struct session_result *res, const struct summary_gate *g);
 
 #endif

@@ -12,6 +12,7 @@
 #include "base/suggest.h"
 #include "config/fact.h"
 #include "config/pack.h"
+#include "config/proj.h"
 #include "config/target.h"
 #include "front/cfg.h"
 #include "run/lint.h"
@@ -104,6 +105,30 @@ void unit_bridge_layers(struct lint_run *r, const char *path, struct facts *t, c
 	t->closed = full_dump || o->assume_defaults;
 	check_key_spelling(r, t);
 	unit_judge(r, path, t, tg);
+}
+
+void unit_bridge_input(struct lint_run *r, const char *path, struct loc at, const struct target *tg, const char *what)
+{
+	/* only a Bridge dropped in silence (--mcore alone): --bridge none, or .cglint.yaml's
+	 * bridge: none, says it */
+	struct proj_settings ps;
+	if (tg->bridge != TARGET_NO_BRIDGE || r->opts->bridge_given || (r->said_no_bridge && !strcmp(r->said_no_bridge, path)) ||
+	    (r->proj && proj_settings(r->proj, path, &ps) && ps.bridge))
+		return;
+	r->said_no_bridge = arena_strdup(r->arena, path);
+	char m[16], b[16], bm[16];
+	int bridge = target_nearest_bridge(tg->mcore), shipped = target_bridge_mcore(bridge);
+	target_version_str(tg->mcore, m);
+	target_version_str(bridge, b);
+	target_version_str(shipped, bm);
+	if (target_default_bridge(tg->mcore) == TARGET_NO_BRIDGE)
+		diag_input(&r->diags, "CG925", at, "a Megatron-Bridge %s judged as plain Megatron-LM: no Megatron-Bridge "
+			   "release ships Megatron Core %s, so the target has no Bridge and Bridge's checks are off; pass "
+			   "--bridge %s (it ships Megatron Core %s) or --mcore %s", what, m, b, bm, bm);
+	else
+		diag_input(&r->diags, "CG925", at, "a Megatron-Bridge %s judged as plain Megatron-LM: the target's "
+			   "Bridge is none, so Bridge's checks are off; pass --bridge %s (it ships Megatron Core %s)",
+			   what, b, m);
 }
 
 void unit_say(struct lint_run *r, const char *fmt, ...)

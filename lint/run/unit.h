@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "base/loc.h"
 #include "base/mem.h"
 
 struct facts;
@@ -25,6 +26,9 @@ void unit_judge(struct lint_run *r, const char *path, struct facts *t, const str
  * entries cglint did not read. */
 void unit_bridge_layers(struct lint_run *r, const char *path, struct facts *t, const struct target *tg, bool full_dump,
 			bool env_spread);
+/* CG925, once per file: a Megatron-Bridge input ('what': "config", "recipe", "launcher command")
+ * whose target has no Bridge (--bridge none, or an MCore no Bridge ships named alone). */
+void unit_bridge_input(struct lint_run *r, const char *path, struct loc at, const struct target *tg, const char *what);
 /* A -v line: to stderr, or to the run's log in a worker (batch.h), which sends it back. */
 void unit_say(struct lint_run *r, const char *fmt, ...) CG_PRINTF(2, 3);
 

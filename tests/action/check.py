@@ -309,6 +309,15 @@ def check_steps(action, root, cglint, tmp):
     if rules != {"CG111"} or json.loads(logs["lint"]["stdout"])["target"]["mcore"] != "0.17":
         fault(f"args, mcore, working-directory: rules {rules}, {logs['lint']['stderr']}")
 
+    # fail-on undecided: the partial override has no finding at or above error, but checks it leaves undecided
+    out, logs = run_action(action, root, cglint, tmp, {"paths": ok, "fail-on": "undecided", "format": "concise"})
+    if out["lint"].get("exit-code") != "1" or logs.get(verdict, {}).get("rc") != 1 \
+            or "fail the run under fail-on undecided" not in logs["lint"]["stderr"]:
+        fault(f"fail-on undecided on {ok}: exit-code {out['lint'].get('exit-code')}, {logs['lint']}")
+    out, logs = run_action(action, root, cglint, tmp, {"paths": ok, "fail-on": "error", "format": "concise"})
+    if out["lint"].get("exit-code") != "0" or verdict in logs:
+        fault(f"fail-on error on {ok}: exit-code {out['lint'].get('exit-code')}, {logs['lint']}")
+
     check_cache(action, root, cglint, tmp, ko)
 
     for given, why in (({"paths": ko, "fail-on": "errors"}, "a fail-on no one knows"),

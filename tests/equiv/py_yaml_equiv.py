@@ -485,7 +485,7 @@ def findings(diags, where, style):
     for cid, (p, keys, _) in where.items():
         by_path.setdefault(os.path.realpath(p), {})[cid] = keys
     for d in diags:
-        if d["rule"] == "CG921":
+        if d["rule"] in ("CG921", "CG924"):
             continue    # the base recipe's import is not installed here: what it sets is unknown, as in YAML
         if d["rule"].startswith("CG9"):
             # an input problem (syntax, unreadable file) is a failure of the generator

@@ -94,7 +94,8 @@ try:
     (proj / ".git").mkdir()
     # every fixture folder, plus input with no file, an odd name and a clean run
     # (the source limits are the macro-bomb fixture's own: without them it runs to the 60 s default)
-    runs = [LIMITS + [d.name] for d in sorted(proj.iterdir()) if d.is_dir() and d.name != ".git"]
+    # (after '--': the folder 'suggest' is a path, not the subcommand)
+    runs = [LIMITS + ["--", d.name] for d in sorted(proj.iterdir()) if d.is_dir() and d.name != ".git"]
     runs += [["examples/llama3_8b_te_scoped.yaml", "model.cuda_graph_impl=locl"],
              ["--mcore", "0.19", "examples/llama3_8b_te_scoped.yaml", "model.cuda_graph_scope=[]"]]
     runs.append(["--fail-on", "warning", "mlm"])       # notes pass a JUnit test case, warnings fail it

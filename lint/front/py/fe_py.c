@@ -810,8 +810,8 @@ int fe_py_parse(struct arena *a, struct py_cache *c, const char *path, const cha
 			out->notes[at] = out->notes[at - 1];
 			at--;
 		}
-		out->notes[at] = (struct py_note){use->notes[k].loc, arena_strdup(a, use->notes[k].text)};
-		out->notes[at].loc.path = path;
+		out->notes[at] = use->notes[k];
+		out->notes[at].text = arena_strdup(a, out->notes[at].text), out->notes[at].loc.path = path;
 	}
 	use->top = NULL;
 	use->n_notes = 0;

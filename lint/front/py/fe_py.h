@@ -49,6 +49,9 @@ struct py_key {
 struct py_note {
 	struct loc loc;
 	const char *text;       /* "cannot resolve 'megatron.bridge.recipes' (searched: ...)" */
+	bool megatron;          /* the import is of Megatron-Bridge or Megatron Core (megatron.bridge,
+				 * megatron.core): the environment the job runs in lacks what defines it
+				 * (CG924, a warning; CG921 otherwise) */
 };
 
 /* An if statement of a unit's own function whose condition cglint cannot decide: each branch that

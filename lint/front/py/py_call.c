@@ -9,7 +9,7 @@
 #define MAX_SUMS 512            /* summaries kept per function (argument signatures, reads of the
                                  * caller's objects); past them, not followed */
 
-void py_call_note(struct fn *f, TSNode at, const char *text)
+void py_call_note(struct fn *f, TSNode at, const char *text, bool megatron)
 {
 	struct py_cache *c = f->cache;
 	if (!c || f->mod != c->top)
@@ -22,7 +22,19 @@ void py_call_note(struct fn *f, TSNode at, const char *text)
 		c->cap_notes = c->cap_notes ? 2 * c->cap_notes : 8;
 		c->notes = mem_realloc(c->notes, c->cap_notes * sizeof(*c->notes));
 	}
-	c->notes[c->n_notes++] = (struct py_note){l, arena_strdup(c->a, text)};
+	c->notes[c->n_notes++] = (struct py_note){l, arena_strdup(c->a, text), megatron};
+}
+
+/* An absolute import of Megatron-Bridge or Megatron Core, or of a module in them. */
+static bool megatron_module(const struct imp *im)
+{
+	static const char *const pkgs[] = {"megatron.bridge", "megatron.core"};
+	for (size_t k = 0; k < sizeof(pkgs) / sizeof(*pkgs) && !im->level; k++) {
+		size_t n = strlen(pkgs[k]);
+		if (!strncmp(im->module, pkgs[k], n) && (!im->module[n] || im->module[n] == '.'))
+			return true;
+	}
+	return false;
 }
 
 static const char *dotted(struct fn *f, const struct imp *im)
@@ -48,7 +60,7 @@ static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
 		if (im && im->attr && !fe_py_mod_load(f->cache, f->mod, im->module, im->level))
 			py_call_note(f, im->at, arena_printf(f->a, "cannot resolve import '%s' (not found above this "
 								   "file or on the Python path): '%s' is not followed",
-							       dotted(f, im), name));
+							       dotted(f, im), name), megatron_module(im));
 		return false;
 	}
 	if (!py_is(fnode, "attribute") || !py_is(py_field(fnode, "object"), "identifier"))

@@ -239,6 +239,6 @@ bool py_call_follow(struct fn *f, TSNode call, struct py_ret *ret);
 /* What module-level function 'd' of 'm' does when nothing is passed to it. */
 const struct sum *py_call_top(struct py_cache *c, struct mod *m, size_t d, bool *cut);
 /* Record a note for the file being linted (once per line and text). */
-void py_call_note(struct fn *f, TSNode at, const char *text);
+void py_call_note(struct fn *f, TSNode at, const char *text, bool megatron);
 
 #endif
