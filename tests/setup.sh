@@ -37,3 +37,5 @@ cmake --build build -j "$(nproc)" >/dev/null
 # the compiler cache of the tests that build cglint as pip does (tests/pip, tests/precommit)
 bash tests/ccache-warm.sh build >/dev/null 2>&1 || echo "setup.sh: warning: tests/ccache-warm.sh failed; tests/pip and tests/precommit will compile cold" >&2
 echo "cglint built: ./build/cglint"
+# the main job on the bundled examples: what a user sees first (findings are expected there)
+./build/cglint --exit-zero --format concise fixtures/examples
