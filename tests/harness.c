@@ -8,13 +8,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
-int harness_run(const char *dir, const char *args, char **out)
+/* Run 'cmd' through /bin/sh; its stdout to '*out' (or dropped), its exit status (-1: a signal). */
+static int capture(const char *cmd, char **out)
 {
-	size_t n = strlen(dir) + strlen(args) + strlen(CGLINT_BIN) + 64;
-	char *cmd = malloc(n);
-	snprintf(cmd, n, "cd '%s' && '%s' 2>/dev/null %s", dir, CGLINT_BIN, args);
 	FILE *p = popen(cmd, "r");
-	free(cmd);
 	if (!p)
 		return -1;
 	size_t cap = 4096, len = 0;
@@ -34,6 +31,33 @@ int harness_run(const char *dir, const char *args, char **out)
 	if (!WIFEXITED(st))
 		return -1;
 	return WEXITSTATUS(st);
+}
+
+int harness_run(const char *dir, const char *args, char **out)
+{
+	size_t n = strlen(dir) + strlen(args) + strlen(CGLINT_BIN) + 64;
+	char *cmd = malloc(n);
+	snprintf(cmd, n, "cd '%s' && '%s' 2>/dev/null %s", dir, CGLINT_BIN, args);
+	int rc = capture(cmd, out);
+	free(cmd);
+	return rc;
+}
+
+int harness_sh(const char *dir, const char *script, char **out)
+{
+	/* the script travels in the environment, so its quotes need no escaping */
+	size_t n = strlen(dir) + strlen(CGLINT_BIN) + 160;
+	char *pre = malloc(n);
+	snprintf(pre, n, "cd '%s' && export CGLINT='%s' && cglint() { \"$CGLINT\" \"$@\"; } && ", dir, CGLINT_BIN);
+	char *full = malloc(strlen(pre) + strlen(script) + 1);
+	strcpy(full, pre);
+	strcat(full, script);
+	setenv("HARNESS_SCRIPT", full, 1);
+	int rc = capture("bash -c \"$HARNESS_SCRIPT\"", out);
+	unsetenv("HARNESS_SCRIPT");
+	free(pre);
+	free(full);
+	return rc;
 }
 
 int harness_run_json(const char *dir, const char *args, json_t **doc)

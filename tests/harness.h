@@ -12,6 +12,9 @@
  * on a signal) and stores stdout in '*out' (malloc'd; may be NULL).
  */
 int harness_run(const char *dir, const char *args, char **out);
+/* `cd DIR && SCRIPT` through bash, with 'cglint' the binary under test ($CGLINT its path);
+ * stdout to '*out' (malloc'd), stderr as the script sends it; the exit status (-1: a signal). */
+int harness_sh(const char *dir, const char *script, char **out);
 /* Same with --format json, parsed; '*doc' is NULL if stdout was not JSON. */
 int harness_run_json(const char *dir, const char *args, json_t **doc);
 /* Write 'len' bytes to DIR/NAME; returns the malloc'd path. */

@@ -388,12 +388,12 @@ Test(gate, undecided_checks_can_fail_a_gate)
 			"[CG924 megatron-import-not-followed]\n", "Bridge import");
 	expect_has(out, "r.py:2:26: note: cannot resolve import 'team_helpers'", "team import");
 	expect_has(out, "[CG921 python-not-followed]", "team import");
-	expect_has(err, " checks undecided (-v lists them; --python-path decides them)\n", "summary");
+	expect_has(err, " checks undecided (--show-undecided lists them; --python-path decides them)\n", "summary");
 	free(out);
 	free(err);
 
 	cr_expect_eq(gate("--fail-on undecided r.py", &s), 1);
-	expect_has(s, " checks undecided, which fail the run under fail-on undecided (-v lists them; --python-path "
+	expect_has(s, " checks undecided, which fail the run under fail-on undecided (--show-undecided lists them; --python-path "
 		      "decides them)\n", "--fail-on undecided");
 	free(s);
 	cr_expect_eq(gate("--fail-on warning r.py", &s), 1, "CG924 is a warning");
@@ -403,12 +403,12 @@ Test(gate, undecided_checks_can_fail_a_gate)
 	put("o.yaml", partial);
 	cr_expect_eq(gate("o.yaml", &s), 0);
 	expect_has(s, "cglint: no findings (1 file checked; ", "default");
-	expect_has(s, " checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them))\n", "default");
+	expect_has(s, " checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them))\n", "default");
 	free(s);
 	cr_expect_eq(gate("--fail-on note o.yaml", &s), 0, "undecided checks are below note");
 	free(s);
 	cr_expect_eq(gate("--fail-on undecided o.yaml", &s), 1);
-	expect_has(s, "undecided, which fail the run under fail-on undecided (-v lists them; --assume-defaults or "
+	expect_has(s, "undecided, which fail the run under fail-on undecided (--show-undecided lists them; --assume-defaults or "
 		      "-E/--env-file decide them))\n", "--fail-on undecided");
 	free(s);
 	cr_expect_eq(gate("--fail-on undecided --exit-zero o.yaml", &s), 0);
@@ -416,15 +416,15 @@ Test(gate, undecided_checks_can_fail_a_gate)
 	free(s);
 	/* the defaults leave only the job's environment undecided; -E decides that too */
 	cr_expect_eq(gate("--fail-on undecided --assume-defaults o.yaml", &s), 1);
-	expect_has(s, "(1 file checked; 1 check undecided, which fail the run under fail-on undecided (-v lists them; "
+	expect_has(s, "(1 file checked; 1 check undecided, which fail the run under fail-on undecided (--show-undecided lists them; "
 		      "-E/--env-file decides them))\n", "--assume-defaults");
 	free(s);
 	cr_expect_eq(gate("--fail-on undecided --assume-defaults -E PYTORCH_CUDA_ALLOC_CONF= o.yaml", &s), 0);
 	cr_expect_str_eq(s, "cglint: all checks passed (1 file checked)\n");
 	free(s);
-	/* -v lists them: the summary keeps only what decides them */
-	cr_expect_eq(gate("-v --fail-on undecided --assume-defaults o.yaml", &s), 1);
-	expect_has(s, "1 check undecided, which fail the run under fail-on undecided (-E/--env-file decides them))\n", "-v");
+	/* --show-undecided lists them: the summary keeps only what decides them */
+	cr_expect_eq(gate("--show-undecided --fail-on undecided --assume-defaults o.yaml", &s), 1);
+	expect_has(s, "1 check undecided, which fail the run under fail-on undecided (-E/--env-file decides them))\n", "--show-undecided");
 	free(s);
 
 	rc = run("--fail-on never o.yaml", &out, &err);
@@ -489,7 +489,7 @@ Test(gate, summary_names_the_hugging_face_cache)
 	setenv("HF_HUB_CACHE", hub, 1);        /* each test runs in a process of its own */
 	free(hub);
 	cr_expect_eq(gate("hf.py", &s), 0);
-	expect_has(s, "checks undecided (-v lists them; a Hugging Face cache decides them))\n", "HF");
+	expect_has(s, "checks undecided (--show-undecided lists them; a Hugging Face cache decides them))\n", "HF");
 	free(s);
 }
 

@@ -54,7 +54,7 @@ Test(msgs, undecided_names_the_keys_behind_derived_ones)
 {
 	put("local.yaml", "model:\n  cuda_graph_impl: local\n  use_te_rng_tracker: true\n");
 	char *out;
-	cr_expect_eq(run("-v --bridge 0.6 local.yaml", &out), 0);
+	cr_expect_eq(run("--show-undecided --bridge 0.6 local.yaml", &out), 0);
 	expect_has(out, "local.yaml:2:3: note: check undecided: it depends on model.cuda_graph_modules (no input sets it), "
 			"model.cuda_graph_scope (no input sets it), model.inference_cuda_graph_scope (no input sets it) "
 			"[CG170 local-graphs-full-iteration-only]");
@@ -139,7 +139,7 @@ Test(msgs, messages_name_the_key_as_written)
 			"read as cuda_graph_modules: the deprecated cuda_graph_scope is copied into cuda_graph_modules");
 	free(out);
 	run("--bridge 0.6 l.py", &out);
-	expect_has(out, "l.py:3:34: note: model.cuda_graph_scope is ['attn'] here (read as model.cuda_graph_modules: ['attn'])");
+	expect_has(out, "related: l.py:3:34: model.cuda_graph_scope is ['attn'] here (read as model.cuda_graph_modules: ['attn'])");
 	expect_lacks(out, "model.cuda_graph_modules comes from this line");
 	free(out);
 }

@@ -474,7 +474,7 @@ Test(project, exclude_when_walking)
 	expect_str(got, want);
 	cr_expect_eq(rc, 1);
 	/* vendor, gen, x.yaml and lib/skip.yaml */
-	expect_str(err, "cglint: 2 errors, 2 warnings in 2 files; 2 files checked, 4 skipped; 24 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
+	expect_str(err, "cglint: 2 errors, 2 warnings in 2 files; 2 files checked, 4 skipped; 24 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them)\n");
 	free(a);
 	free(b);
 	free(got);
@@ -577,7 +577,7 @@ Test(project, exclude_named_files)
 	char *want = at_016("lib/x.yaml");
 	expect_str(got, want);
 	cr_expect_eq(rc, 1);
-	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 5 skipped; 12 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
+	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 5 skipped; 12 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them)\n");
 	free(want);
 	free(got);
 	free(err);
@@ -585,7 +585,7 @@ Test(project, exclude_named_files)
 	got = lint_at("lib", "x.yaml skip.yaml ../x.yaml", &rc, &err);
 	want = at_016("x.yaml");
 	expect_str(got, want);
-	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 2 skipped; 12 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
+	expect_str(err, "cglint: 1 error, 1 warning in 1 file; 1 file checked, 2 skipped; 12 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them)\n");
 	free(want);
 	free(got);
 	free(err);
@@ -713,7 +713,7 @@ Test(project, fix_under_a_config_pack_reloads_the_pack)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 --fix team/f.yaml", &rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: no findings (1 file checked; 24 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them))\n");
+	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: no findings (1 file checked; 24 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them))\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -742,14 +742,14 @@ Test(project, suppressions_in_yaml)
 	char *got = lint_at("", "--mcore 0.18 s.yaml", &rc, &err);
 	expect_str(got, "s.yaml:10:5: warning: this suppression of CG905 covers nothing on line 11 [CG913 unused-suppression]\n"
 			"s.yaml:12:14: warning: this suppression of CG101 covers nothing on line 12 [CG913 unused-suppression]\n");
-	expect_str(err, "cglint: 2 warnings in 1 file; 1 file checked; 16 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them); 3 suppressed inline\n");
+	expect_str(err, "cglint: 2 warnings in 1 file; 1 file checked; 16 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them); 3 suppressed inline\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
 	/* an audit: everything the comments hide, and no CG913 */
 	got = lint_at("", "--mcore 0.18 --no-inline-suppressions s.yaml", &rc, &err);
 	expect_str(got, "s.yaml:3:3: note: " M132 "s.yaml:8:3: warning: " M905 "s.yaml:11:3: error: " M101);
-	expect_str(err, "cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
+	expect_str(err, "cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them)\n");
 	cr_expect_eq(rc, 1);
 	free(got);
 	free(err);
@@ -765,7 +765,7 @@ Test(project, disable_file_by_id_and_name)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 f.yaml", &rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them); 2 suppressed inline)\n");
+	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them); 2 suppressed inline)\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -966,7 +966,7 @@ Test(project, write_baseline_from_another_cwd)
 	/* read back from the baseline's own folder and from the top */
 	char *got = lint_at("r", "--mcore 0.16 --bridge 0.3 --baseline base.json a.yaml", &rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them); 1 in the baseline)\n");
+	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them); 1 in the baseline)\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -985,7 +985,7 @@ Test(project, baseline_survives_lines_added_above)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 --baseline base.json a.yaml", &got_rc, &err);
 	expect_str(got, "");
-	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them); 1 in the baseline)\n");
+	expect_str(err, "cglint: no findings (1 file checked; 24 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them); 1 in the baseline)\n");
 	cr_expect_eq(got_rc, 0);
 	free(got);
 	free(err);
@@ -1219,7 +1219,7 @@ Test(project, fix_edits_only_the_value)
 	int rc = run_at("", "--mcore 0.16 --bridge 0.3 --fix r.yaml b.yaml c.yaml", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
-	expect_str(err, "cglint: fixed 3 finding(s)\ncglint: no findings (3 files checked; 72 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them))\n");
+	expect_str(err, "cglint: fixed 3 finding(s)\ncglint: no findings (3 files checked; 72 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them))\n");
 	expect_file("c.yaml", "rng:\r\n  te_rng_tracker: true\r\n  seed: 1\r\nmodel:\r\n  cuda_graph_impl: transformer_engine\r\n  use_te_rng_tracker: false\r\n");
 	free(out);
 	free(err);
@@ -1229,7 +1229,7 @@ Test(project, fix_edits_only_the_value)
 	rc = run_at("", "--mcore 0.16 --bridge 0.3 --fix r.yaml b.yaml c.yaml", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
-	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: no findings (3 files checked; 72 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them))\n");
+	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: no findings (3 files checked; 72 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them))\n");
 	free(out);
 	free(err);
 	expect_file("r.yaml", crlf_fixed);
@@ -1243,7 +1243,7 @@ Test(project, fix_reports_what_is_left)
 	char *err;
 	char *got = lint_at("", "--mcore 0.18 --fix t.yaml", &rc, &err);
 	expect_str(got, "t.yaml:3:3: note: " M132 "t.yaml:5:3: warning: " M905);
-	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
+	expect_str(err, "cglint: fixed 1 finding(s)\ncglint: 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them)\n");
 	cr_expect_eq(rc, 0);
 	free(got);
 	free(err);
@@ -1272,7 +1272,7 @@ Test(project, fix_keeps_mode_and_symlinks)
 	int rc = run_at("", "--mcore 0.16 --bridge 0.3 --fix link.yaml p.yaml", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
-	expect_str(err, "cglint: fixed 2 finding(s)\ncglint: no findings (2 files checked; 48 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them))\n");
+	expect_str(err, "cglint: fixed 2 finding(s)\ncglint: no findings (2 files checked; 48 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them))\n");
 	free(out);
 	free(err);
 	struct stat st;
@@ -1432,7 +1432,7 @@ Test(project, fix_leaves_stdin_alone)
 	char *err;
 	char *got = lint_at("", "--mcore 0.16 --bridge 0.3 --fix - < a.yaml", &rc, &err);
 	expect_str(got, "<stdin>:5:3: error: " M101);
-	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: 1 error in 1 file; 1 file checked; 24 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
+	expect_str(err, "cglint: fixed 0 finding(s)\ncglint: 1 error in 1 file; 1 file checked; 24 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them)\n");
 	cr_expect_eq(rc, 1);
 	free(got);
 	free(err);
@@ -1453,7 +1453,7 @@ Test(project, output_files_match_separate_runs)
 	expect_str(out, text_run);
 	expect_file("out.txt", text_run);
 	expect_file("out.json", json_run);
-	expect_str(err, "cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
+	expect_str(err, "cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them)\n");
 	char *h = harness_heads(text_run);
 	char *want = at_018("t.yaml");
 	expect_str(h, want);
@@ -1486,7 +1486,7 @@ Test(project, output_errors)
 	rc = run_at("", "--mcore 0.18 -o json=nodir/x.json t.yaml", &out, &err);
 	cr_expect_eq(rc, 2);
 	expect_str(err, "cglint: --output nodir/x.json: No such file or directory\n"
-			"cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them)\n");
+			"cglint: 1 error, 1 warning, 1 note in 1 file; 1 file checked; 16 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them)\n");
 	free(out);
 	free(err);
 }

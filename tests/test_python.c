@@ -350,7 +350,7 @@ Test(python, fix_writes_the_python_values)
 	int rc = run("--mcore 0.17 --bridge 0.4 --fix r.py", &out, &err);
 	cr_expect_eq(rc, 0, "everything fixed: %s", out);
 	expect_str(out, "");
-	expect_str(err, "cglint: fixed 3 finding(s)\ncglint: no findings (1 file checked; 51 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them))\n");
+	expect_str(err, "cglint: fixed 3 finding(s)\ncglint: no findings (1 file checked; 51 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them))\n");
 	free(out);
 	free(err);
 	char *now = get("r.py");
@@ -446,7 +446,7 @@ Test(python, named_file_without_settings_says_so)
 	rc = run("tools", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
-	expect_str(err, "cglint: no findings (3 files checked; 30 checks undecided (-v lists them; --assume-defaults or -E/--env-file decide them))\n");
+	expect_str(err, "cglint: no findings (3 files checked; 30 checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them))\n");
 	free(out);
 	free(err);
 	/* from stdin, named by --stdin-filename */

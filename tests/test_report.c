@@ -73,10 +73,10 @@ Test(report, text_frame_underlines_the_key_and_shows_the_other_keys)
 		HEAD101
 		"    5 |   te_rng_tracker: false\n"
 		"      |   ^^^^^^^^^^^^^^\n"
-		"r.yaml:2:3: note: model.cuda_graph_impl is transformer_engine here, which the rule's condition reads\n"
+		"    related: r.yaml:2:3: model.cuda_graph_impl is transformer_engine here, which the rule's condition reads\n"
 		"    2 |   cuda_graph_impl: transformer_engine\n"
 		"      |   ^^^^^^^^^^^^^^^\n"
-		"r.yaml:3:3: note: model.use_te_rng_tracker is False here, which the rule's condition reads\n"
+		"    related: r.yaml:3:3: model.use_te_rng_tracker is False here, which the rule's condition reads\n"
 		"    3 |   use_te_rng_tracker: false\n"
 		"      |   ^^^^^^^^^^^^^^^^^^\n"
 		"    fix: set rng.te_rng_tracker: true (Bridge copies it to model.use_te_rng_tracker); for Megatron "

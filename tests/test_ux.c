@@ -32,24 +32,11 @@ static void rm_tmp(void)
 
 TestSuite(ux, .init = mkdir_tmp, .fini = rm_tmp);
 
-/* `cd DIR && SCRIPT` through /bin/sh ('cglint' is the binary under test); what it prints on
+/* `cd DIR && SCRIPT` (harness_sh: bash, 'cglint' the binary under test); what it prints on
  * stdout goes to '*out' (add 2>&1 to see stderr). Returns the exit status. */
 static int sh(const char *script, char **out)
 {
-	char *cmd;
-	cr_assert_neq(asprintf(&cmd, "cd '%s' && cglint() { '%s' \"$@\"; } && %s", dir, CGLINT_BIN, script), -1);
-	FILE *p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = malloc(cap);
-	while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0)
-		if ((n += got) + 1 >= cap)
-			buf = realloc(buf, cap *= 2);
-	buf[n] = '\0';
-	int st = pclose(p);
-	free(cmd);
-	*out = buf;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return harness_sh(dir, script, out);
 }
 
 static void put(const char *name, const char *text)
@@ -114,7 +101,7 @@ Test(ux, explain_starts_with_the_targets_variant)
 {
 	expect_run("cglint explain CG111 | sed -n 2p", 0, "applies to: mcore 0.18, 0.19\n");
 	expect_run("cglint explain --mcore 0.15 CG111 | sed -n 2p", 0, "applies to: mcore 0.15\n");
-	expect_run("cglint explain --mcore 0.17 CG111 | grep -c '^applies to'", 0, "4\n");
+	expect_run("cglint explain --mcore 0.17 CG111 | grep -c '^applies to'", 0, "1\n");
 }
 
 /* Issue 30 item 8: ids in any case wherever they are typed; look-alikes (O/0, l/1, I/1) nearest;
@@ -150,15 +137,15 @@ Test(ux, summary_line_counts_files)
 	char *out;
 	int rc = sh("cglint . 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 1);
-	expect_str(out, "cglint: 1 error in 1 file; 3 files checked; 3 checks undecided (-v lists them; --assume-defaults decides them)\n");
+	expect_str(out, "cglint: 1 error in 1 file; 3 files checked; 3 checks undecided (--show-undecided lists them; --assume-defaults decides them)\n");
 	free(out);
 	rc = sh("cglint b.yaml c 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 0);
-	expect_str(out, "cglint: no findings (2 files checked; 1 check undecided (-v lists them; --assume-defaults decides them))\n");
+	expect_str(out, "cglint: no findings (2 files checked; 1 check undecided (--show-undecided lists them; --assume-defaults decides them))\n");
 	free(out);
 	/* the summary is on stderr in every format, and -q drops it */
 	rc = sh("cglint --format json b.yaml 2>&1 >/dev/null", &out);
-	expect_str(out, "cglint: no findings (1 file checked; 1 check undecided (-v lists them; --assume-defaults decides them))\n");
+	expect_str(out, "cglint: no findings (1 file checked; 1 check undecided (--show-undecided lists them; --assume-defaults decides them))\n");
 	free(out);
 	rc = sh("cglint -q a.yaml 2>&1 >/dev/null; cglint --quiet b.yaml 2>&1", &out);
 	cr_expect_eq(rc, 0);
@@ -170,7 +157,7 @@ Test(ux, summary_line_counts_files)
 	put("sub/y.yaml", bad_impl);
 	rc = sh("cglint sub 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 1);
-	expect_str(out, "cglint: 1 error in 1 file; 1 file checked, 1 skipped; 2 checks undecided (-v lists them; --assume-defaults decides them)\n");
+	expect_str(out, "cglint: 1 error in 1 file; 1 file checked, 1 skipped; 2 checks undecided (--show-undecided lists them; --assume-defaults decides them)\n");
 	free(out);
 }
 
@@ -190,7 +177,7 @@ Test(ux, summary_never_splices_into_stdout)
 	const char *last = out + n - 1;
 	while (last > out && last[-1] != '\n')
 		last--;
-	expect_str(last, "cglint: 60 errors in 60 files; 60 files checked; 120 checks undecided (-v lists them; --assume-defaults decides them)\n");
+	expect_str(last, "cglint: 60 errors in 60 files; 60 files checked; 120 checks undecided (--show-undecided lists them; --assume-defaults decides them)\n");
 	cr_expect_eq(strstr(out, "cglint: 60 errors"), last, "the summary is the last line, once");
 	free(out);
 }
@@ -264,7 +251,7 @@ Test(ux, yaml_documents_are_units_of_their_own)
 	expect_str(out, "m.yaml:6:3: error: Transformer engine's RNG tracker is required for cudagraphs, it can be "
 			"enabled with use_te_rng_tracker=True'. [CG101 te-rng-tracker-required]\n"
 			"m.yaml:14:3: " M121
-			"cglint: 2 errors in 1 file; 1 file checked; 26 checks undecided (-v lists them; --assume-defaults or "
+			"cglint: 2 errors in 1 file; 1 file checked; 26 checks undecided (--show-undecided lists them; --assume-defaults or "
 			"-E/--env-file decide them)\n");
 	free(out);
 	/* anchors belong to their document */
@@ -288,7 +275,7 @@ Test(ux, walk_honours_gitignore)
 	int rc = sh("git init -q repo && echo src/d.yaml > repo/.git/info/exclude && export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && "
 		    "cglint repo 2>&1 | grep -v '^    '", &out);
 	cr_expect_eq(rc, 0);
-	expect_str(out, "repo/src/b.yaml:2:3: " M121 "cglint: 1 error in 1 file; 1 file checked; 2 checks undecided (-v lists them; --assume-defaults decides them)\n");
+	expect_str(out, "repo/src/b.yaml:2:3: " M121 "cglint: 1 error in 1 file; 1 file checked; 2 checks undecided (--show-undecided lists them; --assume-defaults decides them)\n");
 	free(out);
 	rc = sh("export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && cglint --no-ignore repo 2>&1 | grep -c '\\[CG121'", &out);
 	expect_str(out, "5\n");
@@ -358,9 +345,9 @@ Test(ux, undecided_checks_are_counted_and_named)
 	char *out;
 	int rc = sh("cglint u.yaml 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 0, "undecided checks are no findings");
-	cr_expect(strstr(out, "checks undecided (-v lists them; --assume-defaults decides them)\n"), "%s", out);
+	cr_expect(strstr(out, "checks undecided (--show-undecided lists them; --assume-defaults decides them)\n"), "%s", out);
 	free(out);
-	rc = sh("cglint -v --format concise u.yaml 2>&1 | grep 'CG101 te-rng'", &out);
+	rc = sh("cglint --show-undecided --format concise u.yaml 2>&1 | grep 'CG101 te-rng'", &out);
 	expect_str(out, "u.yaml:4:3: note: check undecided: it depends on model.use_te_rng_tracker (BR-01 computes "
 			"it from rng.te_rng_tracker (no input sets it)) [CG101 te-rng-tracker-required]\n");
 	free(out);
@@ -465,7 +452,7 @@ Test(ux, imports_resolve_through_the_python_environment)
 	sh("CGLINT_PYTHON=none PYTHONPATH= cglint --format concise p/mine.py 2>&1 | grep -c 'CG101'", &out);
 	expect_str(out, "0\n");
 	free(out);
-	sh("CGLINT_PYTHON=none PYTHONPATH= cglint -v --format concise p/mine.py 2>&1 | grep -c 'undecided.*CG101'", &out);
+	sh("CGLINT_PYTHON=none PYTHONPATH= cglint --show-undecided --format concise p/mine.py 2>&1 | grep -c 'undecided.*CG101'", &out);
 	expect_str(out, "1\n");
 	free(out);
 	/* PYTHONPATH, --python-path, .cglint.yaml python-path: (relative to the config) */
@@ -606,5 +593,61 @@ Test(ux, facts_follow_a_mixed_precision_preset_name)
 	expect_str(out, "recipes/r.py:1: r_config\n"
 			"  model.fp8 = \"hybrid\"  [normalized src/megatron/bridge/training/mixed_precision.py:7:15]\n"
 			"recipes/r.py:8: unknown_config\n");
+	free(out);
+}
+
+/* Issue 41 item 7: output a person can read. A binary file named .yaml prints one clipped excerpt,
+ * not megabytes of escapes; undecided checks have their own view (--show-undecided, first, by the
+ * key each waits for) and -v keeps to normalization; related locations are no extra notes; -q
+ * leaves --format github without a summary on stdout. */
+Test(ux, output_a_person_can_read)
+{
+	char *out;
+	int rc = sh("head -c 1000000 /dev/zero > bin.yaml && cglint --color never bin.yaml 2>&1 | wc -c", &out);
+	cr_expect_eq(rc, 0);
+	cr_expect_lt(atol(out), 2000, "a binary file printed %s bytes", out);
+	free(out);
+	rc = sh("cglint --color never bin.yaml 2>&1 | sed -n 2p | grep -c 'more bytes)$'", &out);
+	expect_str(out, "1\n");
+	free(out);
+	/* a long line: the window keeps the finding's word and its carets */
+	char line[400];
+	snprintf(line, sizeof(line), "model: {cuda_graph_impl: local, use_te_rng_tracker: false, %*s x: 1, cuda_graph_scope: [moe, moe_router]}\n",
+		 250, "");
+	put("long.yaml", line);
+	rc = sh("cglint --color never --mcore 0.16 --bridge 0.3 long.yaml 2>/dev/null | grep -A2 '^long.yaml:1:.*CG104' | tail -2", &out);
+	cr_expect(strstr(out, "    1 | ...") && strstr(out, "cuda_graph_scope") && strlen(out) < 2 * 200, "%s", out);
+	const char *nl = strchr(out, '\n'), *word = strstr(out, "cuda_graph_scope");
+	const char *caret = nl ? strchr(nl + 1, '^') : NULL;
+	cr_expect(word && caret && word - out == caret - (nl + 1), "carets under the word:\n%s", out);
+	free(out);
+
+	put("u.yaml", "model:\n  cuda_graph_impl: local\n  use_te_rng_tracker: false\n");
+	rc = sh("cglint --show-undecided --color never u.yaml 2>/dev/null | sed -n '1p;2p'", &out);
+	cr_expect_eq(rc, 0);
+	cr_expect(!strncmp(out, "cglint: ", 8) && strstr(out, "undecided, by the key each waits for:\n== "), "%s", out);
+	free(out);
+	rc = sh("cglint --show-undecided --color never u.yaml 2>/dev/null | grep -c '^== '", &out);
+	cr_expect_gt(atoi(out), 1, "grouped by key: %s", out);
+	free(out);
+	rc = sh("cglint -v u.yaml 2>&1 | grep -c 'check undecided'", &out);
+	expect_str(out, "0\n");
+	free(out);
+	rc = sh("cglint -v u.yaml 2>&1 | grep -c ': normalized: '", &out);
+	cr_expect_gt(atoi(out), 0, "-v keeps normalization: %s", out);
+	free(out);
+
+	put("v.yaml", "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [full_iteration]\n  use_te_rng_tracker: false\n"
+		      "rng:\n  te_rng_tracker: false\n");
+	rc = sh("cglint --color never v.yaml 2>&1 >/dev/null", &out);
+	cr_expect_eq(rc, 1);
+	cr_expect(strstr(out, "cglint: 1 error, 2 notes in 1 file"), "%s", out);
+	free(out);
+	rc = sh("cglint --color never v.yaml 2>/dev/null | grep -c ': note: '", &out);
+	expect_str(out, "2\n");         /* as many note lines as the summary counts */
+	free(out);
+	expect_run("cglint --format github -q v.yaml | grep -c '^cglint'", 1, "0\n");
+	rc = sh("cglint --format github v.yaml 2>&1 >/dev/null | grep -c '^cglint: 1 error'", &out);
+	expect_str(out, "1\n");
 	free(out);
 }

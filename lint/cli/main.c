@@ -14,6 +14,7 @@
 
 #include "base/diag.h"
 #include "base/mem.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "config/explain.h"
 #include "config/expr.h"
@@ -202,6 +203,7 @@ static int parse_args(int argc, char **argv, struct cli *c, const char **cmd)
 			break;
 		case O_VERBOSE: c->s.lint.verbose = true; break;
 		case O_QUIET: c->quiet = true; break;
+		case O_SHOW_UNDECIDED: c->s.lint.show_undecided = true; break;
 		case O_NO_IGNORE: c->s.lint.no_ignore = true; break;
 		case O_EXIT_ZERO: c->exit_zero = true; break;
 		case O_CUDA_PATH: c->s.lint.sources.cuda_path = optarg; break;
@@ -243,7 +245,7 @@ static int parse_args(int argc, char **argv, struct cli *c, const char **cmd)
 			c->allow_fi = true;
 			break;
 		case O_PYTHON_PATH: pyenv_add(optarg); break;
-		case O_HELP: opts_usage(stdout); return -1;
+		case O_HELP: help_print(stdout, *cmd); return -1;
 		case O_VERSION: opts_version(stdout); return -1;
 		default: {
 			const char *near = opts_closest(argv[optind - 1]);
@@ -270,14 +272,14 @@ static int cmp_rule_id(const void *a, const void *b)
 }
 
 /* One rule id may have per-version variants; explain prints each, the target's first. */
-static int cmd_explain(const struct pack *p, const char *id, const struct target *t)
+static int cmd_explain(const struct pack *p, const char *id, const struct target *t, bool only)
 {
 	if (!pack_find(p, id)) {
 		const char *near = pack_closest_rule(p, id);
 		return usage_error("no rule '%s'%s%s%s (cglint rules lists them)", id, near ? "; did you mean '" : "",
 				   near ? near : "", near ? "'?" : "");
 	}
-	explain_id(stdout, p, id, false, t);
+	only ? explain_id_only(stdout, p, id, t) : explain_id(stdout, p, id, false, t);
 	return 0;
 }
 
@@ -367,10 +369,8 @@ static int print_outputs(const struct cli *c, struct out_ctx *o, const struct di
 	return 0;
 }
 
-/*
- * --fix and --diff: the mechanical edits, per file, from the texts the run read. Returns how
- * many findings the edits fix; a file that cannot be written is status 2.
- */
+/* --fix and --diff: the mechanical edits, per file, from the texts the run read. Returns how many
+ * findings the edits fix; a file that cannot be written is status 2. */
 /* Whether 'path' (symbolic links resolved) lies in a path given on the command line: --fix never
  * writes outside them, whatever a link in a walked folder points at. */
 static bool fix_inside(const struct cli *c, const char *path)
@@ -508,6 +508,8 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 	o->texts = res.texts;
 	o->suppressed = &res.run.suppressed;   /* SARIF shows them, marked */
 	o->undecided = &res.run.undecided;
+	if (c->s.lint.show_undecided)  /* their own view, first: on stdout beside text findings, else stderr */
+		summary_undecided(c->format == &out_text || c->format == &out_concise ? stdout : stderr, &res);
 	int rc = print_outputs(c, o, l);
 	fflush(stdout);         /* before anything on stderr: 2>&1 logs never splice a line */
 	for (size_t k = 0; k < res.run.notes.n; k++) {
@@ -517,9 +519,6 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 		put_err(n->text);
 		fputc('\n', stderr);
 	}
-	struct out_ctx err = {.f = stderr};
-	for (size_t k = 0; c->s.lint.verbose && k < res.run.undecided.n; k++)
-		out_text.diag(&err, &res.run.undecided.items[k]);
 	struct summary_gate g;          /* what fails the run: --fail-on, else each file's .cglint.yaml */
 	summary_gate(&res, c->fail_on_given ? c->fail_on : SUMMARY_FAIL_ON_CONFIG, &g);
 	if (!c->quiet)
@@ -745,7 +744,7 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 		.f = stdout,
 		.color = c->color == 1 || (c->color == -1 && tty && !(nc && *nc) && !(term && !strcmp(term, "dumb"))),
 		.target = session_target(s),
-		.fail_on = c->fail_on,
+		.fail_on = c->fail_on, .quiet = c->quiet,
 	};
 	c->s.lint.target = *session_target(s);
 	const struct pack *p = session_pack(s);
@@ -754,7 +753,8 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 		out_print(c->format, &o, &problems);
 		rc = 2;
 	} else if (!strcmp(cmd, "explain")) {
-		rc = c->n_paths == 1 ? cmd_explain(p, c->paths[0], &c->s.lint.target) : usage_error("explain wants one rule id");
+		rc = c->n_paths == 1 ? cmd_explain(p, c->paths[0], &c->s.lint.target,
+									c->s.lint.mcore_given || c->s.lint.bridge_given) : usage_error("explain wants one rule id");
 	} else if (!strcmp(cmd, "rules")) {
 		rc = cmd_rules(p, c);
 	} else if (probe && !c->n_configs) {
@@ -781,7 +781,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && opts_is_command(argv[1]))
 		cmd = argv[first++];
 	if (cmd && !strcmp(cmd, "completion")) {
-		if (argc == 3 && !opts_completion(stdout, argv[2]))
+		if (argc == 3 && (!strcmp(argv[2], "--help") ? (help_print(stdout, cmd), 1) : !opts_completion(stdout, argv[2])))
 			return 0;
 		return usage_error("completion wants one shell: bash, zsh or fish");
 	}

@@ -2,9 +2,12 @@
 /* opts: the option table, and --help, --version and completions made from it. */
 #include "cli/opts.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "base/suggest.h"
+#include "config/pack.h"
 #include "config/target.h"
 
 #ifndef CGLINT_VERSION
@@ -52,6 +55,7 @@ const struct opt opts[] = {
 	{"allow", 0, "WHAT", O_ALLOW, "suggest: also consider full-iteration graphs (WHAT: full-iteration)"},
 	{"stdin-filename", 0, "NAME", O_STDIN_NAME, "the name to report for '-' (stdin)"},
 	{"color", 0, "WHEN", O_COLOR, "auto, always or never (auto honours NO_COLOR)"},
+	{"show-undecided", 0, NULL, O_SHOW_UNDECIDED, "first list the checks no input decided, grouped by the key each waits for"},
 	{"verbose", 'v', NULL, O_VERBOSE, "also print what normalization changed, to stderr"},
 	{"quiet", 'q', NULL, O_QUIET, "no summary line on stderr (findings are still printed)"},
 	{"help", 'h', NULL, O_HELP, "this help"},
@@ -79,13 +83,16 @@ void opts_usage(FILE *f)
 	      "  or:  cglint probe [--format json] [--from FILE] [--only ROWS] [--ranks N]\n"
 	      "  or:  cglint probe --config FILE...\n"
 	      "  or:  cglint facts [--function NAME] [--format json] [OPTIONS] PATH...\n"
-	      "        (what cglint holds for each unit: every key, its value or why it is unknown, its origin)\n"
 	      "  or:  cglint suggest [--allow full-iteration] [--diff|--fix] [--format json] [OPTIONS] PATH...\n"
-	      "        (the strongest CUDA-graph setting each unit passes with, as a patch in its own language)\n"
-	      "  or:  cglint lsp [OPTIONS]   (a language server on stdin/stdout)\n"
-	      "  or:  cglint completion bash|zsh|fish   (a shell completion script)\n"
+	      "  or:  cglint lsp [OPTIONS]\n"
+	      "  or:  cglint completion bash|zsh|fish\n"
+	      "  or:  cglint COMMAND --help\n"
 	      "  or:  cglint --version\n\n"
 	      "Checks Megatron-Bridge / Megatron Core CUDA-graph settings before a job starts.\n"
+	      "facts shows what cglint holds for each unit (every key, its value or why it is unknown, its\n"
+	      "origin); suggest, the strongest CUDA-graph setting each unit passes with, as a patch in its own\n"
+	      "language; lsp is a language server on stdin/stdout; completion writes a shell completion\n"
+	      "script; 'cglint COMMAND --help' shows one subcommand's usage and options.\n"
 	      "PATH is a YAML file, a launch script, a C/C++/CUDA source, a folder (walked for all of\n"
 	      "these) or '-' for stdin; KEY=VALUE\n"
 	      "arguments are dotlist overrides (model.cuda_graph_impl=local) layered over every input.\n"
@@ -93,18 +100,22 @@ void opts_usage(FILE *f)
 	      "first word that is neither an option nor an option's value is the subcommand when it names\n"
 	      "one; to lint a file called like a subcommand, write ./suggest (or cglint lint suggest).\n\n",
 	      f);
-	for (size_t k = 0; k < opts_n; k++) {
-		char head[64];
-		snprintf(head, sizeof(head), "%s%c%s--%s%s%s", opts[k].shrt ? "-" : "", opts[k].shrt ? opts[k].shrt : ' ',
-			 opts[k].shrt ? ", " : "  ", opts[k].name, opts[k].arg ? " " : "", opts[k].arg ? opts[k].arg : "");
-		fprintf(f, "  %-30s %s\n", opts[k].shrt ? head : head + 3, opts[k].help);
-	}
+	for (size_t k = 0; k < opts_n; k++)
+		opts_print_one(f, &opts[k]);
 	fputs("\nExit status: 0 nothing at or above --fail-on, 1 findings, 2 usage error or unreadable/unparsable\n"
 	      "input, rule pack, .cglint.yaml or baseline, 3 internal error; the same with --diff, --fix,\n"
 	      "suggest and facts. --diff: 1 when it prints a change.\n"
 	      "cglint probe: 0 every rule doc holds on this GPU, 1 one does not, 4 no CUDA device (or no probe\n"
 	      "in this build). cglint lsp: 0 after a shutdown request, 1 otherwise.\n",
 	      f);
+}
+
+void opts_print_one(FILE *f, const struct opt *o)
+{
+	char head[64];
+	snprintf(head, sizeof(head), "%s%c%s--%s%s%s", o->shrt ? "-" : "", o->shrt ? o->shrt : ' ', o->shrt ? ", " : "  ",
+		 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+	fprintf(f, "  %-30s %s\n", o->shrt ? head : head + 3, o->help);
 }
 
 const char *opts_closest(const char *arg)
@@ -134,15 +145,70 @@ void opts_version(FILE *f)
 
 /* ---- completions ---- */
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "0.15, 0.16, or none (...)" as "0.15 0.16 none": the versions a target list names. */
+static const char *version_words(char *out, size_t size, const char *list)
+{
+	size_t n = 0;
+	for (const char *s = list; *s && *s != '(' && n + 1 < size; s++)
+		if (*s == ',' || (*s == ' ' && n && out[n - 1] != ' '))
+			out[n++] = ' ';
+		else if (*s != ' ')
+			out[n++] = *s;
+	while (n && out[n - 1] == ' ')
+		n--;
+	out[n] = '\0';
+	char *or = strstr(out, " or ");
+	if (or)
+		memmove(or + 1, or + 4, strlen(or + 4) + 1);
+	return out;
+}
+
 /* The options that take one of a few words, and those words. */
 static const char *choices(enum opt_id id)
 {
+	static char mcore[256], bridge[256];
+	char buf[256];
 	switch (id) {
 	case O_FORMAT: return "text concise json sarif github gitlab junit";
 	case O_FAIL_ON: return "error warning note undecided";
 	case O_COLOR: return "auto always never";
+	case O_ALLOW: return "full-iteration";
+	case O_MCORE:
+		target_supported_list(target_mcore_supported, buf, sizeof(buf));
+		return version_words(mcore, sizeof(mcore), buf);
+	case O_BRIDGE:
+		target_supported_list(target_bridge_supported, buf, sizeof(buf));
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " none");
+		return version_words(bridge, sizeof(bridge), buf);
 	default: return NULL;
 	}
+}
+
+/* The built-in rules' ids, space-separated, sorted (what explain takes). */
+static const char *rule_ids(void)
+{
+	static char ids[8192];
+	if (*ids)
+		return ids;
+	struct pack *p = pack_new();
+	pack_load_builtin(p);
+	const char **v = mem_alloc((p->n_rules + 1) * sizeof(*v));
+	size_t n = 0;
+	for (size_t k = 0; k < p->n_rules; k++)
+		v[n++] = p->rules[k]->head.id;
+	qsort(v, n, sizeof(*v), cmp_str);
+	size_t len = 0;
+	for (size_t k = 0; k < n; k++)
+		if ((!k || strcmp(v[k], v[k - 1])) && len + strlen(v[k]) + 2 < sizeof(ids))
+			len += (size_t)snprintf(ids + len, sizeof(ids) - len, "%s%s", len ? " " : "", v[k]);
+	free(v);
+	pack_free(p);
+	return ids;
 }
 
 static bool takes_file(const struct opt *o)
@@ -167,7 +233,9 @@ static void bash(FILE *f)
 		else
 			fputs(" return ;;\n", f);
 	}
-	fputs("  esac\n  if [[ $cur == -* ]]; then\n    COMPREPLY=($(compgen -W '", f);
+	fprintf(f, "  esac\n  if [[ ${COMP_WORDS[1]} == explain && $COMP_CWORD == 2 && $cur != -* ]]; then\n"
+		"    COMPREPLY=($(compgen -W '%s' -- \"${cur^^}\")); return\n  fi\n", rule_ids());
+	fputs("  if [[ $cur == -* ]]; then\n    COMPREPLY=($(compgen -W '", f);
 	for (size_t k = 0; k < opts_n; k++)
 		fprintf(f, "%s--%s", k ? " " : "", opts[k].name);
 	fputs("' -- \"$cur\"))\n  elif [[ $COMP_CWORD == 1 ]]; then\n    COMPREPLY=($(compgen -W '", f);
@@ -186,7 +254,8 @@ static void put_help(FILE *f, const char *s)
 
 static void zsh(FILE *f)
 {
-	fputs("#compdef cglint\n# zsh completion for cglint (cglint completion zsh)\n_arguments -s \\\n", f);
+	fputs("#compdef cglint\n# zsh completion for cglint (cglint completion zsh)\n"
+	      "local context state state_descr line\ntypeset -A opt_args\n_arguments -s \\\n", f);
 	for (size_t k = 0; k < opts_n; k++) {
 		const struct opt *o = &opts[k];
 		const char *w = choices(o->id);
@@ -205,7 +274,9 @@ static void zsh(FILE *f)
 	fputs("  '1:command or path:(", f);
 	for (size_t k = 0; k < opts_n_commands; k++)
 		fprintf(f, "%s%s", k ? " " : "", opts_commands[k]);
-	fputs(")' \\\n  '*:path:_files'\n", f);
+	fprintf(f, ")' \\\n  '*:path:->rest'\n"
+		"if [[ $state == rest ]]; then\n  if [[ $words[2] == explain && $CURRENT == 3 ]]; then\n"
+		"    compadd -- %s\n  else\n    _files\n  fi\nfi\n", rule_ids());
 }
 
 static void fish(FILE *f)
@@ -215,6 +286,7 @@ static void fish(FILE *f)
 	for (size_t k = 0; k < opts_n_commands; k++)
 		fprintf(f, "%s%s", k ? " " : "", opts_commands[k]);
 	fputs("'\n", f);
+	fprintf(f, "complete -c cglint -n '__fish_seen_subcommand_from explain' -x -a '%s'\n", rule_ids());
 	for (size_t k = 0; k < opts_n; k++) {
 		const struct opt *o = &opts[k];
 		fprintf(f, "complete -c cglint -l %s", o->name);

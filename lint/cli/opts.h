@@ -15,7 +15,7 @@ enum opt_id {
 	O_RULES, O_CONFIG_FILE, O_STDIN_NAME, O_COLOR, O_VERBOSE, O_EXIT_ZERO, O_HELP, O_VERSION,
 	O_CUDA_PATH, O_CDB, O_JOBS, O_SHOW_ARGS, O_PROBE_BIN, O_FROM, O_ONLY, O_CONFIG, O_TIMEOUT,
 	O_OUTPUT, O_FIX, O_DIFF, O_BASELINE, O_WRITE_BASELINE, O_NO_INLINE, O_ISOLATED, O_QUIET, O_NO_IGNORE,
-	O_SRC_TIMEOUT, O_SRC_MEMORY, O_RANKS, O_FUNCTION, O_PYTHON_PATH, O_ALLOW, O_NO_CACHE,
+	O_SRC_TIMEOUT, O_SRC_MEMORY, O_RANKS, O_FUNCTION, O_PYTHON_PATH, O_ALLOW, O_NO_CACHE, O_SHOW_UNDECIDED,
 };
 
 struct opt {
@@ -37,6 +37,8 @@ extern const size_t opts_n_commands;
 bool opts_is_command(const char *w);
 
 void opts_usage(FILE *f);
+/* The table's line for one option: '  -f, --format FMT    help'. */
+void opts_print_one(FILE *f, const struct opt *o);
 /* For an unknown '--name' or '--name=value', the closest option's name, or NULL. */
 const char *opts_closest(const char *arg);
 /* The release, and the Megatron Core and Megatron-Bridge releases this build knows. */

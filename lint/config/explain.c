@@ -74,6 +74,24 @@ void explain_rule(FILE *f, const struct pack *p, const struct rule *r, bool md)
 	}
 }
 
+bool explain_id_only(FILE *f, const struct pack *p, const char *id, const struct target *target)
+{
+	bool first = true;
+	for (size_t k = 0; k < p->n_rules; k++) {
+		const struct rule *r = p->rules[k];
+		if ((strcasecmp(r->head.id, id) && strcmp(r->head.name, id)) || !pack_applies(&r->mcore, &r->bridge, target))
+			continue;
+		if (!first)
+			fputs("\n----\n\n", f);
+		first = false;
+		explain_rule(f, p, r, false);
+	}
+	if (!first)
+		return true;
+	fprintf(f, "(%s does not apply to the target given; every variant follows)\n\n", id);
+	return explain_id(f, p, id, false, NULL);
+}
+
 bool explain_id(FILE *f, const struct pack *p, const char *id, bool md, const struct target *target)
 {
 	bool first = true;

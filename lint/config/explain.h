@@ -19,5 +19,8 @@ void explain_rule(FILE *f, const struct pack *p, const struct rule *r, bool mark
 /* Every variant of the rule named 'id' (an id in any case, or a name), separated, those that apply
  * to 'first' (when not NULL) before the others; false when there is none. */
 bool explain_id(FILE *f, const struct pack *p, const char *id, bool markdown, const struct target *first);
+/* `explain ID --mcore X`: only the variants of 'id' that apply to 'target'; where none does, every
+ * variant, after a line saying so. False when no rule has that id. */
+bool explain_id_only(FILE *f, const struct pack *p, const char *id, const struct target *target);
 
 #endif

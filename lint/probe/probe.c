@@ -254,6 +254,7 @@ int probe_parse(struct probe_run *run, const char *name, const char *text, size_
 {
 	run->source = arena_strdup(run->arena, name);
 	unsigned line = 1;
+	bool any = false;       /* a line read: past it, a bad line is a damaged recording, not another file */
 	for (size_t at = 0; at < len; line++) {
 		const char *nl = memchr(text + at, '\n', len - at);
 		size_t end = nl ? (size_t)(nl - text) : len;
@@ -262,9 +263,13 @@ int probe_parse(struct probe_run *run, const char *name, const char *text, size_
 			k++;
 		char why[200];
 		if (k < end && read_line(run, text + at, end - at, line, why, sizeof(why))) {
-			snprintf(err, n_err, "%s:%u: %s", name, line, why);
+			if (any)
+				snprintf(err, n_err, "%s:%u: %s", name, line, why);
+			else
+				snprintf(err, n_err, "%s:%u: not a recording of cglint-probe's output: %s", name, line, why);
 			return 2;
 		}
+		any |= k < end;
 		at = end + 1;
 	}
 	if (!run->id.device && !run->id.error) {

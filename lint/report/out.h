@@ -25,6 +25,7 @@ struct out_ctx {
 	const struct diag_list *suppressed; /* what suppressions hid (diag.supp), for SARIF; may be NULL */
 	const struct diag_list *undecided;  /* checks no input decided (DIAG_OPEN), for JSON and SARIF; may be NULL */
 	int fail_on;            /* an enum sev, --fail-on: findings below it fail no JUnit test case */
+	bool quiet;             /* -q: no summary, on stderr or in a format's own output */
 	void *state;            /* the format's own */
 };
 

@@ -74,7 +74,7 @@ static void github_end(struct out_ctx *o, const struct diag_list *l)
 {
 	size_t errors = diag_count_at_least(l, SEV_ERROR);
 	size_t warnings = diag_count_at_least(l, SEV_WARNING) - errors;
-	if (!l->n)
+	if (!l->n || o->quiet)
 		return;
 	fprintf(o->f, "cglint: %zu error(s), %zu warning(s), %zu note(s)%s\n", errors, warnings,
 		l->n - errors - warnings,

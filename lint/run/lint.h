@@ -31,6 +31,7 @@ struct lint_opts {
 	bool mcore_given, bridge_given; /* on the command line */
 	bool assume_defaults;
 	bool verbose;                   /* print normalization notes */
+	bool show_undecided;            /* --show-undecided: list the undecided checks */
 	bool no_ignore;                 /* --no-ignore: folder walks include what git ignores */
 	const char **overlays;          /* --config-file, in order */
 	size_t n_overlays;

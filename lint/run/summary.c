@@ -2,6 +2,7 @@
 /* summary: the closing line of a lint run (see summary.h). */
 #include "run/summary.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/diag.h"
@@ -9,6 +10,7 @@
 #include "base/strmap.h"
 #include "config/pack.h"
 #include "config/proj.h"
+#include "report/out.h"
 #include "run/session.h"
 
 static const char *plural(size_t n, const char *one, const char *many)
@@ -130,7 +132,7 @@ static void hidden(FILE *f, const struct session_result *res, const struct summa
 		else if (g && g->undecided)
 			fprintf(f, ", %zu of which fail the run under fail-on undecided", g->undecided);
 		char buf[160];
-		const char *how = remedies(buf, res), *list = res->run.opts->verbose ? "" : "-v lists them";
+		const char *how = remedies(buf, res), *list = res->run.opts->show_undecided ? "" : "--show-undecided lists them";
 		if (*how || *list)
 			fprintf(f, " (%s%s%s)", list, *how && *list ? "; " : "", how);
 		sep = "; ";
@@ -187,4 +189,60 @@ void summary_print(FILE *f, const struct session_result *res, const struct summa
 	hidden(f, res, g, "; ");
 	fputc('\n', f);
 	fflush(f);
+}
+
+/* The key an undecided check waits for: the first its message names after "depends on ". */
+static size_t waits_for(const char *m, const char **key)
+{
+	const char *at = strstr(m, "depends on ");
+	if (!at) {
+		*key = "(another reason)";
+		return strlen(*key);
+	}
+	*key = at + strlen("depends on ");
+	return strcspn(*key, " ,()");
+}
+
+struct open_check {
+	const struct diag *d;
+	const char *key;
+	size_t key_len;
+	size_t order;
+};
+
+static int cmp_open(const void *a, const void *b)
+{
+	const struct open_check *x = a, *y = b;
+	size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
+	int c = strncmp(x->key, y->key, n);
+	if (c || x->key_len != y->key_len)
+		return c ? c : x->key_len < y->key_len ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+void summary_undecided(FILE *f, const struct session_result *res)
+{
+	const struct diag_list *u = &res->run.undecided;
+	if (!u->n)
+		return;
+	struct open_check *v = mem_alloc(u->n * sizeof(*v));
+	for (size_t k = 0; k < u->n; k++) {
+		v[k] = (struct open_check){.d = &u->items[k], .order = k};
+		v[k].key_len = waits_for(u->items[k].message, &v[k].key);
+	}
+	qsort(v, u->n, sizeof(*v), cmp_open);
+	struct out_ctx o = {.f = f, .texts = res->texts};
+	fprintf(f, "cglint: %zu %s undecided, by the key each waits for:\n", u->n, plural(u->n, "check", "checks"));
+	for (size_t k = 0; k < u->n; k++) {
+		if (!k || cmp_open(&(struct open_check){.key = v[k - 1].key, .key_len = v[k - 1].key_len},
+				   &(struct open_check){.key = v[k].key, .key_len = v[k].key_len}))
+		{
+			fputs(k ? "\n== " : "== ", f);
+			out_put_clean(f, v[k].key, v[k].key_len);
+			fputc('\n', f);
+		}
+		out_concise.diag(&o, v[k].d);
+	}
+	fputc('\n', f);
+	free(v);
 }

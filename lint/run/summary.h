@@ -28,4 +28,8 @@ void summary_gate(const struct session_result *res, int fail_on, struct summary_
  * sets), and said to fail the run where 'g' (NULL: --exit-zero) counts them. */
 void summary_print(FILE *f, const struct session_result *res, const struct summary_gate *g);
 
+/* --show-undecided: the undecided checks, grouped by the key each waits for (the first its
+ * message names), keys in order, each check as the text format prints a finding. */
+void summary_undecided(FILE *f, const struct session_result *res);
+
 #endif
