@@ -453,3 +453,79 @@ Test(hf, bridge_registered_by_a_call_writes_the_config_first)
 	free(out);
 	free(hub);
 }
+
+/* Issue 41 item 4: where a finding on a team recipe built on the installed Bridge lands does not
+ * depend on whether Megatron Core is importable too. The primary location is the user's own line
+ * that writes the deciding value (CG101 at use_te_rng_tracker = False, which --fix repairs), else
+ * the base recipe's call in the linted file (CG203, env_vars the base recipe writes); the
+ * installed file is a related location only, and the summary counts the linted file alone. */
+Test(hf, findings_land_in_the_linted_file_with_or_without_megatron_core)
+{
+	SH("mkdir -p %s/proj %s/site/megatron/bridge/recipes/llama %s/site/megatron/bridge/training "
+	   "%s/site/megatron/bridge/models", dir, dir, dir, dir);
+	put("site/megatron/bridge/__init__.py", "");
+	put("site/megatron/bridge/package_info.py", "MAJOR = 0\nMINOR = 5\nPATCH = 0\n");
+	put("site/megatron/bridge/recipes/__init__.py", "");
+	put("site/megatron/bridge/recipes/llama/__init__.py",
+	    "from megatron.bridge.recipes.llama.llama3 import llama3_8b_pretrain_config\n");
+	put("site/megatron/bridge/recipes/llama/llama3.py",
+	    "from megatron.bridge.training.config import ConfigContainer, RNGConfig\n"
+	    "from megatron.bridge.models.gpt_provider import GPTModelProvider\n\n\n"
+	    "def llama3_8b_pretrain_config():\n"
+	    "    cfg = ConfigContainer(model=GPTModelProvider(), rng=RNGConfig(seed=1234))\n"
+	    "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+	    "    cfg.env_vars = {\"NCCL_GRAPH_REGISTER\": \"0\"}\n"
+	    "    return cfg\n");
+	put("site/megatron/bridge/training/__init__.py", "");
+	put("site/megatron/bridge/training/config.py",
+	    "from dataclasses import dataclass\n\n\n@dataclass\nclass RNGConfig:\n    seed: int = 1234\n"
+	    "    te_rng_tracker: bool = False\n\n\n@dataclass\nclass ConfigContainer:\n    model: object = None\n"
+	    "    rng: RNGConfig = None\n    env_vars: dict = None\n");
+	put("site/megatron/bridge/models/__init__.py", "");
+	put("site/megatron/bridge/models/gpt_provider.py",
+	    "from dataclasses import dataclass\n"
+	    "from megatron.core.transformer.transformer_config import TransformerConfig\n\n\n"
+	    "@dataclass\nclass GPTModelProvider(TransformerConfig):\n    seq_length: int = 1024\n");
+	static const char team[] = "from megatron.bridge.recipes.llama import llama3_8b_pretrain_config\n\n\n"
+				   "def team_config():\n"
+				   "    cfg = llama3_8b_pretrain_config()\n"
+				   "    cfg.model.cuda_graph_impl = \"local\"\n"
+				   "    cfg.model.use_te_rng_tracker = False\n"
+				   "    return cfg\n";
+	put("proj/team.py", team);
+	static const char want[] =
+		"team.py:5:11: warning: env_vars: is a Megatron-Bridge 0.6 field; this release has no "
+		"ConfigContainer.env_vars, so these variables never reach the job (in team_config) "
+		"[CG203 env-vars-before-bridge-0-6]\n"
+		"team.py:7:15: error: Transformer engine's RNG tracker is required for cudagraphs, it can be "
+		"enabled with use_te_rng_tracker=True'. (in team_config) [CG101 te-rng-tracker-required]\n";
+	for (int core = 0; core < 2; core++) {
+		if (core) {     /* Megatron Core importable, as in every real Bridge environment */
+			SH("mkdir -p %s/site/megatron/core/transformer", dir);
+			put("site/megatron/core/__init__.py", "");
+			put("site/megatron/core/transformer/__init__.py", "");
+			put("site/megatron/core/transformer/transformer_config.py",
+			    "from dataclasses import dataclass\n\n\n@dataclass\nclass TransformerConfig:\n"
+			    "    num_layers: int = 1\n    use_te_rng_tracker: bool = False\n"
+			    "    cuda_graph_impl: str = \"none\"\n");
+		}
+		char *out;
+		harness_sh(dir, "cd proj && cglint --format concise --bridge 0.5 --python-path ../site team.py 2>/dev/null", &out);
+		cr_assert_not_null(out);
+		cr_expect_str_eq(out, want, "Megatron Core %s:\n%s", core ? "importable" : "absent", out);
+		free(out);
+		harness_sh(dir, "cd proj && cglint --bridge 0.5 --python-path ../site team.py 2>&1 >/dev/null", &out);
+		expect_has(out, "cglint: 1 error, 1 warning in 1 file; 1 file checked");
+		free(out);
+		/* the installed line is related, under the call */
+		harness_sh(dir, "cd proj && cglint --bridge 0.5 --python-path ../site team.py 2>&1", &out);
+		expect_has(out, "related: ../site/megatron/bridge/recipes/llama/llama3.py:8:20: "
+				"env_vars.NCCL_GRAPH_REGISTER is written here");
+		free(out);
+		/* --fix repairs the user's line */
+		harness_sh(dir, "cd proj && cp team.py fix.py && cglint --fix --bridge 0.5 --python-path ../site fix.py "
+				">/dev/null 2>&1; sed -n 7p fix.py", &out);
+		cr_expect_str_eq(out, "    cfg.model.use_te_rng_tracker = True\n", "Megatron Core %s", core ? "importable" : "absent");
+		free(out);
+	}
+}

@@ -32,6 +32,8 @@ bool judge_when(const struct judge *j, const struct rule *r)
 struct first_loc {
 	const char *key;                /* the key the position came from */
 	const struct facts *facts;
+	const struct fact *fact;        /* the fact it came from */
+	const struct fact *placed;      /* take only a fact written on a line of its own, in its layer and file */
 	struct loc loc;
 };
 
@@ -39,7 +41,12 @@ static void take_loc(const char *path, void *ctx)
 {
 	struct first_loc *fl = ctx;
 	const struct fact *f = fl->loc.path ? NULL : facts_get(fl->facts, path);
+	const struct fact *p = fl->placed;
+	if (f && p && (f->origin.path || strcmp(f->layer ? f->layer : "", p->layer ? p->layer : "") ||
+		       strcmp(f->loc.path ? f->loc.path : "", p->loc.path)))
+		return;
 	if (f && f->loc.path) {
+		fl->fact = f;
 		fl->loc = f->loc;
 		fl->key = f->key;
 	}
@@ -55,14 +62,24 @@ void judge_expr_loc(const struct facts *f, const struct expr *x, const char **ke
 	*key = fl.key;
 }
 
-/* Where a rule's diagnostic goes: its 'at' keys, then the keys its condition reads, in order. */
+/* Where a rule's diagnostic goes: its 'at' keys, then the keys its condition reads, in order. An
+ * 'at' key placed at the call of a base recipe or helper (written in another file, an installed
+ * package) gives way to a later one that the same function writes on a line of its own, so that
+ * where a finding lands does not depend on which of them the environment lets cglint follow. */
 static struct first_loc rule_at(const struct judge *j, const struct rule *r)
 {
 	struct first_loc fl = {.facts = j->facts};
 	struct expr_env env = env_of(j);
-	for (size_t k = 0; k < r->n_at && !fl.loc.path; k++)
-		if (!r->at_when[k] || expr_truth(r->at_when[k], &env) == TRI_TRUE)
-			take_loc(r->at[k], &fl);
+	for (int pass = 0; pass < 2; pass++) {
+		struct first_loc own = {.facts = j->facts, .placed = fl.fact};
+		for (size_t k = 0; k < r->n_at && !own.loc.path; k++)
+			if (!r->at_when[k] || expr_truth(r->at_when[k], &env) == TRI_TRUE)
+				take_loc(r->at[k], &own);
+		if (own.loc.path)
+			fl = own;
+		if (!fl.fact || !fl.fact->origin.path)
+			break;
+	}
 	if (!fl.loc.path && r->key)
 		take_loc(r->key, &fl);
 	if (!fl.loc.path && r->when)

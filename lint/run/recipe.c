@@ -62,8 +62,10 @@ static const char *recipe_gpu(const char *path, const char *fn, int *major, cons
 /* A YAML mapping is a fact of its own ("given(env_vars)", "comm_overlap != null" ask of it): a
  * recipe that sets keys under a section sets the section too, at its first key, with as many
  * entries as it names: the distinct "section.child" heads among its keys, counted in one pass.
- * A key set again adds nothing: each key is read at its first write ('first' holds its index). */
-static void python_sections(struct facts *t, const struct py_key *keys, size_t n)
+ * A key set again adds nothing: each key is read at its first write ('first' holds its index).
+ * A section placed as its keys are: at 'place' when given, at the call in this file for one a
+ * followed base recipe or helper wrote (its line the origin), never in the installed file. */
+static void python_sections(struct facts *t, const struct py_key *keys, size_t n, const struct loc *place)
 {
 	struct strmap first = {0}, heads = {0}, sections = {0};  /* borrowed ranges of the keys */
 	size_t *entries = NULL, n_sections = 0, at;
@@ -93,8 +95,10 @@ static void python_sections(struct facts *t, const struct py_key *keys, size_t n
 			const char *prefix = arena_strndup(t->arena, key, (size_t)(dot - key));
 			if (facts_get(t, prefix) || !strmap_get(&sections, key, (size_t)(dot - key), &at))
 				continue;
-			facts_set(t, prefix, (struct value){.kind = V_MAP, .n = entries[at], .loc = keys[k].loc}, keys[k].loc,
-				  "config");
+			struct loc l = place ? *place : keys[k].via.path ? keys[k].via : keys[k].loc;
+			struct fact *f = facts_set(t, prefix, (struct value){.kind = V_MAP, .n = entries[at], .loc = l}, l,
+						   "config");
+			f->origin = place || keys[k].via.path ? keys[k].loc : (struct loc){0};
 		}
 	}
 	strmap_release(&first);
@@ -113,8 +117,10 @@ static void reads_gpu(const char *path, void *ctx)
 static void where_written(struct lint_run *r, struct diag *d, const struct py_unit *pu)
 {
 	const struct py_key *src = NULL;
-	for (size_t k = 0; d->key && k < pu->n_keys; k++)
-		if (pu->keys[k].via.path && !strcmp(pu->keys[k].key, d->key))
+	size_t m = d->key ? strlen(d->key) : 0;
+	for (size_t k = 0; d->key && k < pu->n_keys; k++)       /* the key, or one under it (env_vars.X) */
+		if (pu->keys[k].via.path && !strncmp(pu->keys[k].key, d->key, m) &&
+		    (!pu->keys[k].key[m] || pu->keys[k].key[m] == '.') && (!src || !pu->keys[k].key[m]))
 			src = &pu->keys[k];     /* the last write wins, as in the facts */
 	if (!src || src->via.line != d->loc.line || strcmp(src->via.path, d->loc.path ? d->loc.path : ""))
 		return;
@@ -192,7 +198,7 @@ static void unit_facts(struct lint_run *r, const struct py_unit *pu, struct fact
 		f->why = pk->why;
 		f->origin = placed ? pk->loc : (struct loc){0};
 	}
-	python_sections(t, pu->keys, pu->n_keys);
+	python_sections(t, pu->keys, pu->n_keys, at);
 	for (size_t c = 0; c < pu->n_closed; c++)       /* env_vars left at ConfigContainer's dict() */
 		if (!strcmp(pu->closed[c], "env_vars") && !pu->env_spread)
 			facts_close_under(t, "env_vars");
