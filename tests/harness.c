@@ -8,21 +8,28 @@
 #include <string.h>
 #include <sys/wait.h>
 
+/* Everything 'f' holds, NUL-terminated (malloc'd). */
+static char *read_all(FILE *f)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t got;
+	while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += got;
+		if (cap - len < 2)
+			buf = realloc(buf, cap *= 2);
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
 /* Run 'cmd' through /bin/sh; its stdout to '*out' (or dropped), its exit status (-1: a signal). */
 static int capture(const char *cmd, char **out)
 {
 	FILE *p = popen(cmd, "r");
 	if (!p)
 		return -1;
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	size_t got;
-	while ((got = fread(buf + len, 1, cap - len - 1, p)) > 0) {
-		len += got;
-		if (cap - len < 2)
-			buf = realloc(buf, cap *= 2);
-	}
-	buf[len] = '\0';
+	char *buf = read_all(p);
 	int st = pclose(p);
 	if (out)
 		*out = buf;
@@ -85,6 +92,20 @@ char *harness_write(const char *dir, const char *name, const char *data, size_t 
 		fclose(f);
 	}
 	return path;
+}
+
+char *harness_read(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *path = malloc(n);
+	snprintf(path, n, "%s/%s", dir, name);
+	FILE *f = fopen(path, "rb");
+	free(path);
+	if (!f)
+		return NULL;
+	char *buf = read_all(f);
+	fclose(f);
+	return buf;
 }
 
 char *harness_heads(const char *text)

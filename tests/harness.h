@@ -20,6 +20,9 @@ int harness_run_json(const char *dir, const char *args, json_t **doc);
 /* Write 'len' bytes to DIR/NAME; returns the malloc'd path. */
 char *harness_write(const char *dir, const char *name, const char *data, size_t len);
 
+/* The contents of DIR/NAME, NUL-terminated (malloc'd); NULL if it cannot be opened. */
+char *harness_read(const char *dir, const char *name);
+
 /* A fresh folder /tmp/cglint-NAME-XXXXXX in 'dir' holding a .cglint.yaml (so no configuration
  * above it is searched); false if it could not be made. harness_rmdir() removes it: rm's status. */
 bool harness_tmpdir(char *dir, size_t size, const char *name);

@@ -39,18 +39,8 @@ static void put(const char *name, const char *text)
 
 static char *slurp(const char *name)
 {
-	char *path;
-	cr_assert_neq(asprintf(&path, "%s/%s", dir, name), -1);
-	FILE *f = fopen(path, "rb");
-	free(path);
-	cr_assert_not_null(f, "%s", name);
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = malloc(cap);
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0)
-		if ((n += got) + 1 >= cap)
-			buf = realloc(buf, cap *= 2);
-	buf[n] = '\0';
-	fclose(f);
+	char *buf = harness_read(dir, name);
+	cr_assert_not_null(buf, "%s", name);
 	return buf;
 }
 

@@ -5,7 +5,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -152,7 +151,7 @@ static int parse_args(int argc, char **argv, struct cli *c, const char **cmd)
 			c->s.lint.target.gpu = optarg;
 			break;
 		case O_TE:
-			if (!isdigit((unsigned char)*optarg) || target_parse_version(optarg, &c->s.lint.target.te))
+			if (target_parse_te(optarg, &c->s.lint.target.te))
 				return usage_error("--te wants a Transformer Engine release like 2.12, not '%s'", optarg);
 			break;
 		case O_ENV:

@@ -66,19 +66,23 @@ void judge_expr_loc(const struct facts *f, const struct expr *x, const char **ke
  * 'at' key placed at the call of a base recipe or helper (written in another file, an installed
  * package) gives way to a later one that the same function writes on a line of its own, so that
  * where a finding lands does not depend on which of them the environment lets cglint follow. */
+static void take_at(const struct rule *r, const struct expr_env *env, struct first_loc *fl)
+{
+	for (size_t k = 0; k < r->n_at && !fl->loc.path; k++)
+		if (!r->at_when[k] || expr_truth(r->at_when[k], env) == TRI_TRUE)
+			take_loc(r->at[k], fl);
+}
+
 static struct first_loc rule_at(const struct judge *j, const struct rule *r)
 {
 	struct first_loc fl = {.facts = j->facts};
 	struct expr_env env = env_of(j);
-	for (int pass = 0; pass < 2; pass++) {
+	take_at(r, &env, &fl);
+	if (fl.fact && fl.fact->origin.path) {  /* placed at a call: the function's own line wins */
 		struct first_loc own = {.facts = j->facts, .placed = fl.fact};
-		for (size_t k = 0; k < r->n_at && !own.loc.path; k++)
-			if (!r->at_when[k] || expr_truth(r->at_when[k], &env) == TRI_TRUE)
-				take_loc(r->at[k], &own);
+		take_at(r, &env, &own);
 		if (own.loc.path)
 			fl = own;
-		if (!fl.fact || !fl.fact->origin.path)
-			break;
 	}
 	if (!fl.loc.path && r->key)
 		take_loc(r->key, &fl);

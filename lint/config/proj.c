@@ -3,7 +3,6 @@
 #define _DEFAULT_SOURCE /* realpath */
 #include "config/proj.h"
 
-#include <ctype.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -342,7 +341,7 @@ static void read_target(struct reader *rd, const struct node *n, struct part *pt
 	else if (g)
 		pt->gpu = g->scalar;
 	const struct node *te = node_get(n, "te");
-	if (te && (te->kind != NODE_SCALAR || !isdigit((unsigned char)*te->scalar) || target_parse_version(te->scalar, &pt->te)))
+	if (te && (te->kind != NODE_SCALAR || target_parse_te(te->scalar, &pt->te)))
 		bad(rd, te, "target.te wants a Transformer Engine release like \"2.12\"");
 	struct target t = {.mcore = pt->mcore, .bridge = pt->bridge};
 	char why[256];

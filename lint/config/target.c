@@ -49,6 +49,11 @@ int target_nearest_bridge(int mcore)
 /* The MCore development branch Bridge 0.2 ships goes by several names. */
 static const char *const dev_names[] = {"dev", "core_dev", "0.15-dev", "core_dev_r0.15.0", "0.16.0rc0"};
 
+int target_parse_te(const char *s, int *out)
+{
+	return isdigit((unsigned char)*s) ? target_parse_version(s, out) : -1;       /* no "dev" */
+}
+
 int target_parse_version(const char *s, int *out)
 {
 	char *end;

@@ -33,6 +33,7 @@ int target_parse_version(const char *s, int *out);          /* "0.16" -> 160, "d
 int target_parse_range(const char *s, struct vrange *out);  /* ">=0.16 <0.18", "0.17", "none"; 0 or -1 */
 bool target_in_range(const struct vrange *r, int v, bool is_bridge);
 int target_parse_gpu(const char *s, int *major);            /* sm_90, h100, b200, ...; 0 or -1 */
+int target_parse_te(const char *s, int *out);               /* a Transformer Engine release, "2.12"; 0 or -1 */
 
 /* Supported versions and defaults. Bridge releases default to the MCore they ship. */
 extern const int target_mcore_supported[];

@@ -41,11 +41,8 @@ static enum args_program program_of(const char *word)
 	size_t n = strlen(base);
 	/* Megatron-LM's argument parser serves its training entry points and its inference and RL
 	 * examples, run as scripts or as modules (python -m examples.inference.launch_inference_server) */
-	if (n > 3 && !strcmp(base + n - 3, ".py") &&
-	    (!strncmp(base, "pretrain_", 9) || !strcmp(base, "train_rl.py") || strstr(word, "examples/inference/") ||
-	     strstr(word, "examples/rl/")))
-		return ARGS_MEGATRON_LM;
-	if (!strncmp(word, "examples.inference.", 19) || !strncmp(word, "examples.rl.", 12))
+	bool script = n > 3 && !strcmp(base + n - 3, ".py"), module = !strncmp(word, "examples.", 9);
+	if ((script || module) && args_run_kind(word))
 		return ARGS_MEGATRON_LM;
 	/* Bridge's recipe launcher: scripts/training/train.sh runs training/setup_experiment.py, which
 	 * hands every option it does not own to run_recipe.py; the performance harness has a
