@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/mem.h"
 #include "config/explain.h"
 #include "config/pack.h"
 
@@ -37,6 +38,18 @@ int main(int argc, char **argv)
 	}
 	struct pack *p = pack_new();
 	pack_load_builtin(p);
+	/* the built-in conditions are parsed on first use at run time: a broken one stops the build here */
+	struct arena *a = arena_new();
+	struct diag_list d;
+	diag_init(&d, a, &p->lookup, NULL);
+	if (pack_parse_all(p, &d)) {
+		for (size_t i = 0; i < d.n; i++)
+			fprintf(stderr, "%s:%u:%u: %s\n", d.items[i].loc.path, d.items[i].loc.line, d.items[i].loc.col,
+				d.items[i].message);
+		return 1;
+	}
+	diag_release(&d);
+	arena_free(a);
 	const struct rule **sorted = malloc((p->n_rules + 1) * sizeof(*sorted));
 	size_t n = 0;
 	for (size_t k = 0; k < p->n_rules; k++)

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/diag.h"
+#include "base/mem.h"
 #include "config/pack.h"
 
 struct found {
@@ -121,4 +123,44 @@ Test(meta, ids_are_in_their_ranges, .init = load, .fini = unload)
 		bool input = r->check == CHECK_INPUT;
 		cr_expect(input == (r->head.id[2] == '9'), "%s: CG9xx is for input problems only", r->head.id);
 	}
+}
+
+/* The built-in conditions are parsed on first use at run time; each must parse (the build checks
+ * this too, in cglint_rule_docs), and parsing them leaves every rule's condition in place. */
+Test(meta, every_builtin_condition_parses, .init = load, .fini = unload)
+{
+	struct arena *a = arena_new();
+	struct diag_list d;
+	diag_init(&d, a, &p->lookup, NULL);
+	cr_expect_eq(pack_parse_all(p, &d), 0);
+	for (size_t i = 0; i < d.n; i++)
+		cr_log_error("%s:%u: %s", d.items[i].loc.path, d.items[i].loc.line, d.items[i].message);
+	cr_expect_eq(d.n, 0);
+	for (size_t k = 0; k < p->n_rules; k++)
+		cr_expect(!p->rules[k]->when == !pack_cond(p->rules[k]->when), "%s", p->rules[k]->head.id);
+	diag_release(&d);
+	arena_free(a);
+}
+
+/* A --rules pack is parsed whole on load: a broken condition is a CG910 at its own line, and
+ * the rule is left out, before any input is read. */
+Test(meta, a_user_pack_condition_is_checked_on_load, .init = load, .fini = unload)
+{
+	static const char text[] = "rules:\n"
+				   "  - id: X101\n    name: ok-rule\n    severity: note\n    when: model.a == 1\n"
+				   "    message: m\n    doc: d\n"
+				   "  - id: X102\n    name: broken-rule\n    severity: note\n    when: model.a == (\n"
+				   "    message: m\n    doc: d\n";
+	struct arena *a = arena_new();
+	struct diag_list d;
+	diag_init(&d, a, &p->lookup, NULL);
+	cr_expect_eq(pack_load(p, &d, "team.yaml", text, sizeof(text) - 1), -1);
+	cr_assert_eq(d.n, 1);
+	cr_expect_str_eq(d.items[0].rule->head.id, "CG910");
+	cr_expect_eq(d.items[0].loc.line, 11, "at the condition's line, not found later");
+	cr_expect(strstr(d.items[0].message, "condition:") != NULL, "%s", d.items[0].message);
+	cr_expect_not_null(pack_find(p, "X101"));
+	cr_expect_null(pack_find(p, "X102"));
+	diag_release(&d);
+	arena_free(a);
 }

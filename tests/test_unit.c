@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* unit: the expression language, values, facts and layers, normalization, targets, YAML. */
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -267,6 +268,12 @@ Test(target, versions_ranges_and_gpus)
 	cr_expect_eq(v, 160);
 	cr_expect(target_parse_version("dev", &v) == 0 && v == TARGET_MCORE_DEV);
 	cr_expect_neq(target_parse_version("0.x", &v), 0);
+	cr_expect(target_parse_version("0.16.0RC0", &v) == 0 && v == TARGET_MCORE_DEV, "dev names in any case");
+	cr_expect(target_parse_version("00.017", &v) == 0 && v == 170, "leading zeros read as numbers");
+	cr_expect(target_parse_version("0.17.12", &v) == 0 && v == 170, "a patch level is ignored");
+	const char *bad[] = {"0.100", "100.1", "0.17.", "0.", ".17", "0.17rc1", "+0.17", " 0.17", "0.1x", ""};
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++)
+		cr_expect_neq(target_parse_version(bad[k], &v), 0, "'%s' is no version", bad[k]);
 	struct vrange r;
 	cr_assert_eq(target_parse_range(">=0.16 <0.18", &r), 0);
 	cr_expect(target_in_range(&r, 160, false) && target_in_range(&r, 170, false) && !target_in_range(&r, 180, false));
@@ -285,6 +292,61 @@ Test(target, versions_ranges_and_gpus)
 	cr_expect(target_parse_gpu("sm_100a", &major) == 0 && major == 10);
 	cr_expect(target_parse_gpu("GB200", &major) == 0 && major == 10);
 	cr_expect_neq(target_parse_gpu("potato", &major), 0);
+}
+
+/* The whole table, as suggest_distance computed it before it kept to the band that can stay
+ * within the cap: the two must agree everywhere. */
+static unsigned full_table(const char *x_word, const char *y_word, unsigned cap)
+{
+	const char *x_ = x_word, *y_ = y_word;
+	size_t la = strlen(x_), lb = strlen(y_);
+	unsigned tab[24][24];
+	for (size_t i = 0; i <= la; i++)
+		for (size_t j = 0; j <= lb; j++) {
+			if (!i || !j) {
+				tab[i][j] = (unsigned)(i + j) * SUGGEST_EDIT;
+				continue;
+			}
+			char x = x_[i - 1], y = y_[j - 1];
+			int gx = tolower((unsigned char)x), gy = tolower((unsigned char)y);
+			gx = gx == 'o' ? '0' : gx == 'l' || gx == 'i' ? '1' : gx;
+			gy = gy == 'o' ? '0' : gy == 'l' || gy == 'i' ? '1' : gy;
+			unsigned sub = tab[i - 1][j - 1] + (x == y ? 0 : gx == gy ? SUGGEST_LOOKALIKE : SUGGEST_EDIT);
+			unsigned best = tab[i - 1][j] + SUGGEST_EDIT;
+			if (tab[i][j - 1] + SUGGEST_EDIT < best)
+				best = tab[i][j - 1] + SUGGEST_EDIT;
+			if (sub < best)
+				best = sub;
+			if (i > 1 && j > 1 && x == y_[j - 2] && x_[i - 2] == y && tab[i - 2][j - 2] + SUGGEST_EDIT < best)
+				best = tab[i - 2][j - 2] + SUGGEST_EDIT;
+			tab[i][j] = best;
+		}
+	return tab[la][lb] > cap ? cap + 1 : tab[la][lb];
+}
+
+Test(target, suggest_band_agrees_with_the_whole_table)
+{
+	static const char letters[] = "abclIo01O-_";
+	unsigned seed = 7;
+	for (int it = 0; it < 200000; it++) {
+		char w1[24], w2[24];
+		seed = seed * 1103515245u + 12345u;
+		size_t la = seed >> 16 & 15, lb = (seed >> 8 & 3) ? la : (seed >> 4 & 15);
+		for (size_t i = 0; i < la; i++) {
+			seed = seed * 1103515245u + 12345u;
+			w1[i] = letters[(seed >> 16) % 11];
+		}
+		w1[la] = '\0';
+		memcpy(w2, w1, la + 1);
+		for (size_t j = 0; j < lb; j++) {       /* a few changes of a, or another word */
+			seed = seed * 1103515245u + 12345u;
+			if (j >= la || (seed >> 16) % 4 == 0)
+				w2[j] = letters[(seed >> 20) % 11];
+		}
+		w2[lb] = '\0';
+		unsigned cap = (seed >> 24) % 9;
+		cr_assert_eq(suggest_distance(w1, w2, cap), full_table(w1, w2, cap), "'%s' '%s' cap %u", w1, w2, cap);
+	}
 }
 
 Test(target, suggest)

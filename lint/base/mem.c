@@ -83,7 +83,11 @@ void *arena_alloc(struct arena *a, size_t n)
 	struct block *b = a->head;
 	if (!b || b->cap - b->used < n) {
 		size_t cap = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
-		b = mem_alloc(sizeof(*b) + cap);
+		/* not calloc: zeroing a whole block would touch pages a small arena never uses */
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			oom();
+		b->used = 0;
 		b->cap = cap;
 		if (cap == n && a->head) {
 			/* keep the current block for small requests */
@@ -94,9 +98,9 @@ void *arena_alloc(struct arena *a, size_t n)
 			a->head = b;
 		}
 	}
-	void *p = b->data + b->used;     /* blocks come zeroed from calloc and are never reused */
+	void *p = b->data + b->used;
 	b->used += n;
-	return p;
+	return memset(p, 0, n);
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)

@@ -20,21 +20,26 @@ static unsigned sub_cost(char x, char y)
 	return x == y ? 0 : glyph(x) == glyph(y) ? SUGGEST_LOOKALIKE : SUGGEST_EDIT;
 }
 
+/* Damerau-Levenshtein (adjacent swaps), computed only in the band of cells that can stay within
+ * 'cap': a cell more than cap / SUGGEST_EDIT off the diagonal needs that many insertions. */
 unsigned suggest_distance(const char *a, const char *b, unsigned cap)
 {
-	size_t la = strlen(a), lb = strlen(b);
+	size_t la = strlen(a), lb = strlen(b), band = cap / SUGGEST_EDIT;
+	const unsigned inf = cap + 1;
 	if (la > SUGGEST_MAX_LEN || lb > SUGGEST_MAX_LEN)
-		return cap + 1;
-	if ((la > lb ? la - lb : lb - la) * SUGGEST_EDIT > cap)
-		return cap + 1;
-	unsigned rows[3][SUGGEST_MAX_LEN + 1];
+		return inf;
+	if ((la > lb ? la - lb : lb - la) > band)
+		return inf;
+	unsigned rows[3][SUGGEST_MAX_LEN + 2];
 	unsigned *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = (unsigned)j * SUGGEST_EDIT;
+	for (size_t j = 0; j <= lb + 1; j++)
+		prev[j] = prev2[j] = j <= band ? (unsigned)j * SUGGEST_EDIT : inf;
 	for (size_t i = 1; i <= la; i++) {
-		cur[0] = (unsigned)i * SUGGEST_EDIT;
-		unsigned best = cur[0];
-		for (size_t j = 1; j <= lb; j++) {
+		size_t lo = i > band ? i - band : 1, hi = i + band < lb ? i + band : lb;
+		cur[lo - 1] = lo == 1 && i <= band ? (unsigned)i * SUGGEST_EDIT : inf;
+		cur[hi + 1] = inf;      /* read as prev[j] by the next row's last cell */
+		unsigned best = cur[lo - 1];
+		for (size_t j = lo; j <= hi; j++) {
 			unsigned d = prev[j] + SUGGEST_EDIT, sub = prev[j - 1] + sub_cost(a[i - 1], b[j - 1]);
 			if (cur[j - 1] + SUGGEST_EDIT < d)
 				d = cur[j - 1] + SUGGEST_EDIT;
@@ -43,18 +48,18 @@ unsigned suggest_distance(const char *a, const char *b, unsigned cap)
 			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
 			    prev2[j - 2] + SUGGEST_EDIT < d)
 				d = prev2[j - 2] + SUGGEST_EDIT;
-			cur[j] = d;
-			if (d < best)
-				best = d;
+			cur[j] = d < inf ? d : inf;
+			if (cur[j] < best)
+				best = cur[j];
 		}
 		if (best > cap)
-			return cap + 1;
+			return inf;
 		unsigned *t = prev2;
 		prev2 = prev;
 		prev = cur;
 		cur = t;
 	}
-	return prev[lb] > cap ? cap + 1 : prev[lb];
+	return prev[lb] > cap ? inf : prev[lb];
 }
 
 const char *suggest_closest(const char *word, const char *const *cands, size_t n)

@@ -65,7 +65,7 @@ static struct loc value_origin(const struct engine *e, const struct step *s, con
 	const char *key;
 	judge_expr_loc(e->unit.facts, x, &key, &loc);
 	if (creates)
-		judge_expr_loc(e->unit.facts, s->when, &key, &loc);
+		judge_expr_loc(e->unit.facts, pack_cond(s->when), &key, &loc);
 	return loc;
 }
 
@@ -89,9 +89,9 @@ static void written_key(const char *path, void *ctx)
 static const char *written_at(const struct facts *t, const struct step *s, size_t i, struct loc loc)
 {
 	struct written w = {t, loc, s->keys[i], NULL};
-	expr_each_path(s->exprs[i], written_key, &w);
+	expr_each_path(pack_cond(s->exprs[i]), written_key, &w);
 	if (s->when)
-		expr_each_path(s->when, written_key, &w);
+		expr_each_path(pack_cond(s->when), written_key, &w);
 	return w.key;
 }
 
@@ -103,15 +103,15 @@ static void normalize(struct engine *e)
 		const struct step *s = p->steps[k];
 		if (!pack_applies(&s->mcore, &s->bridge, e->unit.target))
 			continue;
-		if (s->when && expr_truth(s->when, &env) != TRI_TRUE)
+		if (s->when && expr_truth(pack_cond(s->when), &env) != TRI_TRUE)
 			continue;
 		/* evaluate every value first: a step's assignments happen together */
 		struct value *vals = arena_alloc(e->unit.arena, s->n * sizeof(*vals));
 		const char **whys = arena_alloc(e->unit.arena, s->n * sizeof(*whys));
 		const char **froms = arena_alloc(e->unit.arena, s->n * sizeof(*froms));
 		for (size_t i = 0; i < s->n; i++) {
-			vals[i] = expr_eval(s->exprs[i], &env);
-			froms[i] = vals[i].kind == V_UNKNOWN ? judge_unknown_keys(e->unit.facts, e->unit.target, s->exprs[i],
+			vals[i] = expr_eval(pack_cond(s->exprs[i]), &env);
+			froms[i] = vals[i].kind == V_UNKNOWN ? judge_unknown_keys(e->unit.facts, e->unit.target, pack_cond(s->exprs[i]),
 										 e->unit.arena) : NULL;
 			whys[i] = froms[i] ? arena_printf(e->unit.arena, "%s computes it from %s", s->id, froms[i]) : NULL;
 		}
@@ -124,7 +124,7 @@ static void normalize(struct engine *e)
 				if (!f && facts_internal(s->keys[i]))
 					f = facts_set(e->unit.facts, s->keys[i], vals[i], (struct loc){0}, "normalized");
 				if (f && facts_internal(s->keys[i])) {
-					f->from = s->exprs[i];
+					f->from = pack_cond(s->exprs[i]);
 					/* what it read then: a later step may overwrite those keys (MC-04's modules) */
 					f->why = froms[i];
 				}
@@ -133,7 +133,7 @@ static void normalize(struct engine *e)
 			if (value_equal(&old, &vals[i]) && old.kind == vals[i].kind)
 				continue;
 			/* the fact now says what its new value's origin says: a diagnostic about it points there */
-			struct loc origin = value_origin(e, s, s->exprs[i], &vals[i], !f);
+			struct loc origin = value_origin(e, s, pack_cond(s->exprs[i]), &vals[i], !f);
 			if (!f) {
 				f = facts_set(e->unit.facts, s->keys[i], vals[i], origin, "normalized");
 				f->raw = old;
@@ -144,7 +144,7 @@ static void normalize(struct engine *e)
 			}
 			if (whys[i])
 				f->why = whys[i];
-			f->from = vals[i].kind == V_UNKNOWN ? s->exprs[i] : NULL;
+			f->from = vals[i].kind == V_UNKNOWN ? pack_cond(s->exprs[i]) : NULL;
 			if (origin.path && !facts_internal(f->key)) {
 				const char *as = written_at(e->unit.facts, s, i, origin);
 				f->written_as = as;
@@ -171,7 +171,7 @@ static void judge(struct engine *e)
 			check_fns[r->check](&e->unit, r);
 		} else {
 			struct expr_env env = {.facts = e->unit.facts, .target = e->unit.target, .arena = e->unit.arena};
-			enum tri t = r->when ? expr_truth(r->when, &env) : TRI_TRUE;
+			enum tri t = r->when ? expr_truth(pack_cond(r->when), &env) : TRI_TRUE;
 			if (t == TRI_TRUE)
 				judge_report(&e->unit, r, (struct loc){0}, NULL, NULL);
 			else if (t == TRI_UNKNOWN)

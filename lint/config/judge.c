@@ -26,7 +26,7 @@ bool judge_when(const struct judge *j, const struct rule *r)
 	if (!r->when)
 		return true;
 	struct expr_env env = env_of(j);
-	return expr_truth(r->when, &env) == TRI_TRUE;
+	return expr_truth(pack_cond(r->when), &env) == TRI_TRUE;
 }
 
 struct first_loc {
@@ -69,7 +69,7 @@ void judge_expr_loc(const struct facts *f, const struct expr *x, const char **ke
 static void take_at(const struct rule *r, const struct expr_env *env, struct first_loc *fl)
 {
 	for (size_t k = 0; k < r->n_at && !fl->loc.path; k++)
-		if (!r->at_when[k] || expr_truth(r->at_when[k], env) == TRI_TRUE)
+		if (!r->at_when[k] || expr_truth(pack_cond(r->at_when[k]), env) == TRI_TRUE)
 			take_loc(r->at[k], fl);
 }
 
@@ -87,7 +87,7 @@ static struct first_loc rule_at(const struct judge *j, const struct rule *r)
 	if (!fl.loc.path && r->key)
 		take_loc(r->key, &fl);
 	if (!fl.loc.path && r->when)
-		expr_each_path(r->when, take_loc, &fl);
+		expr_each_path(pack_cond(r->when), take_loc, &fl);
 	if (!fl.loc.path)
 		fl.loc = (struct loc){j->unit_path, j->unit_line ? j->unit_line : 1, 1};
 	return fl;
@@ -214,7 +214,7 @@ const char *judge_unknown_key(const struct facts *f, const struct target *t, con
 void judge_undecided(struct judge *j, const struct rule *r)
 {
 	struct open_keys o;
-	open_keys(&o, j->facts, j->target, r->when, NULL);
+	open_keys(&o, j->facts, j->target, pack_cond(r->when), NULL);
 	if (o.given && o.sb.len) {
 		struct first_loc fl = rule_at(j, r);
 		struct diag *d = diag_report(j->diags, r, fl.loc,
@@ -326,7 +326,7 @@ static void attach_roles(const struct judge *j, const struct rule *r, struct dia
 	if (r->key)
 		add_role(r->key, &rs);
 	if (r->when)
-		expr_each_path(r->when, add_role, &rs);
+		expr_each_path(pack_cond(r->when), add_role, &rs);
 	if (!rs.n)
 		return;
 	struct diag_note *notes = arena_alloc(j->diags->arena, rs.n * sizeof(*notes));

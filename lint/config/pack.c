@@ -62,6 +62,7 @@ void pack_free(struct pack *p)
 	free(p->steps);
 	free(p->defaults);
 	free(p->flags);
+	strmap_release(&p->flag_first);
 	free(p->suggest);
 	free(p->suggest_prev);
 	strmap_release(&p->suggest_keys);
@@ -82,18 +83,70 @@ static void range(struct loader *ld, const struct node *map, const char *key, st
 		pack_bad(ld, node_get(map, key), "'%s' is not a version range (like \">=0.16 <0.18\", \"0.17\" or \"none\")", s);
 }
 
-static struct expr *condition(struct loader *ld, const struct node *n)
+struct cond {
+	const char *src;
+	struct loc at;
+	struct arena *a;
+	struct expr *e;
+};
+
+static struct expr *parse_cond(struct cond *c, struct diag_list *d)
+{
+	const char *err;
+	unsigned col;
+	c->e = expr_parse(c->a, c->src, &err, &col);
+	if (!c->e && d)
+		diag_input(d, "CG910", c->at, "condition: %s at column %u of '%s'", err, col, c->src);
+	return c->e;
+}
+
+static struct cond *condition(struct loader *ld, const struct node *n)
 {
 	if (n->kind != NODE_SCALAR) {
 		pack_bad(ld, n, "a condition must be a string");
 		return NULL;
 	}
-	const char *err;
-	unsigned col;
-	struct expr *e = expr_parse(ld->p->arena, n->scalar, &err, &col);
-	if (!e)
-		pack_bad(ld, n, "condition: %s at column %u of '%s'", err, col, n->scalar);
-	return e;
+	struct cond *c = arena_alloc(ld->p->arena, sizeof(*c));
+	*c = (struct cond){.src = n->scalar, .at = n->loc, .a = ld->p->arena};
+	if (!ld->lazy && !parse_cond(c, ld->d))
+		ld->errors++;
+	return c;
+}
+
+const struct expr *pack_cond(struct cond *c)
+{
+	if (!c || c->e)
+		return c ? c->e : NULL;
+	if (!parse_cond(c, NULL)) {
+		/* the build parsed every built-in condition (pack_parse_all): this is a broken build */
+		fprintf(stderr, "%s:%u:%u: cglint: internal error: a built-in condition does not parse: %s\n",
+			c->at.path, c->at.line, c->at.col, c->src);
+		exit(3);
+	}
+	return c->e;
+}
+
+static int parse_all(struct cond *const *c, size_t n, struct diag_list *d)
+{
+	int bad = 0;
+	for (size_t k = 0; k < n; k++)
+		if (c[k] && !c[k]->e && !parse_cond(c[k], d))
+			bad = -1;
+	return bad;
+}
+
+int pack_parse_all(struct pack *p, struct diag_list *d)
+{
+	int bad = 0;
+	for (size_t k = 0; k < p->n_rules; k++) {
+		const struct rule *r = p->rules[k];
+		bad |= parse_all(&r->when, 1, d) | parse_all(r->at_when, r->n_at, d);
+	}
+	for (size_t k = 0; k < p->n_steps; k++) {
+		const struct step *s = p->steps[k];
+		bad |= parse_all(&s->when, 1, d) | parse_all(s->exprs, s->n, d);
+	}
+	return bad;
 }
 
 static void mirrors(struct loader *ld, const struct node *map, struct mirror **out, size_t *n_out)
@@ -445,8 +498,19 @@ static void load_flag(struct loader *ld, const struct node *n)
 	range(ld, n, "bridge", &f.bridge);
 	if (ld->errors != before)
 		return;
-	GROW(ld->p->flags, ld->p->n_flags, ld->p->cap_flags);
-	ld->p->flags[ld->p->n_flags++] = f;
+	f.hint = strstr(f.flag, "graph") || strstr(f.flag, "rng");
+	f.next_same = SIZE_MAX;
+	struct pack *p = ld->p;
+	size_t k;
+	if (strmap_get(&p->flag_first, f.flag, strlen(f.flag), &k)) {
+		while (p->flags[k].next_same != SIZE_MAX)
+			k = p->flags[k].next_same;
+		p->flags[k].next_same = p->n_flags;
+	} else {
+		strmap_put(&p->flag_first, f.flag, strlen(f.flag), p->n_flags);
+	}
+	GROW(p->flags, p->n_flags, p->cap_flags);
+	p->flags[p->n_flags++] = f;
 }
 
 static void load_suggest(struct loader *ld, const struct node *n)
@@ -469,10 +533,10 @@ static void load_suggest(struct loader *ld, const struct node *n)
 }
 
 /* Load a pack's parsed tree; its strings must outlive the pack. */
-static int load_tree(struct pack *p, struct diag_list *d, const char *name, struct node *root)
+static int load_tree(struct pack *p, struct diag_list *d, const char *name, struct node *root, bool lazy)
 {
 	static const char *const keys[] = {"pack", "rules", "normalize", "defaults", "flags", "suggest", "apis", "probe", NULL};
-	struct loader ld = {.p = p, .d = d};
+	struct loader ld = {.p = p, .d = d, .lazy = lazy};
 	if (!root || root->kind != NODE_MAP) {
 		diag_input(d, "CG910", (struct loc){name, 1, 1}, "a rule pack is a mapping with 'rules:'");
 		return -1;
@@ -485,7 +549,6 @@ static int load_tree(struct pack *p, struct diag_list *d, const char *name, stru
 	each(&ld, root, "suggest", load_suggest);
 	each(&ld, root, "apis", pack_load_api);
 	each(&ld, root, "probe", pack_load_claim);
-	pack_sort_apis(p);
 	return ld.errors ? -1 : 0;
 }
 
@@ -496,7 +559,9 @@ int pack_load(struct pack *p, struct diag_list *d, const char *path, const char 
 	/* pack strings must outlive the run: parse into the pack's arena */
 	if (fe_yaml_parse(p->arena, d, name, text, len, &root))
 		return -1;
-	return load_tree(p, d, name, root);
+	int rc = load_tree(p, d, name, root, false);
+	pack_sort_apis(p);
+	return rc;
 }
 
 void pack_load_builtin(struct pack *p)
@@ -505,17 +570,24 @@ void pack_load_builtin(struct pack *p)
 	struct diag_list d;
 	diag_init(&d, a, &p->lookup, NULL);
 	for (size_t k = 0; k < pack_n_trees; k++)
-		if (load_tree(p, &d, pack_trees[k].path, pack_trees[k].root) || d.n) {
+		if (load_tree(p, &d, pack_trees[k].path, pack_trees[k].root, true) || d.n) {
 			for (size_t i = 0; i < d.n; i++)
 				fprintf(stderr, "%s:%u:%u: %s\n", d.items[i].loc.path, d.items[i].loc.line,
 					d.items[i].loc.col, d.items[i].message);
 			fprintf(stderr, "cglint: internal error: built-in rule pack %s is invalid\n", pack_trees[k].path);
 			exit(3);
 		}
+	pack_sort_apis(p);
 	for (size_t k = 0; k < p->n_rules; k++)
 		p->rules[k]->builtin = true;
 	diag_release(&d);
 	arena_free(a);
+}
+
+const struct pack_flag *pack_flag_first(const struct pack *p, const char *flag)
+{
+	size_t k;
+	return strmap_get(&p->flag_first, flag, strlen(flag), &k) ? &p->flags[k] : NULL;
 }
 
 /* Ids are typed in any case (cg104); packs spell them in capitals (valid_id). */

@@ -22,6 +22,16 @@ struct expr;
 struct node;
 struct diag_list;
 
+/*
+ * A condition of a rule or a step, as its pack wrote it. The built-in packs' conditions are
+ * parsed on first use: a run needs the few whose rules apply to its target, and parsing all of
+ * them was a third of start-up. The build parses every one (pack_parse_all, which
+ * cglint_rule_docs runs), so a broken built-in condition stops the build; a --rules pack is
+ * parsed whole on load, its errors at its own lines. A pack is used from one thread.
+ */
+struct cond;
+const struct expr *pack_cond(struct cond *c);   /* NULL for NULL */
+
 enum check_kind {
 #define CHECK(tag, name, fn) CHECK_##tag,
 #include "config/checks.def"
@@ -40,13 +50,13 @@ struct mirror {
 struct rule {
 	struct diag_rule head;          /* first: what the funnel reads of it (base/diag.h) */
 	struct vrange mcore, bridge;
-	struct expr *when;
+	struct cond *when;
 	const char *when_src;
 	enum check_kind check;
 	const char *key;                /* unknown-values: the key; also the default 'at' */
 	struct value values;            /* unknown-values: allowed items */
 	const char **at;                /* keys whose position the diagnostic takes, first set wins */
-	struct expr **at_when;          /* per 'at' key: only when this holds (NULL: always) */
+	struct cond **at_when;          /* per 'at' key: only when this holds (NULL: always) */
 	size_t n_at;
 	const char *message, *doc;
 	/* the fix in the input's own language where 'fix' (YAML) does not fit: a Python recipe,
@@ -69,9 +79,9 @@ struct rule {
 struct step {
 	const char *id;
 	struct vrange mcore, bridge;
-	struct expr *when;
+	struct cond *when;
 	const char **keys;
-	struct expr **exprs;
+	struct cond **exprs;
 	size_t n;
 	const char *note;
 	struct mirror *mirrors;
@@ -101,6 +111,8 @@ struct pack_flag {
 	const char *split;              /* one word split into a list on this separator ("," ) */
 	bool env;                       /* NAME=VALUE pairs for the job's environment */
 	struct vrange mcore, bridge;    /* releases whose parser has the flag */
+	bool hint;                      /* names "graph" or "rng": a misspelt flag is offered it */
+	size_t next_same;               /* the next entry for the same flag, or SIZE_MAX */
 };
 
 /*
@@ -187,6 +199,7 @@ struct pack {
 	size_t n_defaults, cap_defaults;
 	struct pack_flag *flags;
 	size_t n_flags, cap_flags;
+	struct strmap flag_first;       /* a flag ("--cuda-graph-impl") -> its first entry's index */
 	const char **suggest;           /* keys did-you-mean offers */
 	size_t n_suggest, cap_suggest;
 	struct strmap suggest_keys;     /* each of them -> its index */
@@ -213,6 +226,8 @@ void pack_free(struct pack *p);
 int pack_load(struct pack *p, struct diag_list *d, const char *path, const char *text, size_t len);
 /* Load the packs compiled into the binary; exits with status 3 if they are broken. */
 void pack_load_builtin(struct pack *p);
+/* Parse every condition not parsed yet, reporting each broken one into 'd'; returns 0 or -1. */
+int pack_parse_all(struct pack *p, struct diag_list *d);
 
 /* The rule with this id (in any case) or name, or NULL. */
 const struct rule *pack_find(const struct pack *p, const char *id_or_name);
@@ -223,6 +238,8 @@ bool pack_has_rules_from(const struct pack *p, const char *path);
 bool pack_applies(const struct vrange *mcore, const struct vrange *bridge, const struct target *t);
 const char *pack_mirror_for(const struct mirror *m, size_t n, const struct target *t);
 const char *pack_check_name(enum check_kind k);
+/* The first table entry for a flag of any program and release, or NULL; next_same chains the rest. */
+const struct pack_flag *pack_flag_first(const struct pack *p, const char *flag);
 /* The entries for a call name (several roles may share one), or NULL with *n = 0. */
 const struct pack_api *pack_api_find(const struct pack *p, const char *name, size_t *n);
 /* The claim for a probe row, or NULL. */

@@ -16,6 +16,7 @@ struct loader {
 	struct pack *p;
 	struct diag_list *d;
 	int errors;
+	bool lazy;              /* conditions parsed on first use (the built-in packs) */
 };
 
 #define GROW(arr, n, cap) \

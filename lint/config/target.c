@@ -54,30 +54,52 @@ int target_parse_te(const char *s, int *out)
 	return isdigit((unsigned char)*s) ? target_parse_version(s, out) : -1;       /* no "dev" */
 }
 
+/* Up to two digits at *s, advancing it; -1 when there is none or a third. */
+static int two_digits(const char **s)
+{
+	const char *p = *s;
+	if (!isdigit((unsigned char)p[0]))
+		return -1;
+	int v = p[0] - '0';
+	if (isdigit((unsigned char)p[1]))
+		v = v * 10 + (*++p - '0');
+	if (isdigit((unsigned char)p[1]))
+		return -1;
+	*s = p + 1;
+	return v;
+}
+
 int target_parse_version(const char *s, int *out)
 {
-	char *end;
-	for (size_t i = 0; i < sizeof(dev_names) / sizeof(dev_names[0]); i++)
-		if (!strcasecmp(s, dev_names[i])) {
-			*out = TARGET_MCORE_DEV;
-			return 0;
-		}
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	long major = strtol(s, &end, 10);
-	if (*end != '.' || !isdigit((unsigned char)end[1]) || major > 99)
-		return -1;
-	long minor = strtol(end + 1, &end, 10);
-	if (minor > 99)
-		return -1;
-	if (*end == '.') {              /* a patch level is accepted and ignored */
-		if (!isdigit((unsigned char)end[1]))
+	if (!isdigit((unsigned char)*s) || !strncasecmp(s, "0.15-", 5) || !strncasecmp(s, "0.16.0rc", 8)) {
+		for (size_t i = 0; i < sizeof(dev_names) / sizeof(dev_names[0]); i++)
+			if (!strcasecmp(s, dev_names[i])) {
+				*out = TARGET_MCORE_DEV;
+				return 0;
+			}
+		if (!isdigit((unsigned char)*s))
 			return -1;
-		strtol(end + 1, &end, 10);
 	}
-	if (*end)
+	while (*s == '0' && isdigit((unsigned char)s[1]))      /* "00.17" reads as 0.17, as strtol did */
+		s++;
+	int major = two_digits(&s);
+	if (major < 0 || *s != '.')
 		return -1;
-	*out = (int)(major * 1000 + minor * 10);
+	s++;
+	while (*s == '0' && isdigit((unsigned char)s[1]))
+		s++;
+	int minor = two_digits(&s);
+	if (minor < 0)
+		return -1;
+	if (*s == '.') {                /* a patch level is accepted and ignored */
+		if (!isdigit((unsigned char)*++s))
+			return -1;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	if (*s)
+		return -1;
+	*out = major * 1000 + minor * 10;
 	return 0;
 }
 
@@ -125,11 +147,11 @@ const char *target_range_list(const struct vrange *r, bool is_bridge, char *buf,
 int target_parse_range(const char *s, struct vrange *r)
 {
 	*r = (struct vrange){.lo = 0, .hi = 1 << 30};
-	if (!strcasecmp(s, "none")) {
+	if (!isdigit((unsigned char)*s) && !strcasecmp(s, "none")) {
 		r->none_only = true;
 		return 0;
 	}
-	if (!strcasecmp(s, "any") || !*s) {
+	if (!*s || (!isdigit((unsigned char)*s) && !strcasecmp(s, "any"))) {
 		r->any = true;
 		return 0;
 	}
@@ -140,7 +162,9 @@ int target_parse_range(const char *s, struct vrange *r)
 			s++;
 		if (!*s)
 			break;
-		size_t n = strcspn(s, " ,");
+		size_t n = 0;
+		while (s[n] && s[n] != ' ' && s[n] != ',')
+			n++;
 		if (n >= sizeof(tok))
 			return -1;
 		memcpy(tok, s, n);
@@ -148,8 +172,8 @@ int target_parse_range(const char *s, struct vrange *r)
 		s += n;
 		const char *v = tok;
 		int op = 0;     /* 0 '=', 1 '>=', 2 '>', 3 '<=', 4 '<' */
-		if (!strncmp(v, ">=", 2)) op = 1, v += 2;
-		else if (!strncmp(v, "<=", 2)) op = 3, v += 2;
+		if (v[0] == '>' && v[1] == '=') op = 1, v += 2;
+		else if (v[0] == '<' && v[1] == '=') op = 3, v += 2;
 		else if (*v == '>') op = 2, v++;
 		else if (*v == '<') op = 4, v++;
 		else if (*v == '=') v += (v[1] == '=') ? 2 : 1;

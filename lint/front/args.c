@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/diag.h"
@@ -113,9 +114,9 @@ static const struct pack_flag *find_flag(const struct parse *ps, const char *nam
 {
 	const char *prog = program_name(ps->prog);
 	*elsewhere = NULL;
-	for (size_t k = 0; k < ps->p->n_flags; k++) {
-		const struct pack_flag *f = &ps->p->flags[k];
-		if (strcmp(f->program, prog) || strcmp(f->flag, name))
+	for (const struct pack_flag *f = pack_flag_first(ps->p, name); f;
+	     f = f->next_same == SIZE_MAX ? NULL : &ps->p->flags[f->next_same]) {
+		if (strcmp(f->program, prog))
 			continue;
 		if (pack_applies(&f->mcore, &f->bridge, ps->tg))
 			return f;
@@ -131,9 +132,7 @@ static const char *closest_graph_flag(const struct parse *ps, const char *name, 
 	unsigned cap = edits * SUGGEST_EDIT, best_d = cap + 1;
 	for (size_t k = 0; k < ps->p->n_flags; k++) {
 		const struct pack_flag *f = &ps->p->flags[k];
-		if (strcmp(f->program, prog) || !pack_applies(&f->mcore, &f->bridge, ps->tg))
-			continue;
-		if (!strstr(f->flag, "graph") && !strstr(f->flag, "rng"))
+		if (!f->hint || strcmp(f->program, prog) || !pack_applies(&f->mcore, &f->bridge, ps->tg))
 			continue;
 		unsigned dist = suggest_distance(name, f->flag, cap);
 		if (dist < best_d) {

@@ -311,10 +311,18 @@ size_t out_clean_char(const char *s, size_t n, char out[8], size_t *cols)
 		w = snprintf(out, 8, "\\x%02x", c);
 	else if (c == 0xC2 && (unsigned char)s[1] < 0xA0)       /* a C1 control, U+0080..U+009F */
 		w = snprintf(out, 8, "\\u%04x", (unsigned char)s[1]);
-	else
-		w = snprintf(out, 8, "%.*s", (int)len, s) > 0;  /* one code point, one column */
+	else {
+		memcpy(out, s, len);    /* one code point, one column */
+		out[len] = '\0';
+		w = 1;
+	}
 	*cols = (size_t)w;
 	return len ? len : 1;
+}
+
+static bool plain(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x7f) || c == '\t';
 }
 
 void out_put_clean(FILE *f, const char *s, size_t n)
@@ -322,6 +330,14 @@ void out_put_clean(FILE *f, const char *s, size_t n)
 	char out[8];
 	size_t cols;
 	for (size_t k = 0; s && k < n;) {
+		size_t run = 0;
+		while (k + run < n && plain((unsigned char)s[k + run]))
+			run++;
+		if (run) {              /* printable ASCII, most of any text: as it is */
+			fwrite(s + k, 1, run, f);
+			k += run;
+			continue;
+		}
 		k += out_clean_char(s + k, n - k, out, &cols);
 		fputs(out, f);
 	}

@@ -353,7 +353,7 @@ static void judge_unit(struct lint_run *r, const char *path, const struct py_uni
 		const struct rule *rule = (const struct rule *)d->rule;
 		bool arch = false;
 		if (gpu && rule && rule->when)
-			expr_each_path(rule->when, reads_gpu, &arch);
+			expr_each_path(pack_cond(rule->when), reads_gpu, &arch);
 		d->message = arch ? arena_printf(r->arena, "%s (GPU %s, from %s) (in %s)", d->message, gpu,
 						 gpu_from, name)
 				  : arena_printf(r->arena, "%s (in %s)", d->message, name);
