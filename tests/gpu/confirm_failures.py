@@ -172,13 +172,15 @@ def _moe_config(dispatcher, drop_and_pad):
         return TransformerConfig(**kw)
 
 
-def _moe_layer(dispatcher, drop_and_pad):
+def _moe_layer(dispatcher, drop_and_pad, cudagraphable_rng=False):
     try:
         import torch
         from megatron.core.models.gpt.gpt_layer_specs import get_gpt_layer_local_spec
         from megatron.core.transformer.spec_utils import build_module
 
-        setup_dist()
+        # A whole layer forks the model-parallel RNG tracker; under capture only the
+        # graph-safe tracker may (what te_rng_tracker / --use-cudagraphable-rng give a job).
+        setup_dist(cudagraphable_rng=cudagraphable_rng)
         cfg = _moe_config(dispatcher, drop_and_pad)
         spec = get_gpt_layer_local_spec(num_experts=4, moe_grouped_gemm=False)
         layer = build_module(spec, config=cfg, layer_number=1).cuda()
@@ -217,7 +219,7 @@ def _cg174_dispatch(dispatcher, drop_and_pad):
 def _cg174_layer(dispatcher, drop_and_pad):
     import torch
 
-    layer, x = _moe_layer(dispatcher, drop_and_pad)
+    layer, x = _moe_layer(dispatcher, drop_and_pad, cudagraphable_rng=True)
 
     def step():
         with torch.no_grad():
