@@ -99,16 +99,40 @@ const char *py_unit_var_why(const struct py_log *l, const char *name)
 	return NULL;
 }
 
+static unsigned key_hash(const char *key, unsigned *len)
+{
+	unsigned h = 2166136261u;
+	const char *p = key;
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	*len = (unsigned)(p - key);
+	return h;
+}
+
+/* py_unit_under with the prefix's length known; the first bytes differ most often ("#0" "#12") */
+static inline bool under(const char *key, const char *prefix, size_t n)
+{
+	return (!n || key[0] == prefix[0]) && (n < 2 || key[1] == prefix[1]) && !strncmp(key, prefix, n) &&
+	       (key[n] == '\0' || key[n] == '.');
+}
+
+/* The same for a key whose length is known too (a record's): most keys end or go on elsewhere */
+static inline bool under_len(const char *key, size_t klen, const char *prefix, size_t n)
+{
+	return klen >= n && (klen == n || key[n] == '.') && !memcmp(key, prefix, n);
+}
+
 bool py_unit_get(const struct py_log *l, const char *key, struct value *out, const char **why)
 {
+	unsigned len, h = key_hash(key, &len);
 	for (size_t k = l->n; k-- > 0;) {
 		const struct py_rec *r = &l->recs[k];
-		if (r->op == PY_SET && !strcmp(r->key, key)) {
+		if (r->op == PY_SET && r->hash == h && r->len == len && !strcmp(r->key, key)) {
 			*out = r->val;
 			*why = r->why;
 			return true;
 		}
-		if ((r->op == PY_FORGET || r->op == PY_TOUCH) && py_unit_under(key, r->key)) {
+		if ((r->op == PY_FORGET || r->op == PY_TOUCH) && under_len(key, len, r->key, r->len)) {
 			*out = value_unknown;
 			*why = r->why;
 			return true;
@@ -120,13 +144,6 @@ bool py_unit_get(const struct py_log *l, const char *key, struct value *out, con
 const char *py_unit_new_ns(struct py_log *l)
 {
 	return arena_printf(l->a, "#%u", l->next_ns++);
-}
-
-/* py_unit_under with the prefix's length known; the first bytes differ most often ("#0" "#12") */
-static inline bool under(const char *key, const char *prefix, size_t n)
-{
-	return (!n || key[0] == prefix[0]) && (n < 2 || key[1] == prefix[1]) && !strncmp(key, prefix, n) &&
-	       (key[n] == '\0' || key[n] == '.');
 }
 
 bool py_unit_under(const char *key, const char *prefix)
@@ -162,12 +179,18 @@ static void rec_one(struct py_log *l, struct py_rec r)
 		l->cap = l->cap ? 2 * l->cap : 32;
 		l->recs = mem_realloc(l->recs, l->cap * sizeof(*l->recs));
 	}
+	r.hash = key_hash(r.key, &r.len);
+	size_t at = l->n, first;
 	l->recs[l->n++] = r;
 	if (r.op != PY_SET)
 		return;
+	/* lowest index wins: a branch's records are taken back (py_flow) and the next ones reuse
+	 * their indices */
 	for (const char *p = r.key;; p++)       /* keys are kept by the arena: they do not move */
 		if (*p == '.' || !*p) {
-			strmap_put(&l->written, r.key, (size_t)(p - r.key), 1);
+			size_t n = (size_t)(p - r.key);
+			if (!strmap_get(&l->written, r.key, n, &first) || first > at)
+				strmap_put(&l->written, r.key, n, at);
 			if (!*p)
 				break;
 		}
@@ -193,17 +216,18 @@ void py_unit_forget(struct py_log *l, const char *prefix, bool touch, const char
 	/* each key's latest write under 'prefix' (its index in 'latest'): the known ones become
 	 * unknown, in the order they were written */
 	struct strmap latest = {0};
-	size_t n = l->n, at, len = strlen(prefix);
-	if (!strmap_get(&l->written, prefix, len, &at))
+	size_t n = l->n, at, from = 0, len = strlen(prefix);
+	if (!strmap_get(&l->written, prefix, len, &from))
 		n = 0;          /* nothing was ever set under it */
-	for (size_t k = 0; k < n; k++)
-		if (l->recs[k].op == PY_SET && under(l->recs[k].key, prefix, len))
-			strmap_put(&latest, l->recs[k].key, strlen(l->recs[k].key), k);
-	for (size_t k = 0; latest.n && k < n; k++) {
-		struct py_rec r = l->recs[k];  /* a copy: rec() may move the records */
-		if (r.op != PY_SET || r.val.kind == V_UNKNOWN || !under(r.key, prefix, len) ||
-		    !strmap_get(&latest, r.key, strlen(r.key), &at) || at != k)
+	for (size_t k = from; k < n; k++)
+		if (l->recs[k].op == PY_SET && under_len(l->recs[k].key, l->recs[k].len, prefix, len))
+			strmap_put(&latest, l->recs[k].key, l->recs[k].len, k);
+	for (size_t k = from; latest.n && k < n; k++) {
+		const struct py_rec *q = &l->recs[k];
+		if (q->op != PY_SET || q->val.kind == V_UNKNOWN || !under_len(q->key, q->len, prefix, len) ||
+		    !strmap_get(&latest, q->key, q->len, &at) || at != k)
 			continue;
+		struct py_rec r = *q;   /* a copy: rec() may move the records */
 		r.val = value_unknown;
 		r.val.loc = r.loc;
 		r.why = why;

@@ -39,6 +39,7 @@ struct py_rec {
 	const char *why;        /* PY_SET of V_UNKNOWN: why (py_key.why); PY_FORGET/PY_TOUCH: why
 				 * what was under the key became unknown */
 	struct loc via;         /* replayed from a call: the call (the outermost one wins) */
+	unsigned hash, len;     /* of 'key', set as the log takes the record: for py_unit_get */
 };
 
 /* A name in a function: an object (or one of its sections), or a plain value. */
@@ -59,8 +60,9 @@ struct py_log {
 	size_t n_vars, cap_vars;
 	unsigned next_ns;
 	bool over;              /* a record past PY_UNIT_MAX_RECS was refused */
-	struct strmap written;  /* each key a PY_SET wrote and its sections ("#0", "#0.model"), ever:
-				 * py_unit_forget skips its scan of the log where none is under it */
+	struct strmap written;  /* each key a PY_SET wrote and its sections ("#0", "#0.model"), ever,
+				 * with the lowest index of a record that wrote under it: py_unit_forget
+				 * scans the log from there, and not at all where none is under it */
 };
 
 /* What a function returns: one item, or a tuple's items; each an object or a value. */
