@@ -205,10 +205,34 @@ static const struct {
 	 "+    train.train_iters=100 \\\n+    'model.cuda_graph_modules=[attn,mlp]' \\\n+    model.use_te_rng_tracker=true "
 	 "\\\n+    rng.te_rng_tracker=true  # short run\n", NULL},
 	{"--bridge 0.6 runner.sh", "+export NCCL_GRAPH_REGISTER=0\n torchrun", NULL, NULL},
+	/* a script's own hidden --cuda-graph-scope stays, edited in place if at all: no modules flag
+	 * beside it; the companion its CG201 asks for is the whole patch */
+	{"--bridge none mlm-scope-written.sh", "+export NCCL_GRAPH_REGISTER=0\n torchrun", NULL, "--cuda-graph-modules"},
+	{"--bridge none mlm-quoted.sh",
+	 "-    --cuda-graph-impl \"none\" --bf16\n+    --cuda-graph-impl transformer_engine --cuda-graph-modules attn mlp --bf16\n",
+	 NULL, NULL},
 	{"--mcore 0.17 --bridge none mlm-string.sh",
 	 "+CG_ARGS=\"--cuda-graph-impl transformer_engine --cuda-graph-scope attn moe_router moe_preprocess "
 	 "--te-rng-tracker\"\n", NULL, NULL},
 };
+
+/* Issue 42: what blocks a script's graphs is the rule that forbids them (CG111 with full
+ * recompute), not one that a candidate's own spelling breaks (CG131, a modules flag beside the
+ * script's scope). */
+Test(suggest, blocked_by_the_rule_that_forbids)
+{
+	int rc;
+	json_t *doc = suggest_json(SUGGEST_DIR, "--mcore 0.19 --bridge none", "mlm-scope-recompute.sh", &rc);
+	cr_assert_not_null(doc);
+	json_t *c = json_array_get(json_object_get(json_array_get(json_object_get(doc, "units"), 0), "choices"), 0);
+	json_t *blocked = json_object_get(c, "blocked");
+	cr_assert_gt(json_array_size(blocked), 0);
+	for (size_t k = 0; k < json_array_size(blocked); k++) {
+		const char *b = json_string_value(json_array_get(blocked, k));
+		cr_expect(strstr(b, "CG111") && !strstr(b, "CG131"), "%s", b);
+	}
+	json_decref(doc);
+}
 
 Test(suggest, diff_in_each_language)
 {

@@ -145,7 +145,7 @@ static void candidate_sets(const struct sgx *x, const struct sgt_cand *c, struct
 	/* MCore 0.18+ takes a scope only beside modules "full", None or [] (transformer_config.py,
 	 * core_v0.19.0 L2383-2387): with the scope, the modules are empty, whatever a recipe the unit
 	 * calls (or that recipe's own patch) sets them to */
-	if (x->tg->mcore >= 180 && !strcmp(sk, "model.cuda_graph_scope"))
+	if (x->tg->mcore >= 180 && !strcmp(sk, "model.cuda_graph_scope") && x->lang != SG_MLM)
 		put(t, "model.cuda_graph_modules", (struct value){.kind = V_LIST, .n = 0}, true);
 	for (const char *const *p = sgt_always(x->lang, x->tg, c->full_iteration); *p; p += 2)
 		put(t, p[0], value_from_plain(x->a, p[1]), true);

@@ -389,6 +389,13 @@ static size_t mlm_values_end(const char *s, size_t n, size_t p)
 	for (size_t k = p;;) {
 		while (k < n && (s[k] == ' ' || s[k] == '\t'))
 			k++;
+		if (k < n && (s[k] == '"' || s[k] == '\'')) {        /* a quoted word: --cuda-graph-impl "local" */
+			const char *close = memchr(s + k + 1, s[k], n - k - 1);
+			if (!close)
+				return end;
+			end = k = (size_t)(close - s) + 1;
+			continue;
+		}
 		if (k >= n || s[k] == '-' || s[k] == '#' || word_end(s[k]))
 			return end;
 		while (k < n && !word_end(s[k]))

@@ -148,7 +148,11 @@ int sgt_rank(const char *impl, const struct value *scope)
 	int r = 0;
 	for (size_t k = 0; k < scope->n; k++) {
 		const char *s = scope->items[k].kind == V_STR ? scope->items[k].s : "";
-		r += !strcmp(s, "full_iteration") ? 100 : !strcmp(s, "moe") ? 3 : !strcmp(s, "full") ? 50 : 1;
+		/* full_iteration_inference: an inference server's whole-step graph, which Megatron-LM
+		 * 0.18+ moves to inference_cuda_graph_scope (arguments.py core_v0.19.0 L274-290); no
+		 * training candidate outranks the unit's own choice of it */
+		r += !strcmp(s, "full_iteration") || !strcmp(s, "full_iteration_inference") ? 100
+		   : !strcmp(s, "moe") ? 3 : !strcmp(s, "full") ? 50 : 1;
 	}
 	return r ? r : 50;      /* an empty list: whole layers */
 }
@@ -166,10 +170,12 @@ const char *sgt_scope_key(enum sg_lang lang, const struct target *tg, const stru
 		return "model.cuda_graph_scope";
 	/* From 0.18 cuda_graph_modules, unless the unit writes the deprecated scope itself: MCore
 	 * asserts the two are not both set, and a helper such as Bridge's set_cuda_graph_modules
-	 * may have set modules where cglint cannot see (CG131). Megatron-LM has only the modules flag. */
+	 * may have set modules where cglint cannot see (CG131). A Megatron-LM script that writes the
+	 * hidden --cuda-graph-scope keeps it: arguments.py (core_v0.19.0 L615-621) moves it into
+	 * cuda_graph_modules, so a second flag beside it would fail that assert. */
 	const struct fact *f = facts_get(pre, "model.cuda_graph_scope");
 	bool scope_written = f && strcmp(f->layer, "default") && (f->raw.kind == V_STR || f->raw.kind == V_LIST);
-	return scope_written && lang != SG_MLM ? "model.cuda_graph_scope" : "model.cuda_graph_modules";
+	return scope_written ? "model.cuda_graph_scope" : "model.cuda_graph_modules";
 }
 
 /* Settings a rule's finding names that its pack gives no autofix for, and the packed-sequence
