@@ -184,6 +184,11 @@ static const struct {
 	 * so they go empty, whatever a recipe it calls (or that recipe's own patch) sets */
 	{"--bridge 0.6 scope-written.py", "+    cfg.model.cuda_graph_scope = [\"attn\", \"mlp\"]\n",
 	 "+    cfg.model.cuda_graph_modules = []\n", "cuda_graph_modules = [\""},
+	/* issue 42: a unit that chose full-iteration graphs keeps them; a value it writes changes on
+	 * its own line (the key once), and the RNG tracker it turns on is not written again */
+	{"--bridge 0.6 recipe-full-iteration.py",
+	 "-    cfg.rerun_state_machine.check_for_nan_in_loss = True\n+    cfg.rerun_state_machine.check_for_nan_in_loss = False\n",
+	 NULL, "+    cfg.model.use_te_rng_tracker"},
 	/* packed sequences: Bridge's padding settings, under an if where the dataset is unseen */
 	{"--bridge 0.6 packed-unseen.py",
 	 "+    if getattr(cfg.dataset, \"offline_packing_specs\", None) is not None:\n"
@@ -199,11 +204,12 @@ static const struct {
 	 "+    --micro-batch-size 1 --cuda-graph-impl transformer_engine --cuda-graph-modules attn moe_router "
 	 "moe_preprocess  # one sample a rank\n", NULL, NULL},
 	/* Bridge's recipe runner: Hydra overrides, in place where the command gives the key (its
-	 * quotes and continuation kept), else one a line after its last word; env as an export */
+	 * quotes and continuation kept), else one a line after its last word; env as an export; of
+	 * the RNG pair only rng.te_rng_tracker, since Bridge ORs the two (config.py L1270-1272) */
 	{"--bridge 0.6 runner.sh",
 	 "-    \"model.cuda_graph_impl=none\" \\\n+    model.cuda_graph_impl=transformer_engine \\\n",
-	 "+    train.train_iters=100 \\\n+    'model.cuda_graph_modules=[attn,mlp]' \\\n+    model.use_te_rng_tracker=true "
-	 "\\\n+    rng.te_rng_tracker=true  # short run\n", NULL},
+	 "+    train.train_iters=100 \\\n+    'model.cuda_graph_modules=[attn,mlp]' \\\n+    rng.te_rng_tracker=true  # short run\n",
+	 "model.use_te_rng_tracker"},
 	{"--bridge 0.6 runner.sh", "+export NCCL_GRAPH_REGISTER=0\n torchrun", NULL, NULL},
 	/* a script's own hidden --cuda-graph-scope stays, edited in place if at all: no modules flag
 	 * beside it; the companion its CG201 asks for is the whole patch */

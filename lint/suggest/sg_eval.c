@@ -122,12 +122,15 @@ static struct value str_list(struct arena *a, const char *const *s, size_t n)
 	return v;
 }
 
-/* The candidate as the unit's language spells it. */
+/* The candidate as the unit's language spells it: full-iteration graphs as an impl of their own
+ * on Megatron-LM 0.18+, and wherever the unit already writes them so (Bridge 0.6's recipes). */
 static void spell(const struct sgx *x, const struct sgt_cand *c, const char **impl, struct value *scope)
 {
 	*impl = c->impl;
 	*scope = str_list(x->a, c->scope, c->n);
-	if (c->full_iteration && x->lang == SG_MLM && x->tg->mcore >= 180) {
+	struct value own = facts_value(x->pre, sgt_impl_key(x->lang));
+	bool own_fi = own.kind == V_STR && !strcmp(own.s, "full_iteration");
+	if (c->full_iteration && ((x->lang == SG_MLM && x->tg->mcore >= 180) || own_fi)) {
 		*impl = "full_iteration";       /* Megatron-LM 0.18+: an impl of its own, no scope flag */
 		*scope = str_list(x->a, NULL, 0);
 	}
@@ -332,6 +335,64 @@ static void collect(struct sgx *x, const struct run *r, const struct run *off, s
 	c->undecided = copy_list(x->a, lines, c->n_undecided = n);
 }
 
+/* The errors a trial leaves: fresh ones (not the unit's own) and open (undecided) ones. */
+static void trial_errors(struct sgx *x, const struct facts *base, const struct trial *t, const char *const *own,
+			 size_t n_own, size_t *fresh, size_t *open)
+{
+	struct run r;
+	run_open(x, &r, base, t);
+	const char *errs[MAX_LIST];
+	size_t ne = ids_of(&r, false, SEV_ERROR, errs);
+	*fresh = 0;
+	for (size_t i = 0; i < ne; i++)
+		*fresh += !listed(own, n_own, errs[i]);
+	*open = ids_of(&r, true, SEV_ERROR, errs);
+	run_close(&r);
+}
+
+/* The winner less the RNG-tracker companion it does not need. Bridge ORs rng.te_rng_tracker and
+ * model.use_te_rng_tracker (config.py L1270-1272 at v0.6.0; the same from 0.2), and CG101 says
+ * exactly where one of them is not enough (GPTModelConfig asserts before the OR): each of the
+ * pair whose absence leaves no error and no more undecided checks goes. The other companions
+ * stay: some stand for failures no rule reads (a NaN check inside a full-iteration capture). */
+static void prune(struct sgx *x, const struct facts *base, const char *const *own, size_t n_own, struct trial *t)
+{
+	size_t fresh, open0, open;
+	trial_errors(x, base, t, own, n_own, &fresh, &open0);
+	for (size_t k = 0; k < t->n;) {         /* model's first: rng's is the fix CG101 names */
+		const char *key = t->sets[k].key;
+		if (!t->sets[k].companion || t->sets[k].only_if ||
+		    (strcmp(key, "model.use_te_rng_tracker") && strcmp(key, "rng.te_rng_tracker"))) {
+			k++;
+			continue;
+		}
+		struct trial less = *t;
+		memmove(&less.sets[k], &less.sets[k + 1], (less.n - k - 1) * sizeof(less.sets[0]));
+		less.n--;
+		trial_errors(x, base, &less, own, n_own, &fresh, &open);
+		if (!fresh && open <= open0)
+			*t = less;
+		else
+			k++;
+	}
+}
+
+/* The unit's own setting is full-iteration graphs: the impl of MCore 0.18+, or local with the
+ * full_iteration scope of earlier releases. */
+static bool chose_full_iteration(const struct sg_unit *u)
+{
+	if (!u->impl || !strcmp(u->impl, "full_iteration"))
+		return u->impl != NULL;
+	if (strcmp(u->impl, "local"))
+		return false;
+	if (u->scope.kind == V_STR)
+		return !strcmp(u->scope.s, "full_iteration");
+	for (size_t k = 0; u->scope.kind == V_LIST && k < u->scope.n; k++)
+		if (u->scope.items[k].kind == V_STR && !strcmp(u->scope.items[k].s, "full_iteration"))
+			return true;
+	return false;
+}
+
 /* The unit (with the branch's assumptions in 'base') judged: the leaf of the branch tree. */
 static void decide(struct sgx *x, const struct facts *base, const struct sgt_class *cls, const struct run *off,
 		   const struct run *now, struct sg_unit *u, struct sg_choice *c)
@@ -343,15 +404,20 @@ static void decide(struct sgx *x, const struct facts *base, const struct sgt_cla
 	for (size_t i = 0; i < n_off; i++)
 		if (listed(now_errs, n_now, off_errs[i]))
 			own[n_own++] = off_errs[i];
+	/* a unit that chose full-iteration graphs keeps them where a rule allows them, with the
+	 * companions they need; --allow full-iteration is for the units that did not choose */
+	bool chose_fi = chose_full_iteration(u), fi = x->allow_fi || chose_fi;
 	struct sgt_cand cands[SGT_MAX_CANDS];
-	size_t n = sgt_candidates(cls, x->allow_fi, cands);
+	size_t n = sgt_candidates(cls, fi, cands);
 	const char *blocked[SGT_MAX_CANDS];
 	size_t n_blocked = 0;
 	struct sbuf path;
 	sbuf_init(&path);
 	sbuf_printf(&path, "%s (%s) on %s", cls->row, cls->because, version(x->a, x->tg));
-	if (!x->allow_fi)
+	if (!fi)
 		sbuf_adds(&path, "; local full_iteration not asked for");
+	else if (!x->allow_fi)
+		sbuf_adds(&path, "; the unit chose full_iteration");
 	c->row = cls->row;
 	for (size_t k = 0; k < n; k++) {
 		struct trial t;
@@ -385,6 +451,7 @@ static void decide(struct sgx *x, const struct facts *base, const struct sgt_cla
 				}
 				c->impl = impl;
 				c->scope = scope;
+				prune(x, base, own, n_own, &t);
 				diff_sets(x, &t, c);
 				collect(x, &r, off, c);
 				run_close(&r);

@@ -94,6 +94,42 @@ static void py_set(struct sbuf *sb, const struct sg_set *s, size_t ind, const ch
 	sbuf_adds(sb, dict ? "}\n" : "\n");
 }
 
+/* The value on line 'l' in [from, to), where the key's value now comes from, if that line
+ * assigns NAME.KEY on its own at indent 'ind' ("    cfg.model.cuda_graph_impl = "none""): its
+ * offsets in buf, or false. A write that a later call may override is another line (the call's
+ * or the helper's), and a line with a comment, an open bracket or a continuation is left alone:
+ * the new value then goes before the return. */
+static bool py_assigned(const char *buf, size_t len, unsigned l, unsigned from, unsigned to, size_t ind,
+			const char *name, size_t name_len, const char *key, size_t *start, size_t *end)
+{
+	size_t n, kl = strlen(key);
+	const char *s = l >= from && l < to ? text_line(buf, len, l, &n) : NULL;
+	if (!s || indent_of(s, n) != ind || n < ind + name_len + 1 + kl || strncmp(s + ind, name, name_len) ||
+	    s[ind + name_len] != '.' || strncmp(s + ind + name_len + 1, key, kl))
+		return false;
+	size_t k = ind + name_len + 1 + kl;
+	while (k < n && s[k] == ' ')
+		k++;
+	if (k + 1 >= n || s[k] != '=' || s[k + 1] == '=')
+		return false;
+	for (k++; k < n && s[k] == ' ';)
+		k++;
+	size_t e = n;
+	while (e > k && (s[e - 1] == ' ' || s[e - 1] == '\r'))
+		e--;
+	int depth = 0;
+	bool plain = e > k && s[e - 1] != '\\';
+	for (size_t i = k; i < e && plain; i++) {
+		depth += s[i] == '(' || s[i] == '[' || s[i] == '{' ? 1 : s[i] == ')' || s[i] == ']' || s[i] == '}' ? -1 : 0;
+		plain = s[i] != '#';
+	}
+	if (!plain || depth)
+		return false;
+	*start = (size_t)(s - buf) + k;
+	*end = (size_t)(s - buf) + e;
+	return true;
+}
+
 static const char *py_patch(struct arena *a, const char *buf, size_t len, const struct sg_unit *u,
 			    const struct sg_choice *c, struct fix_edits *ed)
 {
@@ -116,7 +152,7 @@ static const char *py_patch(struct arena *a, const char *buf, size_t len, const 
 		if (depth <= 0 && e && s[e - 1] == ':')
 			break;
 	}
-	unsigned ret = 0;
+	unsigned ret = 0, body = l + 1;
 	size_t body_ind = 0, name_len = 0;
 	const char *name = NULL;
 	for (l++;; l++) {
@@ -148,9 +184,23 @@ static const char *py_patch(struct arena *a, const char *buf, size_t len, const 
 		return "the function does not end in 'return NAME'";
 	struct sbuf sb;
 	sbuf_init(&sb);
-	for (size_t k = 0; k < c->n_sets; k++)
-		if (!c->sets[k].only_if)
-			py_set(&sb, &c->sets[k], body_ind, name, name_len);
+	for (size_t k = 0; k < c->n_sets; k++) {
+		const struct sg_set *st = &c->sets[k];
+		size_t from, to;
+		if (st->only_if)
+			continue;
+		/* a value the function writes itself changes where it is written: the key once */
+		if (strncmp(st->key, "env.", 4) && !sgt_dict_key(st->key) && st->at.path && !strcmp(st->at.path, u->path) &&
+		    py_assigned(buf, len, st->at.line, body, ret, body_ind, name, name_len, st->key, &from, &to)) {
+			struct sbuf v;
+			sbuf_init(&v);
+			render(&v, &st->val, SG_PY);
+			edit(ed, from, to, arena_strdup(a, v.buf));
+			sbuf_release(&v);
+			continue;
+		}
+		py_set(&sb, st, body_ind, name, name_len);
+	}
 	/* companions that apply only where a key cglint cannot see is set: under an if on it */
 	for (size_t k = 0; k < c->n_sets; k++) {
 		const char *g = c->sets[k].only_if;
@@ -168,7 +218,8 @@ static const char *py_patch(struct arena *a, const char *buf, size_t len, const 
 	}
 	const char *at = text_line(buf, len, ret, &n);
 	size_t off = (size_t)(at - buf);
-	edit(ed, off, off, arena_strdup(a, sb.buf));
+	if (sb.len)
+		edit(ed, off, off, arena_strdup(a, sb.buf));
 	sbuf_release(&sb);
 	return NULL;
 }
