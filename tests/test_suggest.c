@@ -211,9 +211,14 @@ static const struct {
 	 "+    train.train_iters=100 \\\n+    'model.cuda_graph_modules=[attn,mlp]' \\\n+    rng.te_rng_tracker=true  # short run\n",
 	 "model.use_te_rng_tracker"},
 	{"--bridge 0.6 runner.sh", "+export NCCL_GRAPH_REGISTER=0\n torchrun", NULL, NULL},
-	/* a script's own hidden --cuda-graph-scope stays, edited in place if at all: no modules flag
-	 * beside it; the companion its CG201 asks for is the whole patch */
-	{"--bridge none mlm-scope-written.sh", "+export NCCL_GRAPH_REGISTER=0\n torchrun", NULL, "--cuda-graph-modules"},
+	/* a script's hidden --cuda-graph-scope becomes --cuda-graph-modules where it is written (no
+	 * second flag beside it), and the companion its CG201 asks for is exported */
+	{"--bridge none mlm-scope-written.sh", "+export NCCL_GRAPH_REGISTER=0\n torchrun",
+	 "-    --cuda-graph-impl transformer_engine --cuda-graph-scope attn mlp \\\n"
+	 "+    --cuda-graph-impl transformer_engine --cuda-graph-modules attn mlp \\\n", NULL},
+	{"--bridge none mlm-full-iteration-scope.sh",
+	 "-    --cuda-graph-impl local --cuda-graph-scope full_iteration \\\n+    --cuda-graph-impl full_iteration \\\n",
+	 NULL, NULL},
 	{"--bridge none mlm-quoted.sh",
 	 "-    --cuda-graph-impl \"none\" --bf16\n+    --cuda-graph-impl transformer_engine --cuda-graph-modules attn mlp --bf16\n",
 	 NULL, NULL},
@@ -238,6 +243,35 @@ Test(suggest, blocked_by_the_rule_that_forbids)
 		cr_expect(strstr(b, "CG111") && !strstr(b, "CG131"), "%s", b);
 	}
 	json_decref(doc);
+}
+
+/* Issue 42: a patched launch script lints with no deprecation note on its target (0.19): the
+ * hidden scope flag and local full_iteration are spelled as Megatron-LM 0.18+ spells them. */
+Test(suggest, patched_scripts_in_the_target_spelling)
+{
+	static const char *const files[] = {"mlm-scope-written.sh", "mlm-full-iteration-scope.sh"};
+	for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+		char *path, *text, *cmd, *out;
+		cr_assert_neq(asprintf(&path, "%s/%s", SUGGEST_DIR, files[k]), -1);
+		text = slurp(path);
+		char tmpl[] = "/tmp/cglint-respell-XXXXXX";
+		char *dir = mkdtemp(tmpl);
+		cr_assert_not_null(dir);
+		free(harness_write(dir, files[k], text, strlen(text)));
+		cr_assert_neq(asprintf(&cmd, "suggest --fix --mcore 0.19 --bridge none '%s'", files[k]), -1);
+		cr_expect_eq(harness_run(dir, cmd, NULL), 0, "%s", files[k]);
+		free(cmd);
+		cr_assert_neq(asprintf(&cmd, "--mcore 0.19 --bridge none '%s'", files[k]), -1);
+		harness_run(dir, cmd, &out);
+		cr_expect(!strstr(out, "CG132") && !strstr(out, "CG133") && !strstr(out, "error"), "%s:\n%s", files[k], out);
+		free(out);
+		free(cmd);
+		cr_assert_neq(asprintf(&cmd, "rm -rf '%s'", dir), -1);
+		cr_expect_eq(system(cmd), 0);
+		free(cmd);
+		free(text);
+		free(path);
+	}
 }
 
 Test(suggest, diff_in_each_language)

@@ -41,6 +41,8 @@ struct sg_set {
 	struct loc at;
 	bool companion;                 /* not the impl or the scope: a setting the rules or the guide require */
 	const char *only_if;            /* written only where this key is set (a Python if), or NULL */
+	const char *renames;            /* the deprecated key it replaces where the unit writes that
+					 * one ('at'), or NULL (Megatron-LM's --cuda-graph-scope) */
 };
 
 enum sg_status {

@@ -275,7 +275,7 @@ static bool written_unseen(struct sgx *x, const char *key)
 /* The differences between the winner's settings and what the unit writes now. */
 static void diff_sets(struct sgx *x, const struct trial *t, struct sg_choice *c)
 {
-	c->sets = arena_alloc(x->a, (t->n ? t->n : 1) * sizeof(*c->sets));
+	c->sets = arena_alloc(x->a, (t->n + 1) * sizeof(*c->sets));  /* + respell()'s */
 	for (size_t k = 0; k < t->n; k++) {
 		const struct sg_set *s = &t->sets[k];
 		struct value now = facts_value(x->pre, s->key);
@@ -283,8 +283,9 @@ static void diff_sets(struct sgx *x, const struct trial *t, struct sg_choice *c)
 				    ? sgt_same_scope(&now, &s->val)
 				    : value_equal(&now, &s->val) && (now.kind == s->val.kind || (s->val.kind == V_STR && now.kind != V_NULL &&
 											 !strncmp(s->key, "env.", 4)));
-		/* empty modules beside the scope: what MCore accepts there, None and "full" too */
-		same |= s->companion && !strcmp(s->key, "model.cuda_graph_modules") &&
+		/* empty modules (beside the scope, or for full-iteration graphs): None and "full", the
+		 * 0.18+ default, are the same to MCore */
+		same |= (s->companion || (s->val.kind == V_LIST && !s->val.n)) && !strcmp(s->key, "model.cuda_graph_modules") &&
 			(now.kind == V_NULL || (now.kind == V_LIST && !now.n) || (now.kind == V_STR && !strcmp(now.s, "full")));
 		if (same || (s->companion && written_unseen(x, s->key)))
 			continue;
@@ -333,6 +334,31 @@ static void collect(struct sgx *x, const struct run *r, const struct run *off, s
 		seen[n_seen < MAX_LIST ? n_seen++ : n_seen - 1] = d->rule->head.id;
 	}
 	c->undecided = copy_list(x->a, lines, c->n_undecided = n);
+}
+
+/* Megatron-LM 0.18+ names the graphed modules --cuda-graph-modules; its hidden --cuda-graph-scope
+ * only moves into them, with a deprecation warning (arguments.py core_v0.19.0 L615-621; CG132). A
+ * launch script that writes the scope gets it renamed where it is written, its names changed or
+ * not: the winner's modules under the flag the target spells them with. */
+static void respell(struct sgx *x, const struct sg_unit *u, struct sg_choice *c)
+{
+	if (x->lang != SG_MLM || x->tg->mcore < 180 || strstr(u->path, ".yaml") || strstr(u->path, ".yml"))
+		return;
+	const struct fact *f = facts_get(x->pre, "model.cuda_graph_scope");
+	if (!f || !f->loc.path || !strcmp(f->layer, "default") || (f->raw.kind != V_STR && f->raw.kind != V_LIST))
+		return;
+	struct sg_set *s = NULL;
+	for (size_t k = 0; k < c->n_sets && !s; k++)
+		if (!strcmp(c->sets[k].key, "model.cuda_graph_scope"))
+			s = &c->sets[k];
+	if (!s) {
+		s = &c->sets[c->n_sets++];
+		*s = (struct sg_set){.val = c->scope};
+	}
+	s->key = "model.cuda_graph_modules";
+	s->renames = "model.cuda_graph_scope";
+	s->at = f->loc;
+	s->at.path = arena_strdup(x->a, f->loc.path);
 }
 
 /* The errors a trial leaves: fresh ones (not the unit's own) and open (undecided) ones. */
@@ -453,6 +479,7 @@ static void decide(struct sgx *x, const struct facts *base, const struct sgt_cla
 				c->scope = scope;
 				prune(x, base, own, n_own, &t);
 				diff_sets(x, &t, c);
+				respell(x, u, c);
 				collect(x, &r, off, c);
 				run_close(&r);
 				break;

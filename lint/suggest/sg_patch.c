@@ -513,17 +513,34 @@ static const char *mlm_patch(struct arena *a, const char *buf, size_t len, unsig
 			why = arena_printf(a, "%s = %s has no flag spelling", st->key, spelled(a, &st->val, SG_YAML));
 			break;
 		}
-		size_t n, m = strlen(flag);
+		/* where the unit writes it: this flag, or the deprecated one it replaces */
+		const char *old = st->renames ? sgt_mlm_flag(a, st->renames) : flag;
+		size_t n, m = strlen(old);
 		const char *s = st->at.path && st->at.line ? text_line(buf, len, st->at.line, &n) : NULL;
 		size_t col = st->at.col ? st->at.col - 1 : 0;
-		if (s && col + m <= n && !strncmp(s + col, flag, m) && (col + m == n || s[col + m] == '=' ||
-									 word_end(s[col + m]))) {
+		if (s && col + m <= n && !strncmp(s + col, old, m) && (col + m == n || s[col + m] == '=' ||
+								       word_end(s[col + m]))) {
 			size_t from = col + m, to = mlm_values_end(s, n, from), base = (size_t)(s - buf);
-			edit(ed, base + from, base + to, arena_printf(a, "%s%s", s[from] == '=' ? "=" : " ", words));
+			if (!*words && !strcmp(st->key, "model.cuda_graph_modules")) {  /* none: no flag (nargs '+') */
+				size_t cut = col;
+				while (cut && (s[cut - 1] == ' ' || s[cut - 1] == '\t'))
+					cut--;
+				edit(ed, base + cut, base + to, "");
+			} else if (st->renames) {
+				edit(ed, base + col, base + to, arena_printf(a, "%s%s%s", flag, s[from] == '=' ? "=" : " ", words));
+			} else {
+				edit(ed, base + from, base + to, arena_printf(a, "%s%s", s[from] == '=' ? "=" : " ", words));
+			}
 			if (!strcmp(st->key, "model.cuda_graph_impl"))
 				anchor = base + to;
 			continue;
 		}
+		if (st->renames) {
+			why = arena_printf(a, "%s is not where the script writes it", sgt_mlm_flag(a, st->renames));
+			break;
+		}
+		if (!*words && !strcmp(st->key, "model.cuda_graph_modules"))
+			continue;       /* no modules: the default, and the flag takes at least one */
 		sbuf_printf(&tail, " %s%s%s", flag, *words ? " " : "", words);
 	}
 	unsigned cmd = mlm_command(a, buf, len, line);
