@@ -257,6 +257,36 @@ Test(normalize, comm_overlap_overwrites_model_flags)
 		     "an unset comm_overlap value is unknown in a partial file, not False");
 }
 
+/* facts_copy carries a fact whole: every field, the ones added after it was written included,
+ * with the copy's own key string (its index points at it), and what the source holds closed. */
+Test(facts, copy_is_whole)
+{
+	struct facts src, dst;
+	facts_init(&src, a);
+	facts_init(&dst, a);
+	struct fact *f = facts_set(&src, "model.cuda_graph_modules", value_str("attn"), (struct loc){"r.py", 3, 5}, "recipe");
+	f->raw = value_str("full");
+	f->why = "why";
+	f->origin = (struct loc){"helper.py", 9, 1};
+	f->enum_form = true;
+	f->from = (const struct expr *)f;       /* any pointer: it is carried, not read */
+	f->written_as = "model.cuda_graph_scope";
+	f->moved_by = "MC-04";
+	facts_close_under(&src, "env_vars");
+	src.closed = true;
+	facts_copy(&dst, &src);
+	struct fact *g = facts_get(&dst, "model.cuda_graph_modules");
+	cr_assert_not_null(g);
+	cr_expect_neq(g->key, f->key, "the copy keeps its own key string");
+	struct fact want;
+	memcpy(&want, f, sizeof(want));
+	want.key = g->key;
+	cr_expect_eq(memcmp(&want, g, sizeof(want)), 0, "a field of struct fact is not copied");
+	cr_expect(dst.closed && dst.n_closed_under == 1);
+	facts_release(&src);
+	facts_release(&dst);
+}
+
 TestSuite(target);
 
 Test(target, versions_ranges_and_gpus)

@@ -48,6 +48,21 @@ struct fact *facts_set(struct facts *t, const char *key, struct value v, struct 
 	return f;
 }
 
+void facts_copy(struct facts *dst, const struct facts *src)
+{
+	for (size_t k = 0; k < src->n; k++) {
+		const struct fact *f = src->order[k];
+		struct fact *g = facts_set(dst, f->key, f->val, f->loc, f->layer);
+		const char *key = g->key;       /* dst's own copy, which its index points at */
+		memcpy(g, f, sizeof(*g));
+		g->key = key;
+	}
+	dst->closed = src->closed;
+	dst->env_closed = src->env_closed;
+	for (size_t k = 0; k < src->n_closed_under; k++)
+		facts_close_under(dst, src->closed_under[k]);
+}
+
 bool facts_internal(const char *key)
 {
 	const char *leaf = strrchr(key, '.');

@@ -60,6 +60,9 @@ struct fact *facts_get(const struct facts *t, const char *key);
 bool facts_internal(const char *key);
 /* Absent keys under 'section' read as null from now on ('section' is copied). */
 void facts_close_under(struct facts *t, const char *section);
+/* Every fact of 'src' into 'dst' whole (a field added to struct fact comes along), and what src
+ * holds closed. The copies share src's strings and expressions: src's arena must outlive dst. */
+void facts_copy(struct facts *dst, const struct facts *src);
 /* Set 'key' from an input layer: both 'val' and 'raw' take 'v'. */
 struct fact *facts_set(struct facts *t, const char *key, struct value v, struct loc loc, const char *layer);
 /* The value an expression sees: the fact's, else null when closed, else unknown. */

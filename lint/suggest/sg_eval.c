@@ -54,27 +54,11 @@ static void put(struct trial *t, const char *key, struct value v, bool companion
 	put_if(t, key, v, companion, NULL);
 }
 
-static void copy_facts(struct facts *dst, const struct facts *src)
-{
-	for (size_t k = 0; k < src->n; k++) {
-		const struct fact *f = src->order[k];
-		struct fact *g = facts_set(dst, f->key, f->val, f->loc, f->layer);
-		g->raw = f->raw;
-		g->why = f->why;
-		g->origin = f->origin;
-		g->enum_form = f->enum_form;
-	}
-	dst->closed = src->closed;
-	dst->env_closed = src->env_closed;
-	for (size_t k = 0; k < src->n_closed_under; k++)
-		facts_close_under(dst, src->closed_under[k]);
-}
-
 static void run_open(struct sgx *x, struct run *r, const struct facts *base, const struct trial *t)
 {
 	r->ta = arena_new();
 	facts_init(&r->f, r->ta);
-	copy_facts(&r->f, base);
+	facts_copy(&r->f, base);
 	for (size_t k = 0; t && k < t->n; k++)
 		facts_set(&r->f, t->sets[k].key, t->sets[k].val, (struct loc){x->path, x->line, 1}, "suggest");
 	diag_init(&r->l, r->ta, NULL, NULL);
@@ -561,7 +545,7 @@ static void walk(struct sgx *x, const struct facts *base, const char *when, unsi
 			struct arena *ba = arena_new();
 			struct facts f;
 			facts_init(&f, ba);
-			copy_facts(&f, base);
+			facts_copy(&f, base);
 			facts_set(&f, b.key, b.vals[k], (struct loc){0}, "branch");
 			const char *w = arena_printf(x->a, "%s%s%s = %s (%s)", when ? when : "", when ? ", " : "", b.key,
 						     value_string(x->a, &b.vals[k], false), b.labels[k]);
