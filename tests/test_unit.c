@@ -257,6 +257,29 @@ Test(normalize, comm_overlap_overwrites_model_flags)
 		     "an unset comm_overlap value is unknown in a partial file, not False");
 }
 
+/* Sequence parallelism without tensor parallelism is turned off where the real code turns it off:
+ * Bridge 0.4+'s TransformerConfig.finalize(), Megatron-LM's validate_args; not by Bridge 0.3. */
+Test(normalize, sequence_parallel_needs_tensor_parallel)
+{
+	static const char yaml[] = "model: {tensor_model_parallel_size: 1, sequence_parallel: true}\n";
+	const int bridges[] = {30, 60};
+	const bool want[] = {true, false};
+	for (size_t k = 0; k < 2; k++) {
+		facts_release(&t);
+		facts_init(&t, a);
+		tgt.bridge = bridges[k];
+		load_yaml(yaml);
+		run_engine();
+		cr_expect_eq(facts_get(&t, "model.sequence_parallel")->val.b, want[k], "Bridge %d", bridges[k]);
+	}
+	facts_release(&t);
+	facts_init(&t, a);
+	tgt.bridge = 60;
+	load_yaml("model: {tensor_model_parallel_size: 2, sequence_parallel: true}\n");
+	run_engine();
+	cr_expect_eq(facts_get(&t, "model.sequence_parallel")->val.b, true, "two TP ranks keep it");
+}
+
 /* facts_copy carries a fact whole: every field, the ones added after it was written included,
  * with the copy's own key string (its index points at it), and what the source holds closed. */
 Test(facts, copy_is_whole)
