@@ -407,6 +407,16 @@ static bool chose_full_iteration(const struct sg_unit *u)
 static void decide(struct sgx *x, const struct facts *base, const struct sgt_class *cls, const struct run *off,
 		   const struct run *now, struct sg_unit *u, struct sg_choice *c)
 {
+	/* Megatron-LM's inference programs (examples/inference/, args_run_kind) take the training
+	 * flags but capture decode steps: the training candidates do not apply to them */
+	struct value kind = facts_value(x->pre, "args._run");
+	if (x->lang == SG_MLM && kind.kind == V_STR && !strcmp(kind.s, "inference")) {
+		c->row = cls->row;
+		c->status = SG_KEEP;
+		c->why = arena_printf(x->a, "an inference program: suggest ranks training graphs, so its own %s stays",
+				      setting_text(x->a, u->impl, &u->scope));
+		return;
+	}
 	/* the unit's own errors: those it has both with graphs off and as written. One that only
 	 * graphs off brings (an inference scope that needs local graphs) depends on the setting. */
 	const char *own[MAX_LIST], *off_errs[MAX_LIST], *now_errs[MAX_LIST];
