@@ -14,7 +14,8 @@ CGLINT_MCORE_TREE, else bridge_truth.py's MCORE_PLACES. Without one: exit 77 (ct
 2. On the patched copy, `suggest` again must call every patched unit `already`, and
    `CGLINT --format json` must report no error, per file and rule, that the original lacks.
 3. Every file --fix changed belongs to a patched unit, and at least --min-patched units of
-   model_config.yaml files were patched (what core_v0.19.0 gives: 305).
+   model_config.yaml files were patched (what core_v0.19.0 gives: 255; its 51 inference tests keep
+   their own setting, since suggest ranks training graphs).
 Exit 0 when all of that holds, 1 otherwise.
 """
 
@@ -82,7 +83,7 @@ def main():
     ap.add_argument("cglint")
     ap.add_argument("tree", nargs="?")
     ap.add_argument("--mcore", default="0.19")
-    ap.add_argument("--min-patched", type=int, default=305)
+    ap.add_argument("--min-patched", type=int, default=255)
     ap.add_argument("--json")
     ap.add_argument("-v", action="store_true")
     a = ap.parse_args()
