@@ -254,9 +254,8 @@ Test(suggest, patched_scripts_in_the_target_spelling)
 		char *path, *text, *cmd, *out;
 		cr_assert_neq(asprintf(&path, "%s/%s", SUGGEST_DIR, files[k]), -1);
 		text = slurp(path);
-		char tmpl[] = "/tmp/cglint-respell-XXXXXX";
-		char *dir = mkdtemp(tmpl);
-		cr_assert_not_null(dir);
+		char dir[64];
+		cr_assert(harness_tmpdir(dir, sizeof(dir), "respell"));
 		free(harness_write(dir, files[k], text, strlen(text)));
 		cr_assert_neq(asprintf(&cmd, "suggest --fix --mcore 0.19 --bridge none '%s'", files[k]), -1);
 		cr_expect_eq(harness_run(dir, cmd, NULL), 0, "%s", files[k]);
@@ -266,9 +265,7 @@ Test(suggest, patched_scripts_in_the_target_spelling)
 		cr_expect(!strstr(out, "CG132") && !strstr(out, "CG133") && !strstr(out, "error"), "%s:\n%s", files[k], out);
 		free(out);
 		free(cmd);
-		cr_assert_neq(asprintf(&cmd, "rm -rf '%s'", dir), -1);
-		cr_expect_eq(system(cmd), 0);
-		free(cmd);
+		cr_expect_eq(harness_rmdir(dir), 0);
 		free(text);
 		free(path);
 	}
