@@ -107,14 +107,17 @@ static struct value str_list(struct arena *a, const char *const *s, size_t n)
 }
 
 /* The candidate as the unit's language spells it: full-iteration graphs as an impl of their own
- * on Megatron-LM 0.18+, and wherever the unit already writes them so (Bridge 0.6's recipes). */
+ * where the target takes one, Megatron-LM 0.18+ and Bridge 0.6 (utils/cuda_graph.py L125 at
+ * v0.6.0; MCore 0.18+ calls local + ["full_iteration"] deprecated, CG133), and wherever the unit
+ * already writes them so. */
 static void spell(const struct sgx *x, const struct sgt_cand *c, const char **impl, struct value *scope)
 {
 	*impl = c->impl;
 	*scope = str_list(x->a, c->scope, c->n);
 	struct value own = facts_value(x->pre, sgt_impl_key(x->lang));
 	bool own_fi = own.kind == V_STR && !strcmp(own.s, "full_iteration");
-	if (c->full_iteration && ((x->lang == SG_MLM && x->tg->mcore >= 180) || own_fi)) {
+	bool fi_impl = x->tg->mcore >= 180 && (x->lang == SG_MLM || (x->lang != SG_HARNESS && x->tg->bridge >= 60));
+	if (c->full_iteration && (fi_impl || own_fi)) {
 		*impl = "full_iteration";       /* Megatron-LM 0.18+: an impl of its own, no scope flag */
 		*scope = str_list(x->a, NULL, 0);
 	}
