@@ -72,7 +72,6 @@ struct sg_unit {
 	enum sg_lang lang;
 	const char *impl;               /* what the unit has now, after normalization */
 	struct value scope;
-	const char *skipped;            /* why no suggestion was looked for, or NULL */
 	struct sg_choice *choices;      /* one, or one per branch */
 	const char *unknown;            /* branches: the first key they split on, and why it is unknown */
 	size_t n_choices;
