@@ -15,7 +15,7 @@ struct strmap_slot {
 
 /* Eight bytes a step, each mixed in by a multiply and a shift that brings high bits down (the
  * slot is the hash's low bits): keys are dotted paths of 20-40 bytes, hashed on every lookup. */
-static size_t hash(const char *p, size_t n)
+size_t strmap_hash(const char *p, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
 	for (; n >= 8; p += 8, n -= 8) {
@@ -33,7 +33,7 @@ static size_t hash(const char *p, size_t n)
 static struct strmap_slot *slot(const struct strmap *m, const char *key, size_t len)
 {
 	size_t mask = m->cap - 1;
-	for (size_t i = hash(key, len) & mask;; i = (i + 1) & mask) {
+	for (size_t i = strmap_hash(key, len) & mask;; i = (i + 1) & mask) {
 		struct strmap_slot *s = &m->slots[i];
 		if (!s->key || (s->len == len && !memcmp(s->key, key, len)))
 			return s;

@@ -23,5 +23,7 @@ bool strmap_get(const struct strmap *m, const char *key, size_t len, size_t *val
 /* Store (or replace) the index for key[0..len). */
 void strmap_put(struct strmap *m, const char *key, size_t len, size_t val);
 void strmap_release(struct strmap *m);
+/* The hash the map uses for key[0..len), for a table that keeps its own (py_unit's records). */
+size_t strmap_hash(const char *key, size_t len);
 
 #endif

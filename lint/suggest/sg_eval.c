@@ -331,8 +331,8 @@ static void respell(struct sgx *x, const struct sg_unit *u, struct sg_choice *c)
 {
 	if (x->lang != SG_MLM || x->tg->mcore < 180 || strstr(u->path, ".yaml") || strstr(u->path, ".yml"))
 		return;
-	const struct fact *f = facts_get(x->pre, "model.cuda_graph_scope");
-	if (!f || !f->loc.path || !strcmp(f->layer, "default") || (f->raw.kind != V_STR && f->raw.kind != V_LIST))
+	const struct fact *f = sgt_scope_written(x->pre);
+	if (!f || !f->loc.path)
 		return;
 	struct sg_set *s = NULL;
 	for (size_t k = 0; k < c->n_sets && !s; k++)
@@ -368,10 +368,10 @@ static void trial_errors(struct sgx *x, const struct facts *base, const struct t
  * exactly where one of them is not enough (GPTModelConfig asserts before the OR): each of the
  * pair whose absence leaves no error and no more undecided checks goes. The other companions
  * stay: some stand for failures no rule reads (a NaN check inside a full-iteration capture). */
-static void prune(struct sgx *x, const struct facts *base, const char *const *own, size_t n_own, struct trial *t)
+static void prune(struct sgx *x, const struct facts *base, const char *const *own, size_t n_own, struct trial *t,
+		  size_t open0)
 {
-	size_t fresh, open0, open;
-	trial_errors(x, base, t, own, n_own, &fresh, &open0);
+	size_t fresh, open;
 	for (size_t k = 0; k < t->n;) {         /* model's first: rng's is the fix CG101 names */
 		const char *key = t->sets[k].key;
 		if (!t->sets[k].companion || t->sets[k].only_if ||
@@ -394,9 +394,9 @@ static void prune(struct sgx *x, const struct facts *base, const char *const *ow
  * full_iteration scope of earlier releases. */
 static bool chose_full_iteration(const struct sg_unit *u)
 {
-	if (!u->impl || !strcmp(u->impl, "full_iteration"))
-		return u->impl != NULL;
-	if (strcmp(u->impl, "local"))
+	if (u->impl && !strcmp(u->impl, "full_iteration"))
+		return true;
+	if (!u->impl || strcmp(u->impl, "local"))
 		return false;
 	if (u->scope.kind == V_STR)
 		return !strcmp(u->scope.s, "full_iteration");
@@ -474,7 +474,7 @@ static void decide(struct sgx *x, const struct facts *base, const struct sgt_cla
 				}
 				c->impl = impl;
 				c->scope = scope;
-				prune(x, base, own, n_own, &t);
+				prune(x, base, own, n_own, &t, ids_of(&r, true, SEV_ERROR, errs));
 				diff_sets(x, &t, c);
 				respell(x, u, c);
 				collect(x, &r, off, c);

@@ -49,6 +49,8 @@ int sgt_rank(const char *impl, const struct value *scope);
 /* The keys a unit's language writes the impl and the scope in, and how it spells a candidate. */
 const char *sgt_impl_key(enum sg_lang lang);
 const char *sgt_scope_key(enum sg_lang lang, const struct target *tg, const struct facts *pre);
+/* The unit's own write of the deprecated cuda_graph_scope (an input's, not a default), or NULL. */
+const struct fact *sgt_scope_written(const struct facts *pre);
 /* The setting that lifts a rule's finding where its pack gives no autofix, or that settles it
  * where it stays undecided (then only where 'guard', when set, is known to be set). */
 struct sgt_companion {

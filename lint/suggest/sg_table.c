@@ -173,9 +173,13 @@ const char *sgt_scope_key(enum sg_lang lang, const struct target *tg, const stru
 	 * may have set modules where cglint cannot see (CG131). A Megatron-LM script that writes the
 	 * hidden --cuda-graph-scope keeps it: arguments.py (core_v0.19.0 L615-621) moves it into
 	 * cuda_graph_modules, so a second flag beside it would fail that assert. */
+	return sgt_scope_written(pre) ? "model.cuda_graph_scope" : "model.cuda_graph_modules";
+}
+
+const struct fact *sgt_scope_written(const struct facts *pre)
+{
 	const struct fact *f = facts_get(pre, "model.cuda_graph_scope");
-	bool scope_written = f && strcmp(f->layer, "default") && (f->raw.kind == V_STR || f->raw.kind == V_LIST);
-	return scope_written ? "model.cuda_graph_scope" : "model.cuda_graph_modules";
+	return f && strcmp(f->layer, "default") && (f->raw.kind == V_STR || f->raw.kind == V_LIST) ? f : NULL;
 }
 
 /* Settings a rule's finding names that its pack gives no autofix for, and the packed-sequence

@@ -99,24 +99,8 @@ const char *py_unit_var_why(const struct py_log *l, const char *name)
 	return NULL;
 }
 
-static unsigned key_hash(const char *key, unsigned *len)
-{
-	unsigned h = 2166136261u;
-	const char *p = key;
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	*len = (unsigned)(p - key);
-	return h;
-}
-
-/* py_unit_under with the prefix's length known; the first bytes differ most often ("#0" "#12") */
-static inline bool under(const char *key, const char *prefix, size_t n)
-{
-	return (!n || key[0] == prefix[0]) && (n < 2 || key[1] == prefix[1]) && !strncmp(key, prefix, n) &&
-	       (key[n] == '\0' || key[n] == '.');
-}
-
-/* The same for a key whose length is known too (a record's): most keys end or go on elsewhere */
+/* Whether 'key' (of length klen) is 'prefix' (of length n) or a key under it: most keys end or
+ * go on elsewhere, so the lengths and the byte after the prefix answer before the compare. */
 static inline bool under_len(const char *key, size_t klen, const char *prefix, size_t n)
 {
 	return klen >= n && (klen == n || key[n] == '.') && !memcmp(key, prefix, n);
@@ -124,7 +108,8 @@ static inline bool under_len(const char *key, size_t klen, const char *prefix, s
 
 bool py_unit_get(const struct py_log *l, const char *key, struct value *out, const char **why)
 {
-	unsigned len, h = key_hash(key, &len);
+	size_t len = strlen(key);
+	unsigned h = (unsigned)strmap_hash(key, len);
 	for (size_t k = l->n; k-- > 0;) {
 		const struct py_rec *r = &l->recs[k];
 		if (r->op == PY_SET && r->hash == h && r->len == len && !strcmp(r->key, key)) {
@@ -148,7 +133,7 @@ const char *py_unit_new_ns(struct py_log *l)
 
 bool py_unit_under(const char *key, const char *prefix)
 {
-	return under(key, prefix, strlen(prefix));
+	return under_len(key, strlen(key), prefix, strlen(prefix));
 }
 
 static void rec_one(struct py_log *l, struct py_rec r);
@@ -179,7 +164,8 @@ static void rec_one(struct py_log *l, struct py_rec r)
 		l->cap = l->cap ? 2 * l->cap : 32;
 		l->recs = mem_realloc(l->recs, l->cap * sizeof(*l->recs));
 	}
-	r.hash = key_hash(r.key, &r.len);
+	r.len = (unsigned)strlen(r.key);
+	r.hash = (unsigned)strmap_hash(r.key, r.len);
 	size_t at = l->n, first;
 	l->recs[l->n++] = r;
 	if (r.op != PY_SET)
