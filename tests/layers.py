@@ -10,7 +10,9 @@ usage: layers.py LINT_DIR [BUILD_DIR]
   lower one; third-party parsers are included only by the files named in THIRD_PARTY.
 - Calls (with BUILD_DIR): the object files' symbols (nm) give which module calls which; no
   call may go to a higher stage, and no two modules may call each other, directly or round a
-  longer circle.
+  longer circle, except inside a group (GROUPS): modules that are one recursive algorithm split
+  over files call each other freely, and the rest of the tree calls them only through the
+  functions their face (its headers) declares.
 Before judging the real tree it judges a small made-up one with one fault of each kind and
 fails unless it finds them all, so a checker that finds nothing cannot pass.
 """
@@ -27,14 +29,24 @@ STAGES = ["base", "input", "config", "front", "source", "report", "probe", "run"
 # Sub-stages: a folder inside a stage that is a front-end of its own. Files outside it may include
 # only the headers named here, its interface; the rest are private to it.
 SUBSTAGES = {"front/py": {"fe_py.h", "py_mod.h", "py_text.h", "py_bridge.h"}}
+# Groups: one module in several files (a recursive evaluator), whose files may call each other in
+# circles; a file outside a group calls into it only through the functions its face declares.
+GROUPS = {
+    "the Python evaluator": {
+        "modules": {"front/py/fe_py", "front/py/py_walk", "front/py/py_eval", "front/py/py_call", "front/py/py_flow",
+                    "front/py/py_obj", "front/py/py_comp", "front/py/py_class", "front/py/py_bridge_reg",
+                    "front/py/py_bridge_auto"},
+        "face": ["front/py/fe_py.h"],
+    },
+}
 # Third-party headers (by prefix) and the only files allowed to include them.
 THIRD_PARTY = {
     "yaml.h": {"input/fe_yaml.c"},
     "git2.h": {"input/ignore.c"},
     "git2/": {"input/ignore.c"},
     "clang-c/": {"source/fe_clang_lib.h"},
-    "tree_sitter/": {"front/py/fe_py.c", "front/py/fe_py_lit.c", "front/py/fe_py_lit.h", "front/py/fe_py_mod.c",
-                     "front/py/fe_py_mod.h", "front/py/py_fn.h", "front/py/py_eval.c", "front/py/py_call.c", "front/py/py_class.c",
+    "tree_sitter/": {"front/py/fe_py.c", "front/py/py_walk.c", "front/py/fe_py_lit.c", "front/py/fe_py_lit.h", "front/py/fe_py_mod.c",
+                     "front/py/fe_py_mod.h", "front/py/py_fn.h", "front/py/py_node.h", "front/py/py_session.h", "front/py/py_eval.c", "front/py/py_call.c", "front/py/py_class.c",
                      "front/py/py_flow.c"},
 }
 
@@ -123,12 +135,30 @@ def module_graph(build):
     return graph, len({m for m in defs.values()})
 
 
-def check_calls(graph):
+def face_symbols(lint, group):
+    """The function names a group's face headers declare."""
+    names = set()
+    for h in group["face"]:
+        with open(os.path.join(lint, h), encoding="utf-8") as f:
+            names |= set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", f.read()))
+    return names
+
+
+def check_calls(graph, groups):
+    """'groups': name -> (modules, the symbols its face declares)."""
     faults = []
+    group_of = {m: name for name, (mods, _) in groups.items() for m in mods}
     for a in sorted(graph):
         for b, syms in sorted(graph[a].items()):
             if STAGES.index(b.split("/")[0]) > STAGES.index(a.split("/")[0]):
                 faults.append(f"{a} calls {b} ({', '.join(syms[:3])}): stage {b.split('/')[0]} is above {a.split('/')[0]}")
+            g = group_of.get(b)
+            behind = [s for s in syms if s not in groups[g][1]] if g and group_of.get(a) != g else []
+            if behind:
+                faults.append(f"{a} calls {b} ({', '.join(behind[:3])}), inside {g}, past its face")
+    # a group is one node for the circles: inside it they are allowed, through it they are not
+    graph = {group_of.get(a, a): {group_of.get(b, b): s for b, s in out.items() if group_of.get(b, b) != group_of.get(a, a)}
+             for a, out in graph.items()}
     # circles: strongly connected components of more than one module (Tarjan)
     index, low, on, stack, comps = {}, {}, set(), [], []
     nodes = sorted(set(graph) | {b for a in graph for b in graph[a]})
@@ -177,10 +207,12 @@ def self_test():
             with open(os.path.join(d, rel), "w") as f:
                 f.write(text)
         found = check_includes(d)
-    graph = {"base/x": {"run/y": ["y_f"]}, "run/y": {"run/z": ["z_f"]}, "run/z": {"run/y": ["y_g"]}}
-    found += check_calls(graph)
+    graph = {"base/x": {"run/y": ["y_f"]}, "run/y": {"run/z": ["z_f"]}, "run/z": {"run/y": ["y_g"]},
+             "front/g1": {"front/g2": ["g2_f"]}, "front/g2": {"front/g1": ["g1_f"]},   # a group's own circle
+             "front/o": {"front/g1": ["g1_face", "g1_f"]}}                             # past the group's face
+    found += check_calls(graph, {"group G": ({"front/g1", "front/g2"}, {"g1_face"})})
     want = ["stage config is above base", "only source/fe_clang_lib.h", "not in a stage folder",
-            "private to front/py", "stage run is above base", "run/y <-> run/z"]
+            "private to front/py", "stage run is above base", "run/y <-> run/z", "(g1_f), inside group G, past its face"]
     missing = [w for w in want if not any(w in f for f in found)]
     if missing or len(found) != len(want):
         print("layers.py: the self-test expected faults it did not find, or found others:", missing, found)
@@ -201,7 +233,7 @@ def main():
         graph, n = module_graph(sys.argv[2])
         if n < 20:
             faults.append(f"only {n} modules' objects found under {sys.argv[2]}: is it a build folder?")
-        faults += check_calls(graph)
+        faults += check_calls(graph, {name: (g["modules"], face_symbols(lint, g)) for name, g in GROUPS.items()})
         checked += f" and the calls between {n} modules"
     for f in faults:
         print(f)

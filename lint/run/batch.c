@@ -79,7 +79,7 @@ static void work(void *ctx, size_t c, struct sbuf *out)
 		diag_release(&r->diags);        /* the list of this item alone */
 		r->diags.input_error = false;
 		size_t units = r->units, notes = r->notes.n, logged = log.len;
-		size_t mods = r->py ? fe_py_cache_count(r->py) : 0;
+		size_t mods = r->py ? fe_py_session_count(r->py) : 0;
 		p->check(r, &p->b->items[k]);
 		wire.len = 0;
 		diag_wire_put(&wire, &r->diags);
@@ -94,12 +94,12 @@ static void work(void *ctx, size_t c, struct sbuf *out)
 			diag_wire_put_u32(out, n->loc.col);
 			put_all(out, n->text);
 		}
-		size_t now = r->py ? fe_py_cache_count(r->py) : 0;
+		size_t now = r->py ? fe_py_session_count(r->py) : 0;
 		diag_wire_put_u32(out, (uint32_t)(now - mods));
 		for (size_t i = mods; i < now; i++) {
 			const char *path, *buf;
 			size_t len;
-			fe_py_cache_file(r->py, i, &path, &buf, &len);
+			fe_py_session_file(r->py, i, &path, &buf, &len);
 			put_all(out, path);
 			diag_wire_put_str(out, buf, len);
 		}
@@ -241,11 +241,11 @@ static struct diag_wire_in *in_workers(struct pool *p, struct lint_run *r, size_
 	jobs_run(chunks, &(struct jobs_limits){.parallel = (unsigned)chunks}, work, done, p);
 	struct budget bu = {0};
 	struct diag_wire_in *at = records(p, chunks, &bu);
-	size_t files = r->py ? fe_py_cache_count(r->py) : 0, bytes = 0;
+	size_t files = r->py ? fe_py_session_count(r->py) : 0, bytes = 0;
 	for (size_t k = 0; k < files; k++) {
 		const char *path, *buf;
 		size_t len;
-		fe_py_cache_file(r->py, k, &path, &buf, &len);
+		fe_py_session_file(r->py, k, &path, &buf, &len);
 		bytes += len;
 	}
 	*python_here = files + bu.files > FE_PY_MAX_FILES || bytes + bu.bytes > FE_PY_MAX_BYTES;

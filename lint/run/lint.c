@@ -92,7 +92,7 @@ void lint_run_release(struct lint_run *r)
 	batch_free(r->batch);
 	proj_free(r->proj);
 	text_store_free(r->texts);
-	fe_py_cache_free(r->py);
+	fe_py_session_free(r->py);
 	arena_free(r->arena);
 }
 
@@ -106,16 +106,16 @@ void lint_finish(struct lint_run *r)
 }
 
 /* A Bridge config: the file, then the layers over it. */
-static void bridge_unit(struct lint_run *r, const char *path, const struct node *root, struct facts *t,
+static void bridge_unit(struct lint_run *r, const struct unit_at *at, const struct node *root, struct facts *t,
 			const struct target *tg)
 {
 	bool full_dump = cfg_from_yaml(t, root, "config");
 	for (size_t k = 0; k < t->n; k++)       /* a config that sets a CUDA-graph key is Bridge's */
 		if (t->order[k]->loc.path && py_text_is_graph_key(t->order[k]->key)) {
-			unit_bridge_input(r, path, t->order[k]->loc, tg, "config");
+			unit_bridge_input(r, at->path, t->order[k]->loc, tg, "config");
 			break;
 		}
-	unit_bridge_layers(r, path, t, tg, full_dump, false);
+	unit_bridge_layers(r, at, t, tg, full_dump, false);
 }
 
 /* Megatron-LM runs Megatron Core without Bridge, whatever --bridge says. */
@@ -126,7 +126,7 @@ static struct target mlm_target(const struct target *unit)
 	return tg;
 }
 
-static void yaml_unit(struct lint_run *r, const char *path, const struct node *root, const struct target *unit)
+static void yaml_unit(struct lint_run *r, const struct unit_at *at, const struct node *root, const struct target *unit)
 {
 	struct arena *a = arena_new();
 	struct facts t;
@@ -137,17 +137,17 @@ static void yaml_unit(struct lint_run *r, const char *path, const struct node *r
 		/* the file is the whole command line: flags it does not give take argparse's defaults */
 		t.closed = mlm_test_case_facts(&t, &r->diags, r->pack, &tg, root) || r->opts->assume_defaults;
 		unit_outer_env(r, &t);
-		unit_judge(r, path, &t, &tg);
+		unit_judge(r, at, &t, &tg);
 		break;
 	case MLM_YAML_CFG:
 		/* core_config_from_args refuses a file that lacks a field: every key is there */
 		mlm_yaml_cfg_facts(&t, root);
 		unit_outer_env(r, &t);
 		t.closed = true;
-		unit_judge(r, path, &t, &tg);
+		unit_judge(r, at, &t, &tg);
 		break;
 	case MLM_NOT:
-		bridge_unit(r, path, root, &t, unit);
+		bridge_unit(r, at, root, &t, unit);
 		break;
 	}
 	facts_release(&t);
@@ -233,9 +233,8 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 		 * harness's recipe sets keys its command line does not show */
 		t.closed = (prog == ARGS_MEGATRON_LM && complete) || r->opts->assume_defaults;
 		free(w);
-		r->unit_line = w_prog_line;     /* a script's commands are units of their own */
-		unit_judge(r, path, &t, &tg);
-		r->unit_line = 0;
+		/* a script's commands are units of their own */
+		unit_judge(r, &(struct unit_at){path, w_prog_line}, &t, &tg);
 		facts_release(&t);
 		arena_free(ua);
 	}
@@ -340,12 +339,9 @@ static void check_item(struct lint_run *r, const struct batch_item *it)
 	if (fe_yaml_parse_docs(a, &r->diags, path, buf, len, mlm_text_is_test_case(buf, len) ? "CG909" : "CG902",
 			       &roots, &n) == 0) {
 		if (!n)
-			yaml_unit(r, path, NULL, &tg);
-		for (size_t k = 0; k < n; k++) {
-			r->unit_line = n > 1 ? roots[k]->loc.line : 0;
-			yaml_unit(r, path, roots[k], &tg);
-		}
-		r->unit_line = 0;
+			yaml_unit(r, &(struct unit_at){path, 0}, NULL, &tg);
+		for (size_t k = 0; k < n; k++)
+			yaml_unit(r, &(struct unit_at){path, n > 1 ? roots[k]->loc.line : 0}, roots[k], &tg);
 	}
 	arena_free(a);
 }

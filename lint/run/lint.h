@@ -22,7 +22,7 @@ struct facts;
 struct node;
 struct pack;
 struct proj;
-struct py_cache;
+struct py_session;
 struct sbuf;
 struct text_store;
 
@@ -81,11 +81,9 @@ struct lint_run {
 	struct proj *proj;              /* .cglint.yaml resolver, or NULL (--isolated); the run frees it */
 	struct text_store *texts;       /* every input read, by path (texts in the run's arena) */
 	size_t excluded;                /* inputs a config's exclude: skipped */
-	struct py_cache *py;            /* Python modules parsed to follow calls (fe_py.h), or NULL */
+	struct py_session *py;            /* Python modules parsed to follow calls (fe_py.h), or NULL */
 	const char *named;              /* the path lint_path was given, while it is read */
 	size_t files;                   /* inputs read and checked, sources included */
-	unsigned unit_line;             /* where the YAML document being judged starts (0: line 1) */
-	const char *unit_name;          /* the recipe function being judged, or NULL */
 	bool said_python_path;          /* -v named the Python search path (input/pyenv.h) */
 	const char *said_no_bridge;     /* the file CG925 was last said for (once per file) */
 	const char *bridge_root;        /* the Megatron-Bridge recipes' imports reached, once found */

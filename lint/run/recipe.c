@@ -18,6 +18,7 @@
 #include "front/py/py_text.h"
 #include "input/pyenv.h"
 #include "input/text.h"
+#include "run/bridge_py.h"
 #include "run/bridge_src.h"
 #include "run/lint.h"
 #include "run/paths.h"
@@ -136,10 +137,10 @@ static void where_written(struct lint_run *r, struct diag *d, const struct py_un
  * and fixes may point into them. */
 static void keep_texts(struct lint_run *r, size_t k)
 {
-	for (; k < fe_py_cache_count(r->py); k++) {
+	for (; k < fe_py_session_count(r->py); k++) {
 		const char *mpath, *mbuf;
 		size_t mlen;
-		fe_py_cache_file(r->py, k, &mpath, &mbuf, &mlen);
+		fe_py_session_file(r->py, k, &mpath, &mbuf, &mlen);
 		text_put(r->texts, mpath, mbuf, mlen);
 	}
 }
@@ -148,10 +149,10 @@ static void keep_texts(struct lint_run *r, size_t k)
  * the target is another release (the packs judge what that release does, not this one). */
 static void bridge_release(struct lint_run *r, struct loc at, const struct target *tg)
 {
-	for (; !r->bridge_root && r->bridge_scanned < fe_py_cache_count(r->py); r->bridge_scanned++) {
+	for (; !r->bridge_root && r->bridge_scanned < fe_py_session_count(r->py); r->bridge_scanned++) {
 		const char *mpath, *mbuf, *root;
 		size_t mlen;
-		fe_py_cache_file(r->py, r->bridge_scanned, &mpath, &mbuf, &mlen);
+		fe_py_session_file(r->py, r->bridge_scanned, &mpath, &mbuf, &mlen);
 		int rel = py_mod_bridge_release(r->arena, mpath, &root);
 		if (!rel)
 			continue;
@@ -212,32 +213,13 @@ static void unit_facts(struct lint_run *r, const struct py_unit *pu, struct fact
 		}
 }
 
-/* The recipe function 'name' of 'package' as a launcher in 'script' would import it: a stand-in
- * module beside the script calls it, so the search is Python's from there (py_mod.h). */
-static const struct py_unit *stand_in(struct lint_run *r, struct arena *a, const char *script, const char *package,
-				      const char *name, const char *body)
-{
-	const char *slash = strrchr(script, '/');
-	const char *dir = slash ? arena_strndup(a, script, (size_t)(slash - script)) : ".";
-	/* the module stays in the run's cache of parsed modules: its path and text live as long */
-	const char *path = arena_printf(r->arena, "%s/<cglint: %s.%s>.py", dir, package, name);
-	const char *text = arena_printf(r->arena, "from %s import %s as _imported\n\n\ndef _launch():\n%s", package, name, body);
-	struct py_file py;
-	if (fe_py_parse(a, r->py, path, text, strlen(text), &py))
-		return NULL;
-	for (size_t u = 0; u < py.n_units; u++)
-		if (!strcmp(py.units[u].name, "_launch") && py.units[u].n_keys && !py.units[u].over)
-			return &py.units[u];
-	return NULL;
-}
-
 /* The run's Python modules, made once: the model fields the packs' steps recompute (any
  * release's, so that what is cached a run holds for every target) told to it. */
-static struct py_cache *py_cache_of(struct lint_run *r)
+static struct py_session *py_session_of(struct lint_run *r)
 {
 	if (r->py)
 		return r->py;
-	r->py = fe_py_cache_new(r->arena);
+	r->py = fe_py_session_new(r->arena);
 	const char **fields = NULL;
 	size_t n = 0;
 	for (size_t k = 0; k < r->pack->n_steps; k++)
@@ -248,7 +230,7 @@ static struct py_cache *py_cache_of(struct lint_run *r)
 			fields = mem_realloc(fields, (n + 1) * sizeof(*fields));
 			fields[n++] = key + 6;
 		}
-	fe_py_cache_replayed(r->py, fields, n);
+	fe_py_session_replayed(r->py, fields, n);
 	free(fields);
 	return r->py;
 }
@@ -256,22 +238,22 @@ static struct py_cache *py_cache_of(struct lint_run *r)
 bool recipe_launch(struct lint_run *r, const char *script, const char *name, struct loc at, struct facts *t,
 		   const struct target *tg)
 {
-	py_cache_of(r);
-	size_t read_before = fe_py_cache_count(r->py);
+	py_session_of(r);
+	size_t read_before = fe_py_session_count(r->py);
 	struct arena *a = arena_new();
 	/* as Bridge's load_recipe: a benchmark recipe first, else a library one */
 	static const char *const packages[] = {"megatron.bridge.perf_recipes", "megatron.bridge.recipes"};
 	const struct py_unit *pu = NULL;
 	const char *found;
 	for (size_t k = 0; k < 2 && !pu; k++)
-		pu = stand_in(r, a, script, packages[k], name, "    return _imported()\n");
+		pu = bridge_py_import(r, a, script, packages[k], name, "    return _imported()\n");
 	keep_texts(r, read_before);
 	if (pu) {
 		unit_facts(r, pu, t, tg, &at, "recipe");
 		bridge_release(r, at, tg);
 		if (r->opts->verbose)
 			unit_say(r, "%s:%u:%u: note: recipe %s: %zu keys read\n", at.path, at.line, at.col, name, pu->n_keys);
-	} else if (fe_py_cache_full(r->py)) {
+	} else if (fe_py_session_full(r->py)) {
 		diag_input(&r->diags, "CG921", at, "cannot find recipe '%s': this run reached cglint's limit of %u "
 			   "Python modules (%u MiB) read, so its module went unread; lint this script with fewer files at "
 			   "once; what it sets is unknown", name, FE_PY_MAX_FILES, FE_PY_MAX_BYTES >> 20);
@@ -289,34 +271,6 @@ bool recipe_launch(struct lint_run *r, const char *script, const char *name, str
 	}
 	arena_free(a);
 	return pu != NULL;
-}
-
-/* cfg.mixed_precision = "bf16_mixed": Bridge builds the preset registered under that name,
- * '-' read as '_' (training/mixed_precision.py, get_mixed_precision_config, 0.6: L432-447); its
- * fields are the section's, placed where the name is written. A name cglint cannot find leaves
- * them unknown, as before. */
-static void mixed_precision_preset(struct lint_run *r, const char *path, struct facts *t)
-{
-	const struct fact *f = facts_get(t, "mixed_precision");
-	if (!f || f->val.kind != V_STR || !*f->val.s || strlen(f->val.s) > 128)
-		return;
-	struct arena *a = arena_new();
-	char *name = arena_strdup(a, f->val.s);
-	for (char *c = name; *c; c++)
-		if (*c == '-')
-			*c = '_';
-		else if (!isalnum((unsigned char)*c) && *c != '_')
-			goto out;
-	struct loc at = f->loc;
-	const struct py_unit *pu = stand_in(r, a, path, "megatron.bridge.training.mixed_precision", name,
-					    "    cfg = ConfigContainer()\n    cfg.mixed_precision = _imported()\n    return cfg\n");
-	/* the preset's writes in order, a later one winning; the string replaced whatever the recipe
-	 * wrote under the section before, and Python lets nothing be written under a string after */
-	for (size_t k = 0; pu && k < pu->n_keys; k++)
-		if (!strncmp(pu->keys[k].key, "mixed_precision.", 16))
-			facts_set(t, pu->keys[k].key, pu->keys[k].val, at, "config")->why = pu->keys[k].why;
-out:
-	arena_free(a);
 }
 
 /* One recipe function judged: its facts, the layers over them, its findings named after it. */
@@ -338,13 +292,10 @@ static void judge_unit(struct lint_run *r, const char *path, const struct py_uni
 	struct facts t;
 	facts_init(&t, ua);
 	unit_facts(r, pu, &t, &utg, NULL, "config");
-	mixed_precision_preset(r, path, &t);
+	bridge_py_mixed_precision(r, path, &t);
 	size_t first = r->diags.n;
-	r->unit_line = pu->loc.line;    /* a finding no key places goes on the def line */
-	r->unit_name = pu->name;
-	unit_bridge_layers(r, path, &t, &utg, false, pu->env_spread);
-	r->unit_line = 0;
-	r->unit_name = NULL;
+	/* a finding no key places goes on the def line */
+	unit_bridge_layers(r, &(struct unit_at){path, pu->loc.line, pu->name}, &t, &utg, false, pu->env_spread);
 	/* findings name the function they are about, and the GPU where the recipe named it; the
 	 * name outlives the parse ('Class.method' is made in the parse's arena) */
 	const char *name = first < r->diags.n ? arena_strdup(r->arena, pu->name) : NULL;
@@ -394,11 +345,10 @@ static void judge_paths(struct lint_run *r, const char *path, const char *buf, s
 		}
 		names[p] = arena_strdup(r->arena, sb.buf);
 		sbuf_release(&sb);
-		fe_py_cache_choose(r->py, bytes, picks, nf);
 		diag_init(&lists[p], r->diags.arena, r->diags.rules, r->diags.filter);
 		arenas[p] = arena_new();
 		struct py_file py;
-		if (fe_py_parse(arenas[p], r->py, path, buf, len, &py))
+		if (fe_py_parse(arenas[p], r->py, &(struct py_choice){bytes, picks, nf}, path, buf, len, &py))
 			continue;
 		for (size_t u = 0; u < py.n_units; u++)
 			if (!strcmp(py.units[u].name, pu->name)) {
@@ -410,7 +360,6 @@ static void judge_paths(struct lint_run *r, const char *path, const char *buf, s
 				break;
 			}
 	}
-	fe_py_cache_choose(r->py, NULL, NULL, 0);
 	paths_merge(&r->diags, first, lists, names, total);
 	for (size_t p = 0; p < total; p++) {
 		diag_release(&lists[p]);
@@ -429,9 +378,9 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 {
 	struct arena *a = arena_new();
 	struct py_file py;
-	py_cache_of(r);
-	size_t read_before = fe_py_cache_count(r->py);
-	if (fe_py_parse(a, r->py, path, buf, len, &py)) {
+	py_session_of(r);
+	size_t read_before = fe_py_session_count(r->py);
+	if (fe_py_parse(a, r->py, NULL, path, buf, len, &py)) {
 		diag_input(&r->diags, "CG917", (struct loc){path, 1, 1}, "the Python parser could not run on this file");
 		arena_free(a);
 		return;

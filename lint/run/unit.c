@@ -66,28 +66,28 @@ void unit_dotlists(struct lint_run *r, struct facts *t)
 		cfg_dotlist(t, &r->diags, r->opts->dotlists[k], (struct loc){"<command line>", 1, (unsigned)k + 1}, false);
 }
 
-void unit_judge(struct lint_run *r, const char *path, struct facts *t, const struct target *tg)
+void unit_judge(struct lint_run *r, const struct unit_at *at, struct facts *t, const struct target *tg)
 {
 	struct engine e = {
 		.pack = r->pack,
-		.unit = {.target = tg, .facts = t, .diags = &r->diags, .arena = t->arena, .unit_path = path,
-			 .unit_line = r->unit_line},
+		.unit = {.target = tg, .facts = t, .diags = &r->diags, .arena = t->arena, .unit_path = at->path,
+			 .unit_line = at->line},
 		.notes = r->opts->verbose ? &r->notes : NULL,
 	};
 	size_t first_note = r->notes.n;
 	if (r->opts->on_unit)
-		r->opts->on_unit(r->opts->on_unit_ctx, path, r->unit_name, r->unit_line ? r->unit_line : 1, tg, t);
+		r->opts->on_unit(r->opts->on_unit_ctx, at->path, at->name, at->line ? at->line : 1, tg, t);
 	engine_run(&e);
 	if (r->opts->on_facts)
-		r->opts->on_facts(r->opts->on_facts_ctx, path, r->unit_name, r->unit_line ? r->unit_line : 1, tg, t);
+		r->opts->on_facts(r->opts->on_facts_ctx, at->path, at->name, at->line ? at->line : 1, tg, t);
 	/* notes point into the unit arena; keep copies that outlive it */
 	for (size_t k = first_note; k < r->notes.n; k++)
 		r->notes.items[k].text = arena_strdup(r->arena, r->notes.items[k].text);
 	r->units++;
 }
 
-void unit_bridge_layers(struct lint_run *r, const char *path, struct facts *t, const struct target *tg,
-			  bool full_dump, bool env_spread)
+void unit_bridge_layers(struct lint_run *r, const struct unit_at *at, struct facts *t, const struct target *tg,
+			bool full_dump, bool env_spread)
 {
 	const struct lint_opts *o = r->opts;
 	for (size_t k = 0; k < o->n_overlays; k++)
@@ -104,7 +104,7 @@ void unit_bridge_layers(struct lint_run *r, const char *path, struct facts *t, c
 	unit_outer_env(r, t);
 	t->closed = full_dump || o->assume_defaults;
 	check_key_spelling(r, t);
-	unit_judge(r, path, t, tg);
+	unit_judge(r, at, t, tg);
 }
 
 void unit_bridge_input(struct lint_run *r, const char *path, struct loc at, const struct target *tg, const char *what)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""docs/development.md's layout table names every module of lint/ (the stand-in headers under
-lint/source/shim/ are not modules), and every stage folder that tests/layers.py orders.
+"""docs/development.md's layout table names every file of lint/ by its module (the stand-in headers
+under lint/source/shim/ are not modules; x.c, x.h and x.def are module x), and every stage folder
+that tests/layers.py orders.
 
 usage: layout.py ROOT
 """
@@ -14,9 +15,9 @@ doc = (root / "docs/development.md").read_text()
 table = "\n".join(line for line in doc.splitlines() if line.startswith("| `"))
 errors = []
 for p in sorted((root / "lint").rglob("*")):
-    if p.suffix not in (".c", ".h", ".cu") or "shim" in p.parts:
+    if not p.is_file() or "shim" in p.parts:
         continue
-    if not re.search(r"`" + re.escape(p.stem) + r"(\.(c|h|cu))?`", table):
+    if not re.search(r"`" + re.escape(p.stem) + r"(\.(c|h|cu|def))?`", table):
         errors.append(f"{p.relative_to(root)}: module `{p.stem}` is not in docs/development.md's layout table")
 for stage in sorted(d.name for d in (root / "lint").iterdir() if d.is_dir()):
     if f"| `{stage}/` |" not in table:

@@ -1,22 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fe_py: the CUDA-graph settings of a Python recipe (Megatron-Bridge builder functions), read
- * with tree-sitter and its Python grammar. Only fe_py.c includes tree-sitter; nothing here
- * names its types.
+ * with tree-sitter and its Python grammar: the face of the front/py sub-stage, the one header
+ * the rest of cglint includes for it. Nothing here names tree-sitter's types; the evaluator's
+ * files, behind this face, are listed in py_fn.h.
  *
- * Each function (a method as Class.method) is one unit. Its body's statements at function-body
- * level are read in order, each giving keys with their values and positions:
+ * Each function (a method as Class.method) is one unit. Its body is walked as Python runs it,
+ * each statement giving keys with their values and positions:
  *   cfg.model.cuda_graph_impl = "local"            (cfg: any variable bound by a call, or a parameter)
  *   cfg.rng.te_rng_tracker = cfg.model.use_te_rng_tracker = True     (chained)
  *   model = cfg.model; model.cuda_graph_scope = ["attn"]            (section aliases)
  *   cfg = ConfigContainer(model=GPTModelProvider(cuda_graph_impl="local"), rng=RNGConfig(...))
  *   cfg.env_vars = {**COMMON, "NCCL_GRAPH_REGISTER": 0}              (keys under env_vars)
  *   cfg.env_vars["NCCL_GRAPH_REGISTER"] = "0"
- * Literals are str, int, float, True/False/None, and lists/tuples of them. Anything else is
- * unknown, never guessed: a value that is not a literal, an assignment under if/for/while/try/
- * with (or in a nested function), a call that takes the config or one of its sections and that
- * cglint cannot follow (its keys set so far become unknown), a ** entry in a dict (the keys
- * written before it become unknown).
+ * Values are computed where Python's are known: literals, names bound to values, module
+ * constants here or imported, arithmetic, comparisons, f-strings, comprehensions, Enum members,
+ * str methods (py_eval). An if statement runs the branch its known condition picks; on an
+ * unknown condition every branch that may run, merged (a key they set differently is unknown,
+ * and run/ judges the first such ifs' paths apart: struct py_fork, struct py_choice). A with
+ * body runs. A constructor call puts its class's field defaults (py_class), AutoBridge's
+ * provider is built from the Hugging Face cache (py_bridge_auto). Anything else is unknown,
+ * never guessed, with the reason: a key written in a loop or a try statement, a call that takes
+ * the config or one of its sections and that cglint cannot follow (its keys set so far become
+ * unknown), a ** entry in a dict (the keys written before it become unknown).
  *
  * A call that takes the config is followed where cglint can read the callee (below).
  *
@@ -59,7 +65,7 @@ struct py_note {
 struct py_fork {
 	struct loc loc;         /* the condition */
 	const char *cond;       /* its text, cut for a message */
-	unsigned byte;          /* where the statement starts in the file: fe_py_cache_choose's key */
+	unsigned byte;          /* where the statement starts in the file: struct py_choice's key */
 	unsigned n_paths;
 };
 
@@ -89,13 +95,12 @@ struct py_file {
 };
 
 /*
- * The modules a run has parsed, kept for calls into them: a helper in the same file or in a
- * module of the same package (found through the file's imports, see py_mod.h) that changes the
- * config it is given contributes its records in call order, with its own lines as positions;
+ * The session (below) keeps the modules a run has parsed, for calls into them: a helper in the
+ * same file or in a module of the same package (found through the file's imports, see py_mod.h)
+ * that changes the config it is given contributes its records in call order, with its own lines as positions;
  * a base recipe (cfg = llama3_8b_pretrain_config()) starts the object with what it sets.
  * Bounded: calls FE_PY_MAX_DEPTH deep, FE_PY_MAX_FILES modules and FE_PY_MAX_BYTES of text a
  * run; a call cut off, or into code cglint cannot read, leaves what it may touch unknown.
- * Texts and paths live in 'a' (the run's arena); the trees until fe_py_cache_free.
  */
 #define FE_PY_MAX_DEPTH 8
 #define FE_PY_MAX_FILES 2048
@@ -110,35 +115,41 @@ struct py_file {
 #define FE_PY_MAX_RECS (1u << 14)
 #endif
 
-struct py_cache;
-struct py_cache *fe_py_cache_new(struct arena *a);
-void fe_py_cache_free(struct py_cache *c);
+/* The front-end's state for a run (py_session.h): the modules parsed, and what was read once
+ * for all of them. Texts and paths live in 'a' (the run's arena), the trees until the session
+ * is freed. */
+struct py_session;
+struct py_session *fe_py_session_new(struct arena *a);
+void fe_py_session_free(struct py_session *s);
 /* Fields of the model ("cuda_graph_impl") that the packs' normalization steps recompute as
  * MCore's post-init does, for some release: where a provider class's method may assign one,
- * the steps replay it, so the default stands as the class writes it (copied into 'c'). */
-void fe_py_cache_replayed(struct py_cache *c, const char *const *fields, size_t n);
-/* The next fe_py_parse walks one path: in the file it parses, the if statement starting at
- * bytes[k] runs only its picks[k]-th branch that may run (py_fork.n_paths of them). n = 0: all
- * of them again. */
-void fe_py_cache_choose(struct py_cache *c, const unsigned *bytes, const unsigned *picks, size_t n);
+ * the steps replay it, so the default stands as the class writes it (copied into 's'). */
+void fe_py_session_replayed(struct py_session *s, const char *const *fields, size_t n);
 /* Whether a module went unread because the run reached FE_PY_MAX_FILES or FE_PY_MAX_BYTES. */
-bool fe_py_cache_full(const struct py_cache *c);
+bool fe_py_session_full(const struct py_session *c);
 /* The k-th module read from disk to follow a call (k < count), for the run's text store. */
-size_t fe_py_cache_count(const struct py_cache *c);
-void fe_py_cache_file(const struct py_cache *c, size_t k, const char **path, const char **buf, size_t *len);
+size_t fe_py_session_count(const struct py_session *c);
+void fe_py_session_file(const struct py_session *c, size_t k, const char **path, const char **buf, size_t *len);
 
 /* The default of field 'name' of class 'cls' where its constructor is not passed it, the class
  * found as Python finds it from the file 'from' importing 'module' (its bases, dataclass fields
  * and methods read as for a recipe's constructor calls). -1: no such class (or module); 0: no
  * such field, or it has no default; 1: '*out' (V_UNKNOWN with '*why' where cglint cannot know it, as when a method may
  * change it) and '*at', the field's name in the class, or the class. */
-int fe_py_class_field(struct py_cache *c, const char *from, const char *module, const char *cls, const char *name,
+int fe_py_class_field(struct py_session *c, const char *from, const char *module, const char *cls, const char *name,
 		      struct value *out, struct loc *at, const char **why);
 
-/* Parse 'buf' (kept by the caller) into 'out', in 'a'; 'c' may be NULL (no calls followed).
- * Returns 0, or -1 when tree-sitter could not parse at all (out of memory, a grammar the
- * runtime refuses). */
-int fe_py_parse(struct arena *a, struct py_cache *c, const char *path, const char *buf, size_t len,
-		struct py_file *out);
+/* One path through a unit's undecided if statements: the if statement starting at bytes[k] runs
+ * only its picks[k]-th branch that may run (py_fork.n_paths of them). */
+struct py_choice {
+	const unsigned *bytes, *picks;
+	size_t n;
+};
+
+/* Parse 'buf' (kept by the caller) into 'out', in 'a'; 's' may be NULL (no calls followed).
+ * 'pick' walks one path (run/paths.h), NULL every one. Returns 0, or -1 when tree-sitter could
+ * not parse at all (out of memory, a grammar the runtime refuses). */
+int fe_py_parse(struct arena *a, struct py_session *s, const struct py_choice *pick, const char *path,
+		const char *buf, size_t len, struct py_file *out);
 
 #endif

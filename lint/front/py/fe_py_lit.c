@@ -7,23 +7,11 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "front/py/py_node.h"
 
-static bool is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
-static const char *text(struct arena *a, const char *src, TSNode n)
-{
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	return arena_strndup(a, src + s, e - s);
-}
-
-static struct loc loc_of(const char *path, TSNode n)
-{
-	TSPoint p = ts_node_start_point(n);
-	return (struct loc){path, p.row + 1, p.column + 1};
-}
+#define is py_is
+#define text py_node_text
+#define loc_of py_loc
 
 bool fe_py_lit_string(struct arena *a, const char *src, TSNode n, struct value *out)
 {

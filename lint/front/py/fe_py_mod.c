@@ -8,22 +8,12 @@
 
 #include "base/mem.h"
 #include "front/py/py_mod.h"
+#include "front/py/py_node.h"
+#include "front/py/py_session.h"
 
-static bool is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
-static const char *text(struct arena *a, const char *src, TSNode n)
-{
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	return arena_strndup(a, src + s, e - s);
-}
-
-static TSNode field(TSNode n, const char *name)
-{
-	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
+#define is py_is
+#define text py_node_text
+#define field py_field
 
 /* An except clause that catches ImportError: bare, or naming it, a base of it, or a tuple
  * holding one. */
@@ -124,13 +114,13 @@ static void count(TSNode block, struct caps *cp, unsigned depth)
 	}
 }
 
-static void statements(struct py_cache *c, struct mod *m, TSNode block, unsigned guard, bool handler, size_t cap_imps);
-static bool imports(struct py_cache *c, struct mod *m, TSNode d, struct imp *imps, size_t *n_imps, size_t cap_imps,
+static void statements(struct py_session *c, struct mod *m, TSNode block, unsigned guard, bool handler, size_t cap_imps);
+static bool imports(struct py_session *c, struct mod *m, TSNode d, struct imp *imps, size_t *n_imps, size_t cap_imps,
 		    unsigned guard, bool handler);
 
 /* One statement at module level ('guard': under a try's body or handler). False where it binds
  * names cglint does not record. */
-static bool statement(struct py_cache *c, struct mod *m, TSNode d, unsigned guard, bool handler, size_t cap_imps)
+static bool statement(struct py_session *c, struct mod *m, TSNode d, unsigned guard, bool handler, size_t cap_imps)
 {
 	const char *buf = m->src;
 	if (is(d, "decorated_definition"))
@@ -181,7 +171,7 @@ static bool statement(struct py_cache *c, struct mod *m, TSNode d, unsigned guar
 }
 
 /* The names an import statement binds, added to 'imps'; false for 'import *'. */
-static bool imports(struct py_cache *c, struct mod *m, TSNode d, struct imp *imps, size_t *n_imps, size_t cap_imps,
+static bool imports(struct py_session *c, struct mod *m, TSNode d, struct imp *imps, size_t *n_imps, size_t cap_imps,
 		    unsigned guard, bool handler)
 {
 	const char *buf = m->src;
@@ -230,7 +220,7 @@ static bool imports(struct py_cache *c, struct mod *m, TSNode d, struct imp *imp
 	return known;
 }
 
-static void statements(struct py_cache *c, struct mod *m, TSNode block, unsigned guard, bool handler, size_t cap_imps)
+static void statements(struct py_session *c, struct mod *m, TSNode block, unsigned guard, bool handler, size_t cap_imps)
 {
 	for (uint32_t k = 0; !ts_node_is_null(block) && k < ts_node_named_child_count(block); k++)
 		if (!statement(c, m, ts_node_named_child(block, k), guard, handler, cap_imps)) {
@@ -255,7 +245,7 @@ static bool holds_blocks(TSNode n)
 }
 
 /* The imports in the functions under 'n' (in 'fn', the innermost function around it, or none). */
-static void local_imports(struct py_cache *c, struct mod *m, TSNode n, TSNode fn, size_t *cap, unsigned depth)
+static void local_imports(struct py_session *c, struct mod *m, TSNode n, TSNode fn, size_t *cap, unsigned depth)
 {
 	if (depth > 64)
 		return;
@@ -297,13 +287,13 @@ const struct imp *fe_py_mod_import_at(struct mod *m, const char *local, uint32_t
 	return best || inner ? best : fe_py_mod_import(m, local);
 }
 
-struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf, size_t len, bool from_disk)
+struct mod *fe_py_mod_add(struct py_session *c, const char *path, const char *buf, size_t len, bool from_disk)
 {
 	TSTree *tree = ts_parser_parse_string(c->parser, NULL, buf, (uint32_t)len);
 	if (!tree)
 		return NULL;
 	struct mod *m = arena_alloc(c->a, sizeof(*m));
-	*m = (struct mod){.path = path, .src = buf, .len = len, .tree = tree, .from_disk = from_disk, .cache = c};
+	*m = (struct mod){.path = path, .src = buf, .len = len, .tree = tree, .from_disk = from_disk, .session = c};
 	TSNode root = ts_tree_root_node(tree);
 	/* a statement imports several names ("from x import A, B"): room for every one */
 	struct caps cp = {1, 1};
@@ -329,7 +319,7 @@ struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf,
 /* A module imported from 'from', read and parsed once a run; NULL when it is not on disk, not
  * readable, or past the budget. */
 /* py_mod_find, asked once a run for each folder, module and level */
-static const char *find(struct py_cache *c, const char *from, const char *name, unsigned level)
+static const char *find(struct py_session *c, const char *from, const char *name, unsigned level)
 {
 	const char *slash = strrchr(from, '/');
 	int dir = slash ? (int)(slash - from) : 0;
@@ -349,7 +339,7 @@ static const char *find(struct py_cache *c, const char *from, const char *name, 
 	return c->found_at[c->n_found++];
 }
 
-struct mod *fe_py_mod_load(struct py_cache *c, const struct mod *from, const char *name, unsigned level)
+struct mod *fe_py_mod_load(struct py_session *c, const struct mod *from, const char *name, unsigned level)
 {
 	const char *path = find(c, from->path, name, level);
 	if (!path)
@@ -388,7 +378,7 @@ struct mod *fe_py_mod_load(struct py_cache *c, const struct mod *from, const cha
 
 /* The module-level function (or class: 'classes') 'name' of 'm', through its imports (a
  * re-export of a re-export). */
-static bool lookup(struct py_cache *c, struct mod *m, const char *name, unsigned hops, bool classes,
+static bool lookup(struct py_session *c, struct mod *m, const char *name, unsigned hops, bool classes,
 		   struct mod **out, size_t *at)
 {
 	size_t n = classes ? m->n_classes : m->n_defs;
@@ -417,13 +407,13 @@ static bool lookup(struct py_cache *c, struct mod *m, const char *name, unsigned
 	return false;
 }
 
-bool fe_py_mod_lookup(struct py_cache *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
+bool fe_py_mod_lookup(struct py_session *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
 		      size_t *def)
 {
 	return lookup(c, m, name, hops, false, out, def);
 }
 
-bool fe_py_mod_class(struct py_cache *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
+bool fe_py_mod_class(struct py_session *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
 		     size_t *cls)
 {
 	return lookup(c, m, name, hops, true, out, cls);
@@ -469,7 +459,7 @@ enum tri fe_py_mod_binds(struct mod *m, const char *name)
 
 /* Whether one import of a try's body succeeds: its module is found and read, and for 'from m
  * import a', 'm' binds 'a' or has a submodule 'a'. */
-static enum tri import_ok(struct py_cache *c, struct mod *m, const struct imp *im, const char **why)
+static enum tri import_ok(struct py_session *c, struct mod *m, const struct imp *im, const char **why)
 {
 	const char *dots = arena_printf(c->a, "%.*s%s", (int)im->level, "..........", im->module);
 	if (!py_mod_find(c->a, m->path, im->module, im->level)) {
@@ -494,7 +484,7 @@ static enum tri import_ok(struct py_cache *c, struct mod *m, const struct imp *i
 	return t;
 }
 
-static void decide(struct py_cache *c, struct mod *m, unsigned guard)
+static void decide(struct py_session *c, struct mod *m, unsigned guard)
 {
 	struct guard *g = &m->guards[guard - 1];
 	g->state = 1;
@@ -520,8 +510,8 @@ enum tri fe_py_mod_live(struct mod *m, unsigned guard, bool handler, const char 
 	if (!guard)
 		return TRI_TRUE;
 	struct guard *g = &m->guards[guard - 1];
-	if (g->state == 0 && m->cache)
-		decide(m->cache, m, guard);
+	if (g->state == 0 && m->session)
+		decide(m->session, m, guard);
 	if (g->state != 2) {    /* a try whose import leads back to it */
 		if (why)
 			*why = "a 'try:' whose imports lead back to it";

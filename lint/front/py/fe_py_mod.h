@@ -2,8 +2,8 @@
 /*
  * fe_py_mod: the Python modules a run has parsed (the files it lints, and the modules it reads
  * to follow calls), each with its module-level functions and imports, and what each function
- * does once fe_py has walked it. Private to the fe_py files, the only ones that include
- * tree-sitter.
+ * does once fe_py has walked it. The table is the session's (py_session.h). Private to the
+ * Python front-end's files, the only ones that include tree-sitter.
  */
 #ifndef CGLINT_FE_PY_MOD_H
 #define CGLINT_FE_PY_MOD_H
@@ -112,47 +112,22 @@ struct mod {
 	size_t n_locals;
 	bool opaque;            /* binds names in ways cglint does not record (a loop, an if, globals(),
 				 * __getattr__, 'import *'): a name it does not show may still be there */
-	struct py_cache *cache; /* the run's, to decide its guards */
-};
-
-struct py_ops;
-struct py_obj;
-
-struct py_cache {
-	struct arena *a;
-	const struct py_ops *ops;       /* the statement walker's (py_fn.h) */
-	TSParser *parser;
-	struct mod **mods;
-	size_t n, cap;
-	struct strmap found;    /* "level:folder\nname" -> index in 'found_at' (py_mod_find's answer, */
-	const char **found_at;  /* NULL: none): a folder's files import the same modules */
-	size_t n_found, cap_found;
-	size_t files, bytes, walks;
-	bool full;              /* a module was not read: FE_PY_MAX_FILES or FE_PY_MAX_BYTES reached */
-	struct mod *top;        /* the file being linted: notes are about its lines */
-	struct py_note *notes;
+	struct py_session *session; /* the run's, to decide its guards */
+	struct py_note *notes;  /* what the walks of its functions could not follow, about its lines */
 	size_t n_notes, cap_notes;
-	const char **replayed;  /* model fields the packs' steps recompute (fe_py_cache_replayed) */
-	size_t n_replayed;
-	unsigned *choice_bytes, *choice_picks;  /* fe_py_cache_choose */
-	size_t n_choices;
-	const char *choice_sig; /* those choices, in the signature of a unit's own walk */
-	struct py_obj *objs;    /* classes and Enum members held as values (py_obj.c) */
-	size_t n_objs, cap_objs;
-	struct py_breg *breg;   /* Bridge's model bridge files, read once a run (py_breg.c) */
 };
 
 /* Parse 'buf' (kept by the caller) as the module at 'path' and keep it; NULL if it cannot. */
-struct mod *fe_py_mod_add(struct py_cache *c, const char *path, const char *buf, size_t len, bool from_disk);
+struct mod *fe_py_mod_add(struct py_session *c, const char *path, const char *buf, size_t len, bool from_disk);
 /* A module imported from 'from' (py_mod.h), read and parsed once a run; NULL when it is not on
  * disk, not readable, or past the budget (fe_py.h). */
-struct mod *fe_py_mod_load(struct py_cache *c, const struct mod *from, const char *name, unsigned level);
+struct mod *fe_py_mod_load(struct py_session *c, const struct mod *from, const char *name, unsigned level);
 /* The module-level function 'name' of 'm', through its imports (a re-export of a re-export):
  * its module and index in that module's defs. */
-bool fe_py_mod_lookup(struct py_cache *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
+bool fe_py_mod_lookup(struct py_session *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
 		      size_t *def);
 /* The module-level class 'name' of 'm', found as fe_py_mod_lookup finds functions. */
-bool fe_py_mod_class(struct py_cache *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
+bool fe_py_mod_class(struct py_session *c, struct mod *m, const char *name, unsigned hops, struct mod **out,
 		     size_t *cls);
 /* The import of 'm' that binds 'local', or NULL; one under a try whose other branch binds the
  * name is skipped (fe_py_mod_live). */

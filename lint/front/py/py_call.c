@@ -11,18 +11,18 @@
 
 void py_call_note(struct fn *f, TSNode at, const char *text, bool megatron)
 {
-	struct py_cache *c = f->cache;
-	if (!c || f->mod != c->top)
+	struct mod *m = f->mod;
+	if (!f->session)
 		return;
 	struct loc l = py_loc(f->path, at);
-	for (size_t k = 0; k < c->n_notes; k++)
-		if (c->notes[k].loc.line == l.line && !strcmp(c->notes[k].text, text))
+	for (size_t k = 0; k < m->n_notes; k++)
+		if (m->notes[k].loc.line == l.line && !strcmp(m->notes[k].text, text))
 			return;
-	if (c->n_notes == c->cap_notes) {
-		c->cap_notes = c->cap_notes ? 2 * c->cap_notes : 8;
-		c->notes = mem_realloc(c->notes, c->cap_notes * sizeof(*c->notes));
+	if (m->n_notes == m->cap_notes) {
+		m->cap_notes = m->cap_notes ? 2 * m->cap_notes : 8;
+		m->notes = mem_realloc(m->notes, m->cap_notes * sizeof(*m->notes));
 	}
-	c->notes[c->n_notes++] = (struct py_note){l, arena_strdup(c->a, text), megatron};
+	m->notes[m->n_notes++] = (struct py_note){l, arena_strdup(f->session->a, text), megatron};
 }
 
 /* An absolute import of Megatron-Bridge or Megatron Core, or of a module in them. */
@@ -52,12 +52,12 @@ static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
 			return false;
 		/* imported in the function ('from x import f' there), else at module level */
 		const struct imp *local = fe_py_mod_import_at(f->mod, name, ts_node_start_byte(fnode), true);
-		struct mod *next = local && local->attr ? fe_py_mod_load(f->cache, f->mod, local->module, local->level) : NULL;
-		if (local ? next && fe_py_mod_lookup(f->cache, next, local->attr, 0, out, def)
-			  : fe_py_mod_lookup(f->cache, f->mod, name, 0, out, def))
+		struct mod *next = local && local->attr ? fe_py_mod_load(f->session, f->mod, local->module, local->level) : NULL;
+		if (local ? next && fe_py_mod_lookup(f->session, next, local->attr, 0, out, def)
+			  : fe_py_mod_lookup(f->session, f->mod, name, 0, out, def))
 			return true;
 		const struct imp *im = local ? local : fe_py_mod_import(f->mod, name);
-		if (im && im->attr && !fe_py_mod_load(f->cache, f->mod, im->module, im->level))
+		if (im && im->attr && !fe_py_mod_load(f->session, f->mod, im->module, im->level))
 			py_call_note(f, im->at, arena_printf(f->a, "cannot resolve import '%s' (not found above this "
 								   "file or on the Python path): '%s' is not followed",
 							       dotted(f, im), name), megatron_module(im));
@@ -71,8 +71,8 @@ static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
 		return false;
 	/* import a.b as m, or from a import b (b a module) */
 	const char *name = !im->attr ? im->module : *im->module ? arena_printf(f->a, "%s.%s", im->module, im->attr) : im->attr;
-	struct mod *m = fe_py_mod_load(f->cache, f->mod, name, im->level);
-	return m && fe_py_mod_lookup(f->cache, m, attr, 0, out, def);
+	struct mod *m = fe_py_mod_load(f->session, f->mod, name, im->level);
+	return m && fe_py_mod_lookup(f->session, m, attr, 0, out, def);
 }
 
 /* The parameters of a def, in order: names, defaults (null nodes where none), positional count. */
@@ -131,8 +131,8 @@ static bool reads_agree(struct fn *caller, const struct sum *s, const struct py_
 /* What function 'd' of 'm' does when 'caller' calls it with 'args' ('sig' renders them), walked
  * once for each signature and what it reads of the caller's objects; NULL where it cannot be
  * said (recursion, the depth or walk limit: '*cut' then). */
-static const struct sum *summarize(struct py_cache *c, struct fn *caller, struct mod *m, size_t d, unsigned depth,
-				   bool *cut, const struct py_arg *args, size_t n_args, const char *sig)
+static const struct sum *summarize(struct py_session *c, const struct py_pass *p, struct fn *caller, struct mod *m,
+				   size_t d, unsigned depth, bool *cut, const struct py_arg *args, size_t n_args, const char *sig)
 {
 	struct def *def = &m->defs[d];
 	size_t kept = 0;
@@ -153,10 +153,10 @@ static const struct sum *summarize(struct py_cache *c, struct fn *caller, struct
 	def->sums = s;
 	c->walks++;
 	s->state = 1;
-	struct fn f = {.a = c->a, .path = m->path, .src = m->src, .cache = c, .mod = m, .depth = depth,
-		       .args = args, .n_args = n_args, .caller = caller};
+	struct fn f = {.a = c->a, .path = m->path, .src = m->src, .session = c, .pass = p, .mod = m,
+		       .depth = depth, .args = args, .n_args = n_args, .caller = caller};
 	py_unit_init(&f.log, c->a);
-	c->ops->walk(&f, def->node);
+	py_walk_def(&f, def->node);
 	*s = (struct sum){.sig = s->sig, .next = s->next, .state = 2, .n = f.log.n, .params = f.params,
 			  .param_ns = f.param_ns, .n_params = f.n_params, .n_positional = f.n_positional, .ret = f.ret,
 			  .next_ns = f.log.next_ns, .over = f.log.over, .reads = f.reads, .n_reads = f.n_reads, .forks = f.forks, .n_forks = f.n_forks};
@@ -171,14 +171,14 @@ static const struct sum *summarize(struct py_cache *c, struct fn *caller, struct
 	return s;
 }
 
-const struct sum *py_call_top(struct py_cache *c, struct mod *m, size_t d, bool *cut)
+const struct sum *py_call_top(struct py_session *c, const struct py_pass *p, struct mod *m, size_t d, bool *cut)
 {
 	/* a walk of one path: only the function holding a chosen if is walked again */
 	TSNode def = m->defs[d].node;
 	bool chosen = false;
-	for (size_t k = 0; k < c->n_choices && m == c->top; k++)
-		chosen |= c->choice_bytes[k] >= ts_node_start_byte(def) && c->choice_bytes[k] < ts_node_end_byte(def);
-	return summarize(c, NULL, m, d, 0, cut, NULL, 0, chosen ? c->choice_sig : "");
+	for (size_t k = 0; p && p->pick && k < p->pick->n && m == p->top; k++)
+		chosen |= p->pick->bytes[k] >= ts_node_start_byte(def) && p->pick->bytes[k] < ts_node_end_byte(def);
+	return summarize(c, p, NULL, m, d, 0, cut, NULL, 0, chosen ? p->sig : "");
 }
 
 /* An argument: an object (a variable bound to a config or one of its sections) or a value. */
@@ -204,7 +204,7 @@ bool py_call_follow(struct fn *f, TSNode call, struct py_ret *ret)
 	size_t d;
 	/* a parameter's default may call the function again (def f(x=f()):): bounded here, before
 	 * the defaults are evaluated, as summarize() bounds the walk */
-	if (!f->cache || f->depth > FE_PY_MAX_DEPTH || !resolve(f, py_field(call, "function"), &m, &d))
+	if (!f->session || f->depth > FE_PY_MAX_DEPTH || !resolve(f, py_field(call, "function"), &m, &d))
 		return false;
 	m->defs[d].called |= m == f->mod;
 	struct params ps;
@@ -267,8 +267,8 @@ bool py_call_follow(struct fn *f, TSNode call, struct py_ret *ret)
 			args[p] = (struct py_arg){.val = value_unknown, .why = splat};
 			given[p] = true;
 		} else if (!given[p] && !ts_node_is_null(ps.defaults[p])) {
-			struct fn g = {.a = f->a, .path = m->path, .src = m->src, .cache = f->cache, .mod = m,
-				       .depth = f->depth + 1};
+			struct fn g = {.a = f->a, .path = m->path, .src = m->src, .session = f->session, .pass = f->pass,
+				       .mod = m, .depth = f->depth + 1};
 			py_unit_init(&g.log, f->a);
 			args[p].val = py_eval(&g, ps.defaults[p], &args[p].why, 0);
 			py_unit_release(&g.log);
@@ -285,7 +285,7 @@ bool py_call_follow(struct fn *f, TSNode call, struct py_ret *ret)
 				    args[p].why ? args[p].why : "");
 	}
 	bool cut = false;
-	const struct sum *s = summarize(f->cache, f, m, d, f->depth + 1, &cut, args, ps.n, sig.buf);
+	const struct sum *s = summarize(f->session, f->pass, f, m, d, f->depth + 1, &cut, args, ps.n, sig.buf);
 	sbuf_release(&sig);
 	f->cut |= cut;
 	if (!s)

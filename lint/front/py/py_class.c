@@ -37,12 +37,6 @@ struct klass_info {
 	size_t scanned;         /* nodes scanned for that, against MAX_SCAN_NODES */
 };
 
-static const char *text(struct arena *a, const struct mod *m, TSNode n)
-{
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	return arena_strndup(a, m->src + s, e - s);
-}
-
 static bool decorated_dataclass(struct arena *a, const struct mod *m, TSNode cls)
 {
 	TSNode parent = ts_node_parent(cls);
@@ -55,7 +49,7 @@ static bool decorated_dataclass(struct arena *a, const struct mod *m, TSNode cls
 		TSNode e = ts_node_named_child(d, 0);
 		if (py_is(e, "call"))
 			e = py_field(e, "function");
-		const char *name = text(a, m, e);
+		const char *name = py_node_text(a, m->src, e);
 		if (!strcmp(name, "dataclass") || !strcmp(name, "dataclasses.dataclass"))
 			return true;
 	}
@@ -77,30 +71,30 @@ static bool plain_base(const char *name)
 
 /* The module-level class ('classes') or function an expression names (Name, module.Name) as
  * 'm' sees it: its module and index there. */
-static bool find_named(struct py_cache *c, struct mod *m, TSNode n, bool classes, struct mod **out, size_t *at)
+static bool find_named(struct py_session *c, struct mod *m, TSNode n, bool classes, struct mod **out, size_t *at)
 {
-	bool (*lookup)(struct py_cache *, struct mod *, const char *, unsigned, struct mod **, size_t *) =
+	bool (*lookup)(struct py_session *, struct mod *, const char *, unsigned, struct mod **, size_t *) =
 		classes ? fe_py_mod_class : fe_py_mod_lookup;
 	if (py_is(n, "identifier"))
-		return lookup(c, m, text(c->a, m, n), 0, out, at);
+		return lookup(c, m, py_node_text(c->a, m->src, n), 0, out, at);
 	if (!py_is(n, "attribute") || !py_is(py_field(n, "object"), "identifier"))
 		return false;
-	const struct imp *im = fe_py_mod_import(m, text(c->a, m, py_field(n, "object")));
+	const struct imp *im = fe_py_mod_import(m, py_node_text(c->a, m->src, py_field(n, "object")));
 	if (!im)
 		return false;
 	const char *name = !im->attr ? im->module : *im->module ? arena_printf(c->a, "%s.%s", im->module, im->attr)
 								 : im->attr;
 	struct mod *next = fe_py_mod_load(c, m, name, im->level);
-	return next && lookup(c, next, text(c->a, m, py_field(n, "attribute")), 0, out, at);
+	return next && lookup(c, next, py_node_text(c->a, m->src, py_field(n, "attribute")), 0, out, at);
 }
 
-static struct klass *find_class(struct py_cache *c, struct mod *m, TSNode base, struct mod **cm)
+static struct klass *find_class(struct py_session *c, struct mod *m, TSNode base, struct mod **cm)
 {
 	size_t at;
 	return find_named(c, m, base, true, cm, &at) ? &(*cm)->classes[at] : NULL;
 }
 
-static struct klass_info *read_class(struct py_cache *c, struct mod *m, struct klass *k, unsigned depth);
+static struct klass_info *read_class(struct py_session *c, struct mod *m, struct klass *k, unsigned depth);
 
 static bool in_tail(struct klass *k, struct klass **seq, size_t n)
 {
@@ -187,8 +181,8 @@ static struct value factory(struct fn *g, TSNode fac, const char **why)
 		return (struct value){.kind = f[0] == 'd' ? V_MAP : V_LIST};
 	struct mod *fm;
 	size_t d;
-	const char *probe = find_named(g->cache, g->mod, fac, false, &fm, &d)
-				    ? fe_py_mod_import_probe(g->cache->a, fm->src, fm->defs[d].node) : NULL;
+	const char *probe = find_named(g->session, g->mod, fac, false, &fm, &d)
+				    ? fe_py_mod_import_probe(g->session->a, fm->src, fm->defs[d].node) : NULL;
 	if (probe)
 		*why = arena_printf(g->a, "depends on the machine that runs the job: default_factory=%s returns "
 				    "whether %s imports there", py_snippet(g, fac), probe);
@@ -262,9 +256,9 @@ static void bound_names(struct fn *g, struct klass_info *ki, const char *cls, TS
 }
 
 /* The class body in order: its own fields; 'own_init' for a def __init__. */
-static void own_fields(struct py_cache *c, struct mod *m, struct klass *k, struct klass_info *ki)
+static void own_fields(struct py_session *c, struct mod *m, struct klass *k, struct klass_info *ki)
 {
-	struct fn g = {.a = c->a, .path = m->path, .src = m->src, .cache = c, .mod = m, .depth = 1};
+	struct fn g = {.a = c->a, .path = m->path, .src = m->src, .session = c, .mod = m, .depth = 1};
 	py_unit_init(&g.log, c->a);
 	TSNode body = py_field(k->node, "body");
 	for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); i++) {
@@ -290,7 +284,7 @@ static void own_fields(struct py_cache *c, struct mod *m, struct klass *k, struc
 
 /* ---- what methods change ---- */
 
-static void changed(struct py_cache *c, struct klass_info *ki, const char *name, const char *by)
+static void changed(struct py_session *c, struct klass_info *ki, const char *name, const char *by)
 {
 	for (size_t k = 0; k < ki->n_changed; k++)
 		if (!strcmp(ki->changed[k], name))
@@ -311,7 +305,7 @@ static void changed(struct py_cache *c, struct klass_info *ki, const char *name,
 }
 
 struct scan {
-	struct py_cache *c;
+	struct py_session *c;
 	struct klass_info *ki;
 	struct mod *m;
 	const char **selves;    /* the names that hold the object: 'self', a helper's parameters */
@@ -339,7 +333,7 @@ static const char *self_field(struct scan *s, TSNode n)
 	for (unsigned guard = 0; guard < 64; guard++) {
 		if (py_is(n, "attribute")) {
 			if (is_self(s, py_field(n, "object")))
-				return ts_node_is_null(attr = py_field(n, "attribute")) ? NULL : text(s->c->a, s->m, attr);
+				return ts_node_is_null(attr = py_field(n, "attribute")) ? NULL : py_node_text(s->c->a, s->m->src, attr);
 			n = py_field(n, "object");
 		} else if (py_is(n, "subscript")) {
 			n = py_field(n, "value");
@@ -389,7 +383,7 @@ static void strings_of(struct scan *s, TSNode n, unsigned depth)
 	struct value v;
 	if (py_is(n, "string") && fe_py_lit_string(s->c->a, s->m->src, n, &v))
 		changed(s->c, s->ki, v.s, s->by);
-	if (py_is(n, "call") && message_call(text(s->c->a, s->m, py_field(n, "function"))))
+	if (py_is(n, "call") && message_call(py_node_text(s->c->a, s->m->src, py_field(n, "function"))))
 		return;
 	for (uint32_t k = 0; k < ts_node_named_child_count(n); k++)
 		strings_of(s, ts_node_named_child(n, k), depth + 1);
@@ -401,7 +395,7 @@ static void scan_call(struct scan *s, TSNode call)
 {
 	TSNode fnode = py_field(call, "function"), args = py_field(call, "arguments");
 	uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-	const char *fname = py_is(fnode, "identifier") || py_is(fnode, "attribute") ? text(s->c->a, s->m, fnode) : "";
+	const char *fname = py_is(fnode, "identifier") || py_is(fnode, "attribute") ? py_node_text(s->c->a, s->m->src, fnode) : "";
 	/* setattr(self, "x", v), object.__setattr__(self, "x", v) */
 	if ((!strcmp(fname, "setattr") || strstr(fname, "__setattr__")) && n >= 2) {
 		TSNode obj = ts_node_named_child(args, 0), name = ts_node_named_child(args, 1);
@@ -458,13 +452,13 @@ static void scan_function(struct scan *s, struct mod *m, TSNode def, const char 
 		else if (py_is(p, "default_parameter") || py_is(p, "typed_default_parameter"))
 			id = py_field(p, "name");
 		if (py_is(id, "identifier"))
-			sub.selves[sub.n_selves++] = text(s->c->a, m, id);
+			sub.selves[sub.n_selves++] = py_node_text(s->c->a, m->src, id);
 	}
 	if (sub.n_selves)
 		scan_node(&sub, py_field(def, "body"), 0);
 }
 
-static void methods(struct py_cache *c, struct mod *m, struct klass *k, struct klass_info *ki)
+static void methods(struct py_session *c, struct mod *m, struct klass *k, struct klass_info *ki)
 {
 	TSNode body = py_field(k->node, "body");
 	for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); i++) {
@@ -474,14 +468,14 @@ static void methods(struct py_cache *c, struct mod *m, struct klass *k, struct k
 		if (!py_is(st, "function_definition"))
 			continue;
 		struct scan s = {.c = c, .ki = ki, .m = m};
-		scan_function(&s, m, st, arena_printf(c->a, "%s.%s", k->name, text(c->a, m, py_field(st, "name"))),
+		scan_function(&s, m, st, arena_printf(c->a, "%s.%s", k->name, py_node_text(c->a, m->src, py_field(st, "name"))),
 			      false);
 	}
 }
 
 /* ---- a class ---- */
 
-static struct klass_info *read_class(struct py_cache *c, struct mod *m, struct klass *k, unsigned depth)
+static struct klass_info *read_class(struct py_session *c, struct mod *m, struct klass *k, unsigned depth)
 {
 	if (k->state == 2)
 		return k->info;
@@ -502,7 +496,7 @@ static struct klass_info *read_class(struct py_cache *c, struct mod *m, struct k
 			continue;       /* metaclass=..., kw_only=... */
 		if (py_is(b, "subscript"))
 			b = py_field(b, "value");       /* Mixin[Model] */
-		const char *bname = text(c->a, m, b);
+		const char *bname = py_node_text(c->a, m->src, b);
 		struct mod *bm = NULL;
 		struct klass *bk = find_class(c, m, b, &bm);
 		if (!bk && plain_base(bname))
@@ -554,11 +548,11 @@ bool py_class_defaults(struct fn *f, TSNode call, const char *key, bool known_on
 {
 	TSNode fnode = py_field(call, "function");
 	struct mod *m = NULL;
-	struct klass *k = f->cache && f->mod ? find_class(f->cache, f->mod, fnode, &m) : NULL;
+	struct klass *k = f->session && f->mod ? find_class(f->session, f->mod, fnode, &m) : NULL;
 	return k && py_class_defaults_of(f, m, k, key, py_loc(f->path, fnode), known_only);
 }
 
-enum tri py_class_has_field(struct py_cache *c, struct mod *m, struct klass *k, const char *name)
+enum tri py_class_has_field(struct py_session *c, struct mod *m, struct klass *k, const char *name)
 {
 	struct klass_info *ki = read_class(c, m, k, 0);
 	for (size_t i = 0; !ki->why && i < ki->n_fields; i++)
@@ -583,7 +577,7 @@ static const char *changer(const struct klass_info *ki, const char *name, bool r
 bool py_class_defaults_of(struct fn *f, struct mod *m, struct klass *k, const char *key, struct loc at,
 			  bool known_only)
 {
-	struct klass_info *ki = read_class(f->cache, m, k, 0);
+	struct klass_info *ki = read_class(f->session, m, k, 0);
 	const char *cls = k->name;
 	if (ki->why)
 		return false;
@@ -603,8 +597,8 @@ bool py_class_defaults_of(struct fn *f, struct mod *m, struct klass *k, const ch
 		struct value v = fd->val;
 		const char *why = fd->why;
 		bool replayed = false;
-		for (size_t r = 0; model && r < f->cache->n_replayed && !replayed; r++)
-			replayed = !strcmp(f->cache->replayed[r], fd->name);
+		for (size_t r = 0; model && r < f->session->n_replayed && !replayed; r++)
+			replayed = !strcmp(f->session->replayed[r], fd->name);
 		const char *by = v.kind != V_UNKNOWN ? changer(ki, fd->name, replayed) : NULL;
 		if (by) {
 			v = value_unknown;
@@ -619,7 +613,7 @@ bool py_class_defaults_of(struct fn *f, struct mod *m, struct klass *k, const ch
 	return true;
 }
 
-int fe_py_class_field(struct py_cache *c, const char *from, const char *module, const char *cls, const char *name,
+int fe_py_class_field(struct py_session *c, const char *from, const char *module, const char *cls, const char *name,
 		      struct value *out, struct loc *at, const char **why)
 {
 	struct mod importer = {.path = from}, *m = c ? fe_py_mod_load(c, &importer, module, 0) : NULL, *cm = NULL;

@@ -81,16 +81,16 @@ static bool run(struct comp *c, size_t k)
 	const char *w = NULL;
 	if (k == c->n_clauses) {
 		TSNode kn = c->dict ? py_field(c->body, "key") : c->body;
-		struct value key = f->cache->ops->eval(f, kn, &w, c->depth + 1), val = value_null;
+		struct value key = py_eval(f, kn, &w, c->depth + 1), val = value_null;
 		if (key.kind != V_UNKNOWN && c->dict)
-			val = f->cache->ops->eval(f, py_field(c->body, "value"), &w, c->depth + 1);
+			val = py_eval(f, py_field(c->body, "value"), &w, c->depth + 1);
 		if (key.kind == V_UNKNOWN || val.kind == V_UNKNOWN)
 			return c->why = w ? w : "from a comprehension item cglint does not know", false;
 		return add(c, key, val);
 	}
 	TSNode cl = c->clauses[k];
 	if (py_is(cl, "if_clause")) {
-		struct value cond = f->cache->ops->eval(f, ts_node_named_child(cl, 0), &w, c->depth + 1);
+		struct value cond = py_eval(f, ts_node_named_child(cl, 0), &w, c->depth + 1);
 		enum tri t = value_truth(&cond);
 		if (t == TRI_UNKNOWN)
 			return c->why = arena_printf(f->a, "from a comprehension's '%s' (unknown condition%s%s)",
@@ -100,7 +100,7 @@ static bool run(struct comp *c, size_t k)
 	TSNode right = py_field(cl, "right");
 	if (ts_node_named_child_count(cl) != 2)
 		return c->why = "from a comprehension over several iterables", false;
-	struct value it = f->cache->ops->eval(f, right, &w, c->depth + 1);
+	struct value it = py_eval(f, right, &w, c->depth + 1);
 	const struct value *items;
 	size_t n;
 	c->why = w;
@@ -114,7 +114,7 @@ static bool run(struct comp *c, size_t k)
 
 struct value py_comp(struct fn *f, TSNode n, const char **why, unsigned depth)
 {
-	if (!f->cache)
+	if (!f->session)
 		return *why = "from a comprehension cglint does not read here", value_unknown;
 	struct comp c = {.f = f, .body = py_field(n, "body"), .dict = py_is(n, "dictionary_comprehension"),
 			 .set = py_is(n, "set_comprehension"), .depth = depth};

@@ -74,7 +74,7 @@ bool py_fn_get(struct fn *f, const char *key, struct value *out, const char **wh
 }
 
 /* A name bound by an import of 'm': the module's constant, followed through re-exports. */
-static bool imported(struct py_cache *c, struct mod *m, const struct imp *im, struct value *out, const char **why,
+static bool imported(struct py_session *c, struct mod *m, const struct imp *im, struct value *out, const char **why,
 		     unsigned depth)
 {
 	if (!im->attr) {
@@ -93,7 +93,7 @@ static bool imported(struct py_cache *c, struct mod *m, const struct imp *im, st
 	return true;
 }
 
-bool py_eval_global(struct py_cache *c, struct mod *m, const char *name, struct value *out, const char **why,
+bool py_eval_global(struct py_session *c, struct mod *m, const char *name, struct value *out, const char **why,
 		    unsigned depth)
 {
 	if (depth > FE_PY_MAX_DEPTH) {
@@ -116,7 +116,7 @@ bool py_eval_global(struct py_cache *c, struct mod *m, const char *name, struct 
 		}
 		if (g->state == 0) {
 			g->state = 1;
-			struct fn f = {.a = c->a, .path = m->path, .src = m->src, .cache = c, .mod = m, .depth = depth};
+			struct fn f = {.a = c->a, .path = m->path, .src = m->src, .session = c, .mod = m, .depth = depth};
 			py_unit_init(&f.log, c->a);
 			g->val = py_eval(&f, g->value, &g->why, 0);
 			py_unit_release(&f.log);
@@ -163,9 +163,9 @@ static struct value name_value(struct fn *f, TSNode n, const char **why)
 	if (prefix)
 		return unknown(why, arena_printf(f->a, "'%s' is a config object, not a value", name));
 	const struct imp *im = f->mod ? fe_py_mod_import_at(f->mod, name, ts_node_start_byte(n), true) : NULL;
-	if (im && f->cache && imported(f->cache, f->mod, im, &v, why, f->depth))
+	if (im && f->session && imported(f->session, f->mod, im, &v, why, f->depth))
 		return v;       /* imported in the function */
-	if (f->cache && py_eval_global(f->cache, f->mod, name, &v, why, f->depth))
+	if (f->session && py_eval_global(f->session, f->mod, name, &v, why, f->depth))
 		return v;
 	return unknown(why, arena_printf(f->a, "from '%s', which cglint does not know here", name));
 }
@@ -183,11 +183,11 @@ static struct value attribute_value(struct fn *f, TSNode n, const char **why, un
 		return unknown(why, arena_printf(f->a, "read from '%s', which this function does not set before", shown));
 	}
 	TSNode obj = py_field(n, "object"), attr = py_field(n, "attribute");
-	if (py_is(obj, "identifier") && f->cache && !py_unit_var(&f->log, py_text(f, obj))) {
+	if (py_is(obj, "identifier") && f->session && !py_unit_var(&f->log, py_text(f, obj))) {
 		const struct imp *im = fe_py_mod_import(f->mod, py_text(f, obj));
 		if (im && !im->attr) {
-			struct mod *m = fe_py_mod_load(f->cache, f->mod, im->module, 0);
-			if (m && py_eval_global(f->cache, m, py_text(f, attr), &v, why, f->depth + 1))
+			struct mod *m = fe_py_mod_load(f->session, f->mod, im->module, 0);
+			if (m && py_eval_global(f->session, m, py_text(f, attr), &v, why, f->depth + 1))
 				return v;
 		}
 	}
@@ -577,7 +577,7 @@ static bool builtin(struct fn *f, TSNode call, struct value *out, const char **w
 	bool is_known = false;
 	for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
 		is_known |= !strcmp(name, known[k]);
-	if (!is_known || (f->mod && (fe_py_mod_import(f->mod, name) || fe_py_mod_lookup(f->cache, f->mod, name, 0, &(struct mod *){0}, &(size_t){0}))))
+	if (!is_known || (f->mod && (fe_py_mod_import(f->mod, name) || fe_py_mod_lookup(f->session, f->mod, name, 0, &(struct mod *){0}, &(size_t){0}))))
 		return false;
 	uint32_t n = ts_node_named_child_count(args);
 	struct value v[8];
@@ -654,7 +654,7 @@ const char *py_eval_call_why(struct fn *f, TSNode call)
 	}
 	if (py_is(fnode, "identifier") && f->mod) {
 		const struct imp *im = fe_py_mod_import(f->mod, py_text(f, fnode));
-		if (im && f->cache && !fe_py_mod_load(f->cache, f->mod, im->module, im->level))
+		if (im && f->session && !fe_py_mod_load(f->session, f->mod, im->module, im->level))
 			return arena_printf(f->a, "from '%s', imported from '%.*s%s', which cglint cannot resolve",
 					    py_text(f, fnode), (int)im->level, "..........", im->module);
 	}
@@ -774,7 +774,7 @@ struct value py_eval(struct fn *f, TSNode n, const char **why, unsigned depth)
 		    py_obj_value_call(f, n, &v, why, depth))
 			return v;
 		struct py_ret r;
-		if (f->cache && f->cache->ops->follow(f, n, &r) && r.n == 1 && !r.tuple && !r.ns[0]) {
+		if (f->session && py_call_follow(f, n, &r) && r.n == 1 && !r.tuple && !r.ns[0]) {
 			*why = r.why[0];
 			return r.val[0];
 		}

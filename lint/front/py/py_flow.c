@@ -138,40 +138,21 @@ static void merge_vars(struct fn *f, struct branch *br, size_t nb, const char *w
 }
 
 /* An if statement whose condition is not known, in the file linted: on a walk of one path
- * (fe_py_cache_choose) its chosen branch only ('*nb' becomes 1), else it is one of the unit's
+ * (struct py_choice) its chosen branch only ('*nb' becomes 1), else it is one of the unit's
  * forks. False when the branch chosen ran nothing. */
 static bool take_path(struct fn *f, TSNode st, TSNode cond, TSNode *bodies, size_t *nb)
 {
-	const struct py_cache *c = f->cache;
+	const struct py_choice *pick = f->pass->pick;
 	unsigned at = ts_node_start_byte(st);
-	for (size_t k = 0; k < c->n_choices; k++)
-		if (c->choice_bytes[k] == at && c->choice_picks[k] < *nb) {
-			bodies[0] = bodies[c->choice_picks[k]];
+	for (size_t k = 0; pick && k < pick->n; k++)
+		if (pick->bytes[k] == at && pick->picks[k] < *nb) {
+			bodies[0] = bodies[pick->picks[k]];
 			*nb = 1;
 			return !ts_node_is_null(bodies[0]);
 		}
 	f->forks = arena_grow(f->a, f->forks, f->n_forks, &f->cap_forks, sizeof(*f->forks));
 	f->forks[f->n_forks++] = (struct py_fork){py_loc(f->path, cond), py_snippet(f, cond), at, (unsigned)*nb};
 	return true;
-}
-
-void fe_py_cache_choose(struct py_cache *c, const unsigned *bytes, const unsigned *picks, size_t n)
-{
-	c->n_choices = n;
-	c->choice_sig = NULL;
-	if (!n)
-		return;
-	c->choice_bytes = arena_alloc(c->a, n * sizeof(*c->choice_bytes));
-	c->choice_picks = arena_alloc(c->a, n * sizeof(*c->choice_picks));
-	memcpy(c->choice_bytes, bytes, n * sizeof(*bytes));
-	memcpy(c->choice_picks, picks, n * sizeof(*picks));
-	struct sbuf sb;
-	sbuf_init(&sb);
-	sbuf_adds(&sb, "paths:");
-	for (size_t k = 0; k < n; k++)
-		sbuf_printf(&sb, "%u=%u,", bytes[k], picks[k]);
-	c->choice_sig = arena_strdup(c->a, sb.buf);
-	sbuf_release(&sb);
 }
 
 /* What two paths return: each item kept where both give the same object or an equal value. */
@@ -255,11 +236,11 @@ void py_flow_if(struct fn *f, TSNode st)
 	}
 	if (open && !has_else)
 		bodies[nb++] = (TSNode){0};     /* no branch ran */
-	if (nb >= 2 && f->cache && f->mod == f->cache->top && !take_path(f, st, undecided, bodies, &nb))
+	if (nb >= 2 && f->pass && f->mod == f->pass->top && !take_path(f, st, undecided, bodies, &nb))
 		return;
 	if (nb == 1) {
 		if (!ts_node_is_null(bodies[0]))
-			f->cache->ops->block(f, bodies[0]);
+			py_walk_block(f, bodies[0]);
 		return;
 	}
 	if (nb == 0)
@@ -275,7 +256,7 @@ void py_flow_if(struct fn *f, TSNode st)
 	bool partial = false;
 	for (size_t b = 0; b < nb; b++) {
 		if (!ts_node_is_null(bodies[b]))
-			f->cache->ops->block(f, bodies[b]);
+			py_walk_block(f, bodies[b]);
 		rets[b] = f->ret;       /* what it returned, with what ran before */
 		partial |= !f->done || f->ret_open;
 		f->ret = ret0;

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * py_fn: one Python function being walked, shared by the files of the Python front-end's
- * evaluator: fe_py.c (statements), py_eval.c (expressions to values), py_call.c (calls into
- * functions cglint reads), py_flow.c (if statements). Private to them: they include tree-sitter.
- * Calls go down that list; back up it only through struct py_ops.
+ * py_fn: the Python front-end's evaluator, one module in several files, and the function it is
+ * walking (struct fn): py_walk.c (statements), fe_py.c (a file's functions as units), py_eval.c
+ * (expressions to values), py_flow.c (if statements), py_call.c (calls into functions cglint
+ * reads), py_obj.c (classes and Enum members as values, builtins), py_comp.c (comprehensions),
+ * py_class.c (a constructor's defaults), and Megatron-Bridge's own Python: py_bridge_reg.c (its
+ * registry of model bridges) and py_bridge_auto.c (AutoBridge's provider). They call each other
+ * freely, as one recursive algorithm; tests/layers.py holds them one group, which the rest of the
+ * tree reaches only through fe_py.h. Below them: py_unit (a function's record log), fe_py_mod
+ * (the module table), py_session (what a run keeps), fe_py_lit, py_node, py_mod, py_hf, py_bridge.
  *
  * A function is walked with what its caller passes: each parameter is bound to the caller's
  * object (a namespace, py_unit.h), to the caller's value, to its default, or, with neither, to
@@ -19,6 +24,8 @@
 
 #include "base/mem.h"
 #include "front/py/fe_py_mod.h"
+#include "front/py/py_session.h"
+#include "front/py/py_node.h"
 #include "front/py/py_unit.h"
 
 /* What a caller passes for one parameter: an object (ns) or a value. */
@@ -29,12 +36,22 @@ struct py_arg {
 	bool absent;            /* neither passed nor defaulted: an object of the callee's own */
 };
 
+/* One parse of the file being linted (fe_py_parse), handed down every walk it starts; the
+ * session keeps what outlives a parse. */
+struct py_pass {
+	const struct mod *top;          /* the file being linted */
+	const struct py_choice *pick;   /* the one path walked (fe_py.h), or NULL: every path */
+	const char *sig;                /* 'pick' rendered, in the signature of a unit's own walk */
+};
+
 struct fn {
 	struct arena *a;
 	const char *path, *src;
 	struct py_log log;
 	struct py_ret ret;      /* what the function returns */
-	struct py_cache *cache; /* NULL: calls are not followed */
+	struct py_session *session; /* NULL: calls are not followed */
+	const struct py_pass *pass; /* the parse this walk is part of; NULL for one outside a parse's
+				     * own walks (a constant, a class read for its defaults) */
 	struct mod *mod;
 	unsigned depth;
 	bool cut;               /* a call was cut off by the depth limit: record not kept */
@@ -52,64 +69,21 @@ struct fn {
 	size_t n_forks, cap_forks;
 };
 
-static inline bool py_is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
+/* A node of the function's own file: its text, and its text for a message (py_node.h). */
 static inline const char *py_text(struct fn *f, TSNode n)
 {
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	return arena_strndup(f->a, f->src + s, e - s);
+	return py_node_text(f->a, f->src, n);
 }
 
-/* The node's text for a message, cut at 60 bytes and at a line end. */
 static inline const char *py_snippet(struct fn *f, TSNode n)
 {
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n), len = e - s;
-	const char *nl = memchr(f->src + s, '\n', len);
-	if (nl)
-		len = (uint32_t)(nl - (f->src + s));
-	return len > 60 ? arena_printf(f->a, "%.57s...", f->src + s) : arena_strndup(f->a, f->src + s, len);
+	return py_node_snippet(f->a, f->src, n);
 }
 
-static inline struct loc py_loc(const char *path, TSNode n)
-{
-	TSPoint p = ts_node_start_point(n);
-	return (struct loc){path, p.row + 1, p.column + 1};
-}
-
-const TSLanguage *tree_sitter_python(void);
-
-/* A field's id is looked up once per name (the lookup compares the grammar's every field name):
- * names are literals, so the pointer finds it, and the text confirms it. */
-static inline TSNode py_field(TSNode n, const char *name)
-{
-	static struct {
-		const char *name;
-		TSFieldId id;
-	} seen[32];
-	unsigned k = 0;
-	for (; k < 32 && seen[k].name; k++)
-		if (seen[k].name == name && !strcmp(seen[k].name, name))
-			return ts_node_child_by_field_id(n, seen[k].id);
-	TSFieldId id = ts_language_field_id_for_name(tree_sitter_python(), name, (uint32_t)strlen(name));
-	if (k < 32)
-		seen[k].name = name, seen[k].id = id;
-	return ts_node_child_by_field_id(n, id);
-}
-
-/* What the statement walker (fe_py.c) lends the files below it, so that no file calls one
- * that calls it back: walk a function's body with its parameters bound from 'f->args', walk a
- * block's statements, follow a call (py_call_follow); py_eval and py_eval_path, for the
- * files py_eval itself calls (py_obj.c, py_comp.c). */
-struct py_ops {
-	void (*walk)(struct fn *f, TSNode def);
-	void (*block)(struct fn *f, TSNode body);
-	bool (*follow)(struct fn *f, TSNode call, struct py_ret *ret);
-	struct value (*eval)(struct fn *f, TSNode n, const char **why, unsigned depth);
-	const char *(*path)(struct fn *f, TSNode n, unsigned depth);
-};
+/* ---- py_walk.c ---- */
+/* A function's body walked, its parameters bound from 'f->args'; a block's statements walked. */
+void py_walk_def(struct fn *f, TSNode def);
+void py_walk_block(struct fn *f, TSNode body);
 
 /* ---- py_flow.c ---- */
 /* An if statement: the branch a known condition picks; on an unknown condition every branch
@@ -137,7 +111,7 @@ const char *py_eval_path(struct fn *f, TSNode n, unsigned depth);
  * for anything else. Never fails. */
 struct value py_eval(struct fn *f, TSNode n, const char **why, unsigned depth);
 /* A module-level name of 'm' (a constant or one it imports) evaluated; false when 'm' has none. */
-bool py_eval_global(struct py_cache *c, struct mod *m, const char *name, struct value *out, const char **why,
+bool py_eval_global(struct py_session *c, struct mod *m, const char *name, struct value *out, const char **why,
 		    unsigned depth);
 /* Why a call's result is not known ("from 'AutoBridge.from_hf_pretrained' (a Hugging Face config)"). */
 const char *py_eval_call_why(struct fn *f, TSNode call);
@@ -157,9 +131,9 @@ bool py_class_defaults_of(struct fn *f, struct mod *m, struct klass *k, const ch
 			  bool known_only);
 /* Whether 'k' has the dataclass field 'name'; unknown where cglint cannot read it whole (a base
  * not on the search path). */
-enum tri py_class_has_field(struct py_cache *c, struct mod *m, struct klass *k, const char *name);
+enum tri py_class_has_field(struct py_session *c, struct mod *m, struct klass *k, const char *name);
 
-/* ---- py_breg.c ---- */
+/* ---- py_bridge_reg.c ---- */
 /* A model bridge registered for an HF architecture, and the provider class it builds. */
 struct py_bridge_found {
 	struct mod *bm;         /* the bridge class's module and class */
@@ -170,26 +144,23 @@ struct py_bridge_found {
 /* The bridge the Bridge on the search path registers for 'arch' (@MegatronModelBridge.
  * register_bridge(source=ARCH, provider=...) in the files under megatron/bridge/models, read once a run) and
  * its provider class (provider=, else GPTModelProvider): NULL, or why not. */
-const char *py_breg_find(struct fn *f, const char *arch, struct py_bridge_found *out);
+const char *py_bridge_reg_find(struct fn *f, const char *arch, struct py_bridge_found *out);
 /* The class a bridge class derives from, or NULL ('*generic' at MegatronModelBridge). */
-struct klass *py_breg_base(struct fn *f, struct mod *m, struct klass *k, struct mod **bm, bool *generic);
+struct klass *py_bridge_reg_base(struct fn *f, struct mod *m, struct klass *k, struct mod **bm, bool *generic);
 /* A bridge class's CONFIG_MAPPING (its own, a base's, Other.CONFIG_MAPPING + [...]): a list of
  * (HF name, provider field) pairs; false when cglint cannot read it. */
-bool py_breg_mapping(struct fn *f, struct mod *m, struct klass *k, struct value *out);
+bool py_bridge_reg_mapping(struct fn *f, struct mod *m, struct klass *k, struct value *out);
 /* The class 'name' as module 'm' sees it (its own or imported), and its module. */
-struct klass *py_breg_class(struct py_cache *c, struct mod *m, const char *name, struct mod **out);
-/* A node of module 'm': its text; for a message, cut at 60 bytes and at a line end. */
-const char *py_breg_text(struct fn *f, const struct mod *m, TSNode n);
-const char *py_breg_snippet(struct fn *f, const struct mod *m, TSNode n);
+struct klass *py_bridge_reg_class(struct py_session *c, struct mod *m, const char *name, struct mod **out);
 
-/* ---- py_auto.c ---- */
+/* ---- py_bridge_auto.c ---- */
 /* 'AutoBridge.from_hf_pretrained(ID).to_megatron_provider(...)' put under 'key' as Bridge builds
  * it: the config.json of ID in the Hugging Face cache (py_hf.h), the model bridge the Bridge on
  * the search path registers for its architecture, that bridge's provider class with its defaults,
  * the HF fields its CONFIG_MAPPING carries over and what its provider_bridge() sets. False when
  * 'call' is no such call, or cannot be resolved so: then '*why_not' is the reason to give the
  * section (the model id, the cache folder searched, the bridge missing), NULL for another call. */
-bool py_auto_provider(struct fn *f, const char *key, TSNode call, const char **why_not);
+bool py_bridge_auto_provider(struct fn *f, const char *key, TSNode call, const char **why_not);
 
 /* ---- py_obj.c ---- */
 /* Objects the evaluator holds besides plain data: a class (a module-level one, read from its
@@ -200,7 +171,7 @@ bool py_auto_provider(struct fn *f, const char *key, TSNode call, const char **w
 enum { PY_SEQ, PY_SEQ_LIST, PY_SEQ_TUPLE, PY_SEQ_SET };
 bool py_obj_is(const struct value *v);
 /* Class 'cls' of module 'm' as a value. */
-struct value py_obj_class(struct py_cache *c, struct mod *m, size_t cls);
+struct value py_obj_class(struct py_session *c, struct mod *m, size_t cls);
 /* Cls.member, member.name, member.value: true when 'v' is an object ('*out' unknown with '*why'
  * where Python's answer is not known). */
 bool py_obj_attr(struct fn *f, const struct value *v, const char *attr, struct value *out, const char **why);
@@ -236,9 +207,9 @@ struct value py_comp(struct fn *f, TSNode n, const char **why, unsigned depth);
 /* Follow a call into a function cglint reads: its records replayed here; '*ret' what it
  * returns, in this function's namespaces. False when the callee is not one cglint can read. */
 bool py_call_follow(struct fn *f, TSNode call, struct py_ret *ret);
-/* What module-level function 'd' of 'm' does when nothing is passed to it. */
-const struct sum *py_call_top(struct py_cache *c, struct mod *m, size_t d, bool *cut);
-/* Record a note for the file being linted (once per line and text). */
+/* What module-level function 'd' of 'm' does when nothing is passed to it, in parse 'p'. */
+const struct sum *py_call_top(struct py_session *c, const struct py_pass *p, struct mod *m, size_t d, bool *cut);
+/* Record a note about a line of the function's module (once per line and text). */
 void py_call_note(struct fn *f, TSNode at, const char *text, bool megatron);
 
 #endif

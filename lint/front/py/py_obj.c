@@ -33,14 +33,14 @@ bool py_obj_is(const struct value *v)
 	return v->kind == V_STR && v->i != 0;
 }
 
-static struct py_obj *obj_of(struct py_cache *c, const struct value *v)
+static struct py_obj *obj_of(struct py_session *c, const struct value *v)
 {
 	long long k = v->i < 0 ? -v->i - 1 : v->i - 1;
 	return py_obj_is(v) && (size_t)k < c->n_objs ? &c->objs[k] : NULL;
 }
 
 /* The object's index: made once, so that one class or member is always the same object. */
-static size_t intern(struct py_cache *c, struct mod *m, struct klass *k, const char *member, struct value val)
+static size_t intern(struct py_session *c, struct mod *m, struct klass *k, const char *member, struct value val)
 {
 	for (size_t i = 0; i < c->n_objs; i++)
 		if (c->objs[i].cls == k && (member ? c->objs[i].member && !strcmp(c->objs[i].member, member)
@@ -51,14 +51,14 @@ static size_t intern(struct py_cache *c, struct mod *m, struct klass *k, const c
 	return c->n_objs++;
 }
 
-struct value py_obj_class(struct py_cache *c, struct mod *m, size_t cls)
+struct value py_obj_class(struct py_session *c, struct mod *m, size_t cls)
 {
 	struct value v = value_str(m->classes[cls].name);
 	v.i = -(long long)intern(c, m, &m->classes[cls], NULL, value_unknown) - 1;
 	return v;
 }
 
-static struct value member_value(struct py_cache *c, struct py_obj *cls, size_t k)
+static struct value member_value(struct py_session *c, struct py_obj *cls, size_t k)
 {
 	size_t at = cls->canon[k];
 	struct value v = value_str(cls->names[at]);
@@ -84,12 +84,12 @@ static bool is_enum_base(struct fn *g, TSNode b)
 /* A class whose only base is enum.Enum, whose body holds only members ('NAME = value'),
  * methods and a docstring, decorated with nothing but unique: its members as Python's
  * EnumMeta makes them (aliases: a later member with an equal value names the first). */
-static void read_members(struct py_cache *c, size_t at)
+static void read_members(struct py_session *c, size_t at)
 {
 	struct py_obj own = c->objs[at], *o = &own;    /* the table may move while values are read */
 	c->objs[at].state = 1;
 	o->state = 2;
-	struct fn g = {.a = c->a, .path = o->mod->path, .src = o->mod->src, .cache = c, .mod = o->mod, .depth = 1};
+	struct fn g = {.a = c->a, .path = o->mod->path, .src = o->mod->src, .session = c, .mod = o->mod, .depth = 1};
 	py_unit_init(&g.log, c->a);
 	TSNode node = o->cls->node, sup = py_field(node, "superclasses"), parent = ts_node_parent(node);
 	const char *cls = o->cls->name;
@@ -129,7 +129,7 @@ static void read_members(struct py_cache *c, size_t at)
 			break;
 		}
 		const char *w;
-		struct value v = c->ops->eval(&g, right, &w, 0);
+		struct value v = py_eval(&g, right, &w, 0);
 		if (v.kind == V_UNKNOWN) {
 			o->why = arena_printf(c->a, "the value of %s.%s: %s", cls, py_text(&g, left), w ? w : "not known");
 			break;
@@ -152,7 +152,7 @@ static void read_members(struct py_cache *c, size_t at)
 
 /* The class an object is (itself or a member's), with its members read; NULL with '*why' when
  * they cannot be. */
-static struct py_obj *enum_class(struct py_cache *c, const struct py_obj *o, const char **why)
+static struct py_obj *enum_class(struct py_session *c, const struct py_obj *o, const char **why)
 {
 	size_t at = intern(c, o->mod, o->cls, NULL, value_unknown);
 	struct py_obj *cls = &c->objs[at];
@@ -169,10 +169,10 @@ static struct py_obj *enum_class(struct py_cache *c, const struct py_obj *o, con
 
 bool py_obj_attr(struct fn *f, const struct value *v, const char *attr, struct value *out, const char **why)
 {
-	struct py_obj *o = f->cache ? obj_of(f->cache, v) : NULL;
+	struct py_obj *o = f->session ? obj_of(f->session, v) : NULL;
 	if (!o)
 		return false;
-	struct py_obj *cls = enum_class(f->cache, o, why);
+	struct py_obj *cls = enum_class(f->session, o, why);
 	if (!cls) {
 		*out = value_unknown;
 		return true;
@@ -187,7 +187,7 @@ bool py_obj_attr(struct fn *f, const struct value *v, const char *attr, struct v
 	}
 	for (size_t k = 0; k < cls->n; k++)
 		if (!strcmp(cls->names[k], attr)) {
-			*out = member_value(f->cache, cls, k);  /* Cls.attn, and member.other as Python allows */
+			*out = member_value(f->session, cls, k);  /* Cls.attn, and member.other as Python allows */
 			return true;
 		}
 	*out = unknown(why, arena_printf(f->a, "from '%s.%s', which cglint does not read", o->member ? o->member
@@ -197,16 +197,16 @@ bool py_obj_attr(struct fn *f, const struct value *v, const char *attr, struct v
 
 bool py_obj_index(struct fn *f, const struct value *v, const struct value *idx, struct value *out, const char **why)
 {
-	struct py_obj *o = f->cache ? obj_of(f->cache, v) : NULL;
+	struct py_obj *o = f->session ? obj_of(f->session, v) : NULL;
 	if (!o)
 		return false;
-	struct py_obj *cls = o->member ? NULL : enum_class(f->cache, o, why);
+	struct py_obj *cls = o->member ? NULL : enum_class(f->session, o, why);
 	*out = value_unknown;
 	if (!cls)
 		return true;
 	for (size_t k = 0; idx->kind == V_STR && !py_obj_is(idx) && k < cls->n; k++)
 		if (!strcmp(cls->names[k], idx->s)) {
-			*out = member_value(f->cache, cls, k);
+			*out = member_value(f->session, cls, k);
 			return true;
 		}
 	*why = arena_printf(f->a, "%s[%s] raises KeyError", cls->cls->name, value_string(f->a, idx, false));
@@ -215,14 +215,14 @@ bool py_obj_index(struct fn *f, const struct value *v, const struct value *idx, 
 
 bool py_obj_call(struct fn *f, const struct value *callee, const struct value *arg, struct value *out, const char **why)
 {
-	struct py_obj *o = f->cache ? obj_of(f->cache, callee) : NULL;
+	struct py_obj *o = f->session ? obj_of(f->session, callee) : NULL;
 	if (!o || o->member)
 		return false;
-	struct py_obj *cls = enum_class(f->cache, o, why);
+	struct py_obj *cls = enum_class(f->session, o, why);
 	*out = value_unknown;
 	if (!cls)
 		return true;
-	struct py_obj *a = obj_of(f->cache, arg);
+	struct py_obj *a = obj_of(f->session, arg);
 	if (a && a->member && a->cls == cls->cls) {     /* Cls(member) is the member */
 		*out = *arg;
 		return true;
@@ -234,7 +234,7 @@ bool py_obj_call(struct fn *f, const struct value *callee, const struct value *a
 			return true;
 		}
 		if (eq == TRI_TRUE) {
-			*out = member_value(f->cache, cls, k);
+			*out = member_value(f->session, cls, k);
 			return true;
 		}
 	}
@@ -312,12 +312,12 @@ enum tri py_obj_isinstance(struct fn *f, const struct value *v, TSNode type)
 
 bool py_obj_str(struct fn *f, const struct value *v, struct value *out)
 {
-	struct py_obj *o = f->cache ? obj_of(f->cache, v) : NULL;
+	struct py_obj *o = f->session ? obj_of(f->session, v) : NULL;
 	if (!o)
 		return false;
 	/* a plain Enum's member: 'Cls.name'; a class's own text is not one a recipe reads */
 	const char *w;
-	*out = o->member && enum_class(f->cache, o, &w) ? value_str(arena_printf(f->a, "%s.%s", o->cls->name, o->member))
+	*out = o->member && enum_class(f->session, o, &w) ? value_str(arena_printf(f->a, "%s.%s", o->cls->name, o->member))
 							 : value_unknown;
 	return true;
 }
@@ -457,7 +457,7 @@ static bool positional(struct fn *f, TSNode call, struct value *v, size_t max, s
 			continue;
 		if (*n == max || py_is(a, "keyword_argument") || py_is(a, "list_splat") || py_is(a, "dictionary_splat"))
 			return false;
-		v[*n] = f->cache->ops->eval(f, a, why, depth + 1);
+		v[*n] = py_eval(f, a, why, depth + 1);
 		if (v[(*n)++].kind == V_UNKNOWN)
 			return false;
 	}
@@ -478,13 +478,13 @@ bool py_obj_builtin(struct fn *f, TSNode call, struct value *out, const char **w
 	struct value v[3];
 	size_t n;
 	*out = value_unknown;
-	if (!f->cache)
+	if (!f->session)
 		return false;
 	if (is_builtin(f, fnode, "isinstance")) {
 		uint32_t cnt = py_is(args, "argument_list") ? ts_node_named_child_count(args) : 0;
 		if (cnt != 2 || py_is(ts_node_named_child(args, 0), "keyword_argument"))
 			return false;
-		v[0] = f->cache->ops->eval(f, ts_node_named_child(args, 0), why, depth + 1);
+		v[0] = py_eval(f, ts_node_named_child(args, 0), why, depth + 1);
 		enum tri t = py_obj_isinstance(f, &v[0], ts_node_named_child(args, 1));
 		if (t != TRI_UNKNOWN)
 			*out = value_bool(t == TRI_TRUE);
@@ -519,7 +519,7 @@ bool py_obj_builtin(struct fn *f, TSNode call, struct value *out, const char **w
 		if (!positional(f, call, v, 3, &n, why, depth) || n < 2 || !py_obj_is(&v[0]) || v[1].kind != V_STR ||
 		    py_obj_is(&v[1]))
 			return false;
-		struct py_obj *o = f->cache ? obj_of(f->cache, &v[0]) : NULL;
+		struct py_obj *o = f->session ? obj_of(f->session, &v[0]) : NULL;
 		if (!o || !o->member || (strcmp(v[1].s, "name") && strcmp(v[1].s, "value")))
 			return false;
 		return py_obj_attr(f, &v[0], v[1].s, out, why);
@@ -533,11 +533,11 @@ bool py_obj_value_call(struct fn *f, TSNode call, struct value *out, const char 
 	struct value v[4], self;
 	size_t n;
 	const char *w;
-	if (!f->cache)
+	if (!f->session)
 		return false;
-	if (py_is(fnode, "attribute") && !f->cache->ops->path(f, py_field(fnode, "object"), 0)) {
+	if (py_is(fnode, "attribute") && !py_eval_path(f, py_field(fnode, "object"), 0)) {
 		/* a method of a value: 'a.b'.rsplit('.', 1) */
-		self = f->cache->ops->eval(f, py_field(fnode, "object"), &w, depth + 1);
+		self = py_eval(f, py_field(fnode, "object"), &w, depth + 1);
 		if (self.kind != V_STR || py_obj_is(&self))
 			return false;
 		if (!positional(f, call, v, 4, &n, why, depth)) {
@@ -553,11 +553,11 @@ bool py_obj_value_call(struct fn *f, TSNode call, struct value *out, const char 
 	if (!py_is(args, "argument_list") || ts_node_named_child_count(args) != 1 ||
 	    (!py_is(fnode, "identifier") && !py_is(fnode, "attribute")))
 		return false;
-	self = f->cache->ops->eval(f, fnode, &w, depth + 1);
+	self = py_eval(f, fnode, &w, depth + 1);
 	if (!py_obj_is(&self) || !positional(f, call, v, 1, &n, why, depth))
 		return false;
-	struct py_obj *o = f->cache ? obj_of(f->cache, &self) : NULL;
-	if (!o || o->member || !enum_class(f->cache, o, &w))
+	struct py_obj *o = f->session ? obj_of(f->session, &self) : NULL;
+	if (!o || o->member || !enum_class(f->session, o, &w))
 		return false;
 	return py_obj_call(f, &self, &v[0], out, why);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * py_breg: Megatron-Bridge's registry of model bridges, read from the Bridge on the search path
- * (see py_fn.h): the bridge class registered for an HF architecture, the provider class it
+ * py_bridge_reg: Megatron-Bridge's registry of model bridges, read from the Bridge on the search
+ * path (see py_fn.h): the bridge class registered for an HF architecture, the provider class it
  * builds, its base bridge and its CONFIG_MAPPING.
  */
 #include <dirent.h>
@@ -22,7 +22,7 @@ struct bfile {
 	const char *text;
 };
 
-struct py_breg {
+struct py_bridge_reg {
 	const char *models;     /* the models package's folder, NULL: no Bridge found */
 	struct bfile *files;
 	size_t n, cap;
@@ -34,54 +34,54 @@ static bool has_suffix(const char *s, const char *suf)
 	return n >= m && !strcmp(s + n - m, suf);
 }
 
-static void scan_dir(struct fn *f, struct py_breg *pa, const char *dir, const char *module, unsigned depth)
+static void scan_dir(struct fn *f, struct py_bridge_reg *pa, const char *dir, const char *module, unsigned depth)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	while (d && (e = readdir(d)) && pa->n < MAX_BRIDGE_FILES) {
 		if (e->d_name[0] == '.' || e->d_name[0] == '_')
 			continue;
-		const char *path = arena_printf(f->cache->a, "%s/%s", dir, e->d_name);
+		const char *path = arena_printf(f->session->a, "%s/%s", dir, e->d_name);
 		struct stat st;
 		if (stat(path, &st))
 			continue;
 		if (S_ISDIR(st.st_mode) && depth < 2) {
-			scan_dir(f, pa, path, arena_printf(f->cache->a, "%s.%s", module, e->d_name), depth + 1);
+			scan_dir(f, pa, path, arena_printf(f->session->a, "%s.%s", module, e->d_name), depth + 1);
 			continue;
 		}
 		if (!S_ISREG(st.st_mode) || !has_suffix(e->d_name, ".py") || st.st_size > (1 << 20))
 			continue;
 		FILE *fp = fopen(path, "rb");
-		char *buf = fp ? arena_alloc(f->cache->a, (size_t)st.st_size + 1) : NULL;
+		char *buf = fp ? arena_alloc(f->session->a, (size_t)st.st_size + 1) : NULL;
 		size_t got = fp ? fread(buf, 1, (size_t)st.st_size, fp) : 0;
 		if (fp)
 			fclose(fp);
 		if (!buf || !strstr((buf[got] = '\0', buf), "register_bridge("))
 			continue;
-		pa->files = arena_grow(f->cache->a, pa->files, pa->n, &pa->cap, sizeof(*pa->files));
+		pa->files = arena_grow(f->session->a, pa->files, pa->n, &pa->cap, sizeof(*pa->files));
 		pa->files[pa->n++] = (struct bfile){
-			arena_printf(f->cache->a, "%s.%.*s", module, (int)(strlen(e->d_name) - 3), e->d_name), buf};
+			arena_printf(f->session->a, "%s.%.*s", module, (int)(strlen(e->d_name) - 3), e->d_name), buf};
 	}
 	if (d)
 		closedir(d);
 }
 
 /* The run's list of bridge files, made on first use. */
-static struct py_breg *bridges(struct fn *f)
+static struct py_bridge_reg *bridges(struct fn *f)
 {
-	if (f->cache->breg)
-		return f->cache->breg;
-	struct py_breg *pa = arena_alloc(f->cache->a, sizeof(*pa));
-	f->cache->breg = pa;
-	const char *init = py_mod_find(f->cache->a, f->path, "megatron.bridge.models", 0);
+	if (f->session->bridges)
+		return f->session->bridges;
+	struct py_bridge_reg *pa = arena_alloc(f->session->a, sizeof(*pa));
+	f->session->bridges = pa;
+	const char *init = py_mod_find(f->session->a, f->path, "megatron.bridge.models", 0);
 	if (init && has_suffix(init, "/__init__.py")) {
-		pa->models = arena_strndup(f->cache->a, init, strlen(init) - strlen("/__init__.py"));
+		pa->models = arena_strndup(f->session->a, init, strlen(init) - strlen("/__init__.py"));
 		scan_dir(f, pa, pa->models, "megatron.bridge.models", 0);
 	}
 	return pa;
 }
 
-struct klass *py_breg_class(struct py_cache *c, struct mod *m, const char *name, struct mod **out)
+struct klass *py_bridge_reg_class(struct py_session *c, struct mod *m, const char *name, struct mod **out)
 {
 	size_t at;
 	return fe_py_mod_class(c, m, name, 0, out, &at) ? &(*out)->classes[at] : NULL;
@@ -120,7 +120,7 @@ static TSNode registered_later(struct fn *f, const struct mod *m, TSNode block, 
 		TSNode arg = !ts_node_is_null(args) && ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0)
 											 : none;
 		if (py_is(left, "identifier") && py_is(arg, "identifier") && register_call(m, inner) &&
-		    !strcmp(py_breg_text(f, m, left), cls) && !strcmp(py_breg_text(f, m, arg), cls))
+		    !strcmp(py_node_text(f->a, m->src, left), cls) && !strcmp(py_node_text(f->a, m->src, arg), cls))
 			return py_field(inner, "arguments");
 	}
 	return none;
@@ -155,46 +155,30 @@ static TSNode keyword(struct fn *f, const struct mod *m, TSNode args, const char
 	return none;
 }
 
-const char *py_breg_text(struct fn *f, const struct mod *m, TSNode n)
-{
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	return arena_strndup(f->a, m->src + s, e - s);
-}
-
-/* A node of module 'm' for a message: cut at 60 bytes and at a line end, as py_snippet. */
-const char *py_breg_snippet(struct fn *f, const struct mod *m, TSNode n)
-{
-	uint32_t s = ts_node_start_byte(n), len = ts_node_end_byte(n) - s;
-	const char *nl = memchr(m->src + s, '\n', len);
-	if (nl)
-		len = (uint32_t)(nl - (m->src + s));
-	return len > 60 ? arena_printf(f->a, "%.57s...", m->src + s) : arena_strndup(f->a, m->src + s, len);
-}
-
 /* Whether a register_bridge source= names 'arch': the class itself, its name, or a constant. */
 static bool names_arch(struct fn *f, struct mod *m, TSNode src, const char *arch)
 {
 	struct value v;
 	const char *why;
-	if (py_is(src, "identifier") && !strcmp(py_breg_text(f, m, src), arch))
+	if (py_is(src, "identifier") && !strcmp(py_node_text(f->a, m->src, src), arch))
 		return true;
 	if (fe_py_lit_value(f->a, m->path, m->src, src, &v, 0))
 		return v.kind == V_STR && !strcmp(v.s, arch);
-	return py_is(src, "identifier") && py_eval_global(f->cache, m, py_breg_text(f, m, src), &v, &why, 0) &&
+	return py_is(src, "identifier") && py_eval_global(f->session, m, py_node_text(f->a, m->src, src), &v, &why, 0) &&
 	       v.kind == V_STR && !strcmp(v.s, arch);
 }
 
 /* The bridge class registered for 'arch', and the provider class it builds. */
-const char *py_breg_find(struct fn *f, const char *arch, struct py_bridge_found *r)
+const char *py_bridge_reg_find(struct fn *f, const char *arch, struct py_bridge_found *r)
 {
-	struct py_breg *pa = bridges(f);
+	struct py_bridge_reg *pa = bridges(f);
 	if (!pa->models)
 		return "cglint finds no Megatron-Bridge (megatron.bridge.models) on the search path to map it";
 	for (size_t i = 0; i < pa->n && !r->bk; i++) {
 		const char *hit = strstr(pa->files[i].text, arch);
 		if (!hit)
 			continue;
-		struct mod *m = fe_py_mod_load(f->cache, f->mod, pa->files[i].module, 0);
+		struct mod *m = fe_py_mod_load(f->session, f->mod, pa->files[i].module, 0);
 		for (size_t k = 0; m && k < m->n_classes && !r->bk; k++) {
 			TSNode args = registration(f, m, &m->classes[k]);
 			if (!ts_node_is_null(args) && names_arch(f, m, keyword(f, m, args, "source"), arch)) {
@@ -208,13 +192,13 @@ const char *py_breg_find(struct fn *f, const char *arch, struct py_bridge_found 
 	/* the provider: register_bridge(provider=...), else a PROVIDER_CLASS up the bases, else GPT's */
 	TSNode p = keyword(f, r->bm, registration(f, r->bm, r->bk), "provider");
 	if (py_is(p, "identifier"))
-		r->pk = py_breg_class(f->cache, r->bm, py_breg_text(f, r->bm, p), &r->pm);
+		r->pk = py_bridge_reg_class(f->session, r->bm, py_node_text(f->a, r->bm->src, p), &r->pm);
 	else if (!ts_node_is_null(p))
 		return arena_printf(f->a, "%s's provider '%s' is not a class name cglint reads", r->bk->name,
-				    py_breg_text(f, r->bm, p));
+				    py_node_text(f->a, r->bm->src, p));
 	else {
-		struct mod *gm = fe_py_mod_load(f->cache, f->mod, "megatron.bridge.models.gpt_provider", 0);
-		r->pk = gm ? py_breg_class(f->cache, gm, "GPTModelProvider", &r->pm) : NULL;
+		struct mod *gm = fe_py_mod_load(f->session, f->mod, "megatron.bridge.models.gpt_provider", 0);
+		r->pk = gm ? py_bridge_reg_class(f->session, gm, "GPTModelProvider", &r->pm) : NULL;
 	}
 	if (!r->pk)
 		return arena_printf(f->a, "cglint does not find the provider class of %s", r->bk->name);
@@ -222,13 +206,13 @@ const char *py_breg_find(struct fn *f, const char *arch, struct py_bridge_found 
 }
 
 /* The class a bridge class derives from (its first base), or NULL at MegatronModelBridge. */
-struct klass *py_breg_base(struct fn *f, struct mod *m, struct klass *k, struct mod **bm, bool *generic)
+struct klass *py_bridge_reg_base(struct fn *f, struct mod *m, struct klass *k, struct mod **bm, bool *generic)
 {
 	TSNode sup = py_field(k->node, "superclasses");
 	TSNode b = !ts_node_is_null(sup) && ts_node_named_child_count(sup) ? ts_node_named_child(sup, 0) : sup;
-	const char *name = ts_node_is_null(b) ? "" : py_breg_text(f, m, b);
+	const char *name = ts_node_is_null(b) ? "" : py_node_text(f->a, m->src, b);
 	*generic = has_suffix(name, "MegatronModelBridge");
-	return *generic || ts_node_is_null(b) ? NULL : py_breg_class(f->cache, m, name, bm);
+	return *generic || ts_node_is_null(b) ? NULL : py_bridge_reg_class(f->session, m, name, bm);
 }
 
 /* The value of 'NAME = ...' in a class's own body, or a null node. */
@@ -239,7 +223,7 @@ static TSNode class_attr(struct fn *f, const struct mod *m, const struct klass *
 		TSNode st = ts_node_named_child(body, i);
 		TSNode as = py_is(st, "expression_statement") ? ts_node_named_child(st, 0) : none;
 		TSNode left = py_is(as, "assignment") ? py_field(as, "left") : none;
-		if (py_is(left, "identifier") && !strcmp(py_breg_text(f, m, left), name))
+		if (py_is(left, "identifier") && !strcmp(py_node_text(f->a, m->src, left), name))
 			return py_field(as, "right");
 	}
 	return none;
@@ -254,9 +238,9 @@ static bool mapping_expr(struct fn *f, struct mod *m, TSNode e, struct value *ou
 		return false;
 	if (fe_py_lit_value(f->a, m->path, m->src, e, out, 0))
 		return out->kind == V_LIST;
-	if (py_is(e, "attribute") && !strcmp(py_breg_text(f, m, py_field(e, "attribute")), "CONFIG_MAPPING")) {
+	if (py_is(e, "attribute") && !strcmp(py_node_text(f->a, m->src, py_field(e, "attribute")), "CONFIG_MAPPING")) {
 		struct mod *om = NULL;
-		struct klass *ok = py_breg_class(f->cache, m, py_breg_text(f, m, py_field(e, "object")), &om);
+		struct klass *ok = py_bridge_reg_class(f->session, m, py_node_text(f->a, m->src, py_field(e, "object")), &om);
 		return ok && mapping_of(f, om, ok, out, depth + 1);
 	}
 	struct value x, y;
@@ -279,13 +263,13 @@ static bool mapping_of(struct fn *f, struct mod *m, struct klass *k, struct valu
 		return mapping_expr(f, m, e, out, depth + 1);
 	struct mod *bm = NULL;
 	bool generic;
-	struct klass *b = depth < MAX_CHAIN ? py_breg_base(f, m, k, &bm, &generic) : NULL;
+	struct klass *b = depth < MAX_CHAIN ? py_bridge_reg_base(f, m, k, &bm, &generic) : NULL;
 	if (!b && generic)
-		b = py_breg_class(f->cache, m, "MegatronModelBridge", &bm);
+		b = py_bridge_reg_class(f->session, m, "MegatronModelBridge", &bm);
 	return b && b != k && mapping_of(f, bm, b, out, depth + 1);
 }
 
-bool py_breg_mapping(struct fn *f, struct mod *m, struct klass *k, struct value *out)
+bool py_bridge_reg_mapping(struct fn *f, struct mod *m, struct klass *k, struct value *out)
 {
 	return mapping_of(f, m, k, out, 0);
 }

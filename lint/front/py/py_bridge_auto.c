@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * py_auto: AutoBridge.from_hf_pretrained(ID).to_megatron_provider(...) as Megatron-Bridge builds
- * it (see py_fn.h), read from the Bridge on the search path: the model bridge registered for the
+ * py_bridge_auto: AutoBridge.from_hf_pretrained(ID).to_megatron_provider(...) as Megatron-Bridge
+ * builds it (see py_fn.h), read from the Bridge on the search path: the model bridge registered for the
  * config's architecture (@MegatronModelBridge.register_bridge(source=..., provider=...)), its
  * provider class with its defaults, the HF fields its CONFIG_MAPPING carries over, and the
  * provider fields its provider_bridge() sets (MegatronModelBridge.provider_bridge, then the
@@ -76,7 +76,7 @@ static void set(struct build *b, const char *name, struct value v, const char *w
 
 static void set_kwarg(struct build *b, const char *name, struct value v, const char *why)
 {
-	if (py_class_has_field(b->f->cache, b->r->br.pm, b->r->br.pk, name) != TRI_FALSE)
+	if (py_class_has_field(b->f->session, b->r->br.pm, b->r->br.pk, name) != TRI_FALSE)
 		set(b, name, v, why);
 }
 
@@ -178,7 +178,7 @@ static const char *kwargs_from(struct build *b, const struct py_hf_config *c, si
 {
 	struct fn *f = b->f;
 	struct value map, v;
-	if (!py_breg_mapping(f, b->r->br.bm, b->r->br.bk, &map))
+	if (!py_bridge_reg_mapping(f, b->r->br.bm, b->r->br.bk, &map))
 		return arena_printf(f->a, "cglint cannot read %s's CONFIG_MAPPING", b->r->br.bk->name);
 	if (changed_first(b, n_changed, "rope_scaling"))        /* the rope and yarn fields follow from it */
 		return arena_printf(f->a, "%s changes the Hugging Face config's rope_scaling", b->r->br.bk->name);
@@ -244,7 +244,7 @@ static const char *kwargs_from(struct build *b, const struct py_hf_config *c, si
 	static const char *const yarn[] = {"yarn_rotary_scaling_factor", "yarn_original_max_position_embeddings",
 					   "yarn_beta_fast", "yarn_beta_slow", "yarn_mscale", "yarn_mscale_all_dim",
 					   "yarn_correction_range_round_to_int"};
-	enum tri is_mla = py_class_has_field(f->cache, b->r->br.pm, b->r->br.pk, "kv_lora_rank");
+	enum tri is_mla = py_class_has_field(f->session, b->r->br.pm, b->r->br.pk, "kv_lora_rank");
 	for (size_t k = 0; rt && !strcmp(rt, "yarn") && is_mla != TRI_TRUE && k < sizeof(yarn) / sizeof(*yarn); k++)
 		set_unknown(b, yarn[k], "rope_scaling (yarn)");
 	if (rt && !strcmp(rt, "yarn") && is_mla != TRI_TRUE)
@@ -264,7 +264,7 @@ static const char *base_provider(struct build *b)
 	if (why)
 		return why;
 	const char *rt = rope_type(c);
-	enum tri is_mla = py_class_has_field(f->cache, b->r->br.pm, b->r->br.pk, "kv_lora_rank");
+	enum tri is_mla = py_class_has_field(f->session, b->r->br.pm, b->r->br.pk, "kv_lora_rank");
 	bool mla = is_mla == TRI_TRUE, yarn_type = rt && !strcmp(rt, "yarn");
 	static const char *const mla_rope[] = {"rotary_scaling_factor", "original_max_position_embeddings", "beta_fast",
 					       "beta_slow", "mscale", "mscale_all_dim"};
@@ -300,7 +300,7 @@ struct scan {
 
 static const char *stext(struct scan *s, TSNode n)
 {
-	return py_breg_text(s->b->f, s->m, n);
+	return py_node_text(s->b->f->a, s->m->src, n);
 }
 
 /* Whether 'n' holds the identifier 'name' anywhere. */
@@ -392,7 +392,7 @@ static struct value written(struct scan *s, TSNode e, const char **why)
 	if (got && (!neg || value_truth(&v) != TRI_UNKNOWN))
 		return neg ? value_bool(value_truth(&v) == TRI_FALSE) : v;
 	*why = arena_printf(f->a, "set by Megatron-Bridge's %s to '%s', which cglint does not compute", s->cls,
-			    py_breg_snippet(f, s->m, e));
+			    py_node_snippet(f->a, s->m->src, e));
 	return value_unknown;
 }
 
@@ -436,9 +436,9 @@ static const char *build_here(struct scan *s, TSNode call)
 	struct fn *f = s->b->f;
 	struct mod *cm = NULL;
 	TSNode fn = py_field(call, "function"), args = py_field(call, "arguments");
-	struct klass *k = py_is(fn, "identifier") ? py_breg_class(f->cache, s->m, stext(s, fn), &cm) : NULL;
+	struct klass *k = py_is(fn, "identifier") ? py_bridge_reg_class(f->session, s->m, stext(s, fn), &cm) : NULL;
 	if (!k)
-		return arena_printf(f->a, "%s builds its provider with '%s'", s->cls, py_breg_snippet(f, s->m, call));
+		return arena_printf(f->a, "%s builds its provider with '%s'", s->cls, py_node_snippet(f->a, s->m->src, call));
 	construct(s->b, cm, k);
 	for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
 		TSNode a = ts_node_named_child(args, i);
@@ -451,7 +451,7 @@ static const char *build_here(struct scan *s, TSNode call)
 			struct value v = written(s, py_field(a, "value"), &why);
 			set(s->b, stext(s, py_field(a, "name")), v, why);
 		} else if (!py_is(a, "comment")) {
-			return arena_printf(f->a, "%s builds its provider with '%s'", s->cls, py_breg_snippet(f, s->m, a));
+			return arena_printf(f->a, "%s builds its provider with '%s'", s->cls, py_node_snippet(f->a, s->m->src, a));
 		}
 	}
 	s->built = true;
@@ -466,8 +466,8 @@ static const char *helper(struct scan *s, TSNode call)
 	TSNode fn = py_field(call, "function"), args = py_field(call, "arguments");
 	struct mod *hm = NULL;
 	size_t d;
-	if (!py_is(fn, "identifier") || s->depth > MAX_CHAIN || !fe_py_mod_lookup(f->cache, s->m, stext(s, fn), 0, &hm, &d))
-		return arena_printf(f->a, "%s changes the provider through '%s'", s->cls, py_breg_snippet(f, s->m, call));
+	if (!py_is(fn, "identifier") || s->depth > MAX_CHAIN || !fe_py_mod_lookup(f->session, s->m, stext(s, fn), 0, &hm, &d))
+		return arena_printf(f->a, "%s changes the provider through '%s'", s->cls, py_node_snippet(f->a, s->m->src, call));
 	TSNode def = hm->defs[d].node, params = py_field(def, "parameters");
 	struct scan h = {.b = s->b, .m = hm, .cls = arena_printf(f->a, "%s (through %s)", s->cls, hm->defs[d].name),
 			 .built = true, .helper = true, .depth = s->depth + 1};
@@ -476,17 +476,17 @@ static const char *helper(struct scan *s, TSNode call)
 		if (py_is(p, "typed_parameter") || py_is(p, "default_parameter") || py_is(p, "typed_default_parameter"))
 			p = py_is(p, "typed_parameter") ? ts_node_named_child(p, 0) : py_field(p, "name");
 		if (!py_is(p, "identifier") || py_is(a, "keyword_argument") || py_is(a, "list_splat"))
-			return arena_printf(f->a, "%s changes the provider through '%s'", s->cls, py_breg_snippet(f, s->m, call));
+			return arena_printf(f->a, "%s changes the provider through '%s'", s->cls, py_node_snippet(f->a, s->m->src, call));
 		const struct py_hf_config *c = config_of(s, a);
 		if (py_is(a, "identifier") && !strcmp(stext(s, a), s->provider))
-			h.provider = py_breg_text(f, hm, p);
+			h.provider = py_node_text(f->a, hm->src, p);
 		else if (c && h.n_names < MAX_NAMES) {
-			h.names[h.n_names] = py_breg_text(f, hm, p);
+			h.names[h.n_names] = py_node_text(f->a, hm->src, p);
 			h.cfgs[h.n_names++] = c;
 		}
 	}
 	if (!h.provider)
-		return arena_printf(f->a, "%s changes the provider through '%s'", s->cls, py_breg_snippet(f, s->m, call));
+		return arena_printf(f->a, "%s changes the provider through '%s'", s->cls, py_node_snippet(f->a, s->m->src, call));
 	return body(&h, py_field(def, "body"), NULL);
 }
 
@@ -503,7 +503,7 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k)
 			return NULL;
 		if (!s->helper && py_is(v, "call") && !s->built)
 			return build_here(s, v);        /* return SarvamMoEModelProvider(**config) */
-		return arena_printf(f->a, "%s returns '%s'", s->cls, py_breg_snippet(f, s->m, st));
+		return arena_printf(f->a, "%s returns '%s'", s->cls, py_node_snippet(f->a, s->m->src, st));
 	}
 	TSNode e = py_is(st, "expression_statement") ? ts_node_named_child(st, 0) : st;
 	if (py_is(e, "string"))
@@ -516,7 +516,7 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k)
 	    !(py_is(e, "assignment") && !mentions(s, py_field(e, "left"), s->kw_name, 0) &&
 	      only_gets(s, right, s->kw_name, 0)))
 		return arena_printf(f->a, "%s changes the provider's arguments through '%s'", s->cls,
-				    py_breg_snippet(f, s->m, st));
+				    py_node_snippet(f->a, s->m->src, st));
 	if (py_is(e, "assignment")) {
 		TSNode l = py_field(e, "left"), r = py_field(e, "right");
 		if (ts_node_is_null(r))
@@ -527,7 +527,7 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k)
 		    has_suffix(stext(s, py_field(r, "function")), ".provider_bridge")) {
 			struct mod *bm = NULL;
 			bool generic;
-			struct klass *base = k ? py_breg_base(f, s->m, k, &bm, &generic) : NULL;
+			struct klass *base = k ? py_bridge_reg_base(f, s->m, k, &bm, &generic) : NULL;
 			s->provider = ltext;
 			s->built = true;
 			return !k ? arena_printf(f->a, "%s calls super() outside a bridge", s->cls)
@@ -552,7 +552,7 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k)
 		}
 		struct mod *cm;
 		if (py_is(l, "identifier") && py_is(r, "call") && !s->built && !s->helper && py_is(rf, "identifier") &&
-		    py_breg_class(f->cache, s->m, stext(s, rf), &cm)) {
+		    py_bridge_reg_class(f->session, s->m, stext(s, rf), &cm)) {
 			s->provider = ltext;    /* provider = Qwen25VLModelProvider(**provider_kwargs) */
 			return build_here(s, r);
 		}
@@ -586,12 +586,12 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k)
 		if (!ts_node_is_null(part)) {   /* provider.vision_projector_config.input_size = ... */
 			set(s->b, stext(s, py_field(part, "attribute")), value_unknown,
 			    arena_printf(f->a, "changed in part by Megatron-Bridge's %s ('%s')", s->cls,
-					 py_breg_snippet(f, s->m, st)));
+					 py_node_snippet(f->a, s->m->src, st)));
 			return NULL;
 		}
 		if (!ours) {
 			if (mentions(s, r, s->provider, 0) && py_is(r, "call"))
-				return arena_printf(f->a, "%s hands the provider to '%s'", s->cls, py_breg_snippet(f, s->m, r));
+				return arena_printf(f->a, "%s hands the provider to '%s'", s->cls, py_node_snippet(f->a, s->m->src, r));
 			for (size_t i = 0; i < n; i++) {
 				/* locals (a, b = ...) and self.x are its own; anything else may be the provider's */
 				TSNode t = targets[i];
@@ -600,7 +600,7 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k)
 				for (uint32_t j = 0; tuple && j < ts_node_named_child_count(t); j++)
 					local &= py_is(ts_node_named_child(t, j), "identifier");
 				if (!local || mentions(s, targets[i], s->provider, 0))
-					return arena_printf(f->a, "%s sets '%s'", s->cls, py_breg_snippet(f, s->m, st));
+					return arena_printf(f->a, "%s sets '%s'", s->cls, py_node_snippet(f->a, s->m->src, st));
 			}
 			return NULL;    /* a local of its own: rope_scaling = getattr(...) */
 		}
@@ -617,12 +617,12 @@ static const char *statement(struct scan *s, TSNode st, struct klass *k)
 	    py_is(st, "try_statement") || py_is(st, "while_statement")) {
 		/* a call in it that takes the provider, cglint cannot follow; assignments are unknown */
 		unknown_writes(s, st, arena_printf(f->a, "set under '%s' in Megatron-Bridge's %s (not followed)",
-						   py_breg_snippet(f, s->m, st), s->cls), 0);
+						   py_node_snippet(f->a, s->m->src, st), s->cls), 0);
 		return NULL;
 	}
 	if (py_is(e, "call") && py_is(py_field(e, "function"), "identifier"))
 		return helper(s, e);    /* _apply_qwen35_common_config(provider, text_config) */
-	return arena_printf(f->a, "%s changes the provider through '%s'", s->cls, py_breg_snippet(f, s->m, st));
+	return arena_printf(f->a, "%s changes the provider through '%s'", s->cls, py_node_snippet(f->a, s->m->src, st));
 }
 
 static const char *body(struct scan *s, TSNode stmts, struct klass *k)
@@ -648,13 +648,13 @@ static const char *run_bridge(struct build *b, struct mod *m, struct klass *k, u
 		TSNode d = ts_node_named_child(cbody, i);
 		if (py_is(d, "decorated_definition"))
 			d = py_field(d, "definition");
-		if (py_is(d, "function_definition") && !strcmp(py_breg_text(b->f, m, py_field(d, "name")), "provider_bridge"))
+		if (py_is(d, "function_definition") && !strcmp(py_node_text(b->f->a, m->src, py_field(d, "name")), "provider_bridge"))
 			def = d;
 	}
 	if (ts_node_is_null(def)) {
 		struct mod *bm = NULL;
 		bool generic;
-		struct klass *base = py_breg_base(b->f, m, k, &bm, &generic);
+		struct klass *base = py_bridge_reg_base(b->f, m, k, &bm, &generic);
 		return generic ? base_provider(b) : base ? run_bridge(b, bm, base, depth + 1)
 						 : arena_printf(b->f->a, "cglint does not find the base of %s", k->name);
 	}
@@ -665,7 +665,7 @@ static const char *run_bridge(struct build *b, struct mod *m, struct klass *k, u
 		TSNode p = ts_node_named_child(params, 1);
 		if (py_is(p, "typed_parameter"))
 			p = ts_node_named_child(p, 0);
-		s.hf_param = py_breg_text(b->f, m, p);
+		s.hf_param = py_node_text(b->f->a, m->src, p);
 	}
 	return body(&s, py_field(def, "body"), k);
 }
@@ -676,7 +676,7 @@ static const char *run_bridge(struct build *b, struct mod *m, struct klass *k, u
 static int resolve(struct fn *f, TSNode call, struct resolved *r, const char **id, const char **why)
 {
 	TSNode pc = pretrained_call(f, call), first = {0}, rev = {0};
-	if (ts_node_is_null(pc) || !f->cache || !f->mod)
+	if (ts_node_is_null(pc) || !f->session || !f->mod)
 		return 0;
 	TSNode args = py_field(pc, "arguments");
 	for (uint32_t k = 0; !ts_node_is_null(args) && k < ts_node_named_child_count(args); k++) {
@@ -707,12 +707,12 @@ static int resolve(struct fn *f, TSNode call, struct resolved *r, const char **i
 		*why = arena_printf(f->a, "%s names no architecture", r->hf.path);
 		return -1;
 	}
-	if ((*why = py_breg_find(f, arch, &r->br)))
+	if ((*why = py_bridge_reg_find(f, arch, &r->br)))
 		return -1;
 	return 1;
 }
 
-bool py_auto_provider(struct fn *f, const char *key, TSNode call, const char **why_not)
+bool py_bridge_auto_provider(struct fn *f, const char *key, TSNode call, const char **why_not)
 {
 	struct resolved r;
 	const char *id, *why = NULL;

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * py_node: the tree-sitter node helpers every file of the Python front-end uses, in one place.
+ * A node's text lives in the source it was parsed from ('src'); copies go into the arena given.
+ * Private to the front-end's files, which alone include tree-sitter.
+ */
+#ifndef CGLINT_PY_NODE_H
+#define CGLINT_PY_NODE_H
+
+#include <stdbool.h>
+#include <string.h>
+#include <tree_sitter/api.h>
+
+#include "base/loc.h"
+#include "base/mem.h"
+
+const TSLanguage *tree_sitter_python(void);
+
+static inline bool py_is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+/* A field's id is looked up once per name (the lookup compares the grammar's every field name):
+ * names are literals, so the pointer finds it, and the text confirms it. */
+static inline TSNode py_field(TSNode n, const char *name)
+{
+	static struct {
+		const char *name;
+		TSFieldId id;
+	} seen[32];
+	unsigned k = 0;
+	for (; k < 32 && seen[k].name; k++)
+		if (seen[k].name == name && !strcmp(seen[k].name, name))
+			return ts_node_child_by_field_id(n, seen[k].id);
+	TSFieldId id = ts_language_field_id_for_name(tree_sitter_python(), name, (uint32_t)strlen(name));
+	if (k < 32)
+		seen[k].name = name, seen[k].id = id;
+	return ts_node_child_by_field_id(n, id);
+}
+
+static inline struct loc py_loc(const char *path, TSNode n)
+{
+	TSPoint p = ts_node_start_point(n);
+	return (struct loc){path, p.row + 1, p.column + 1};
+}
+
+/* The node's text, copied into 'a'. */
+static inline const char *py_node_text(struct arena *a, const char *src, TSNode n)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	return arena_strndup(a, src + s, e - s);
+}
+
+/* The node's text for a message, cut at 60 bytes and at a line end. */
+static inline const char *py_node_snippet(struct arena *a, const char *src, TSNode n)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n), len = e - s;
+	const char *nl = memchr(src + s, '\n', len);
+	if (nl)
+		len = (uint32_t)(nl - (src + s));
+	return len > 60 ? arena_printf(a, "%.57s...", src + s) : arena_strndup(a, src + s, len);
+}
+
+#endif
