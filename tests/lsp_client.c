@@ -16,29 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-char lsp_dir[] = "/tmp/cglint-lsp-XXXXXX";
-
-void mkdir_tmp(void)
-{
-	strcpy(lsp_dir, "/tmp/cglint-lsp-XXXXXX");
-	cr_assert_not_null(mkdtemp(lsp_dir));
-}
-
-void mkdir_repo_tmp(void)
-{
-	mkdir_tmp();
-	char git[128];
-	snprintf(git, sizeof(git), "%s/.git", lsp_dir);
-	cr_assert_eq(mkdir(git, 0755), 0);
-}
-
-void rm_tmp(void)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", lsp_dir);
-	cr_expect_eq(system(cmd), 0);
-}
-
 /* ---- the server in a child process ------------------------------------------------------ */
 
 static long long now_ms(void)
@@ -56,7 +33,7 @@ void srv_start_in(struct srv *s, const char *cwd, const char *extra)
 	cr_assert_eq(pipe(a), 0);
 	cr_assert_eq(pipe(b), 0);
 	char log[128];
-	snprintf(log, sizeof(log), "%s/server.log", lsp_dir);
+	snprintf(log, sizeof(log), "%s/server.log", harness_dir);
 	pid_t pid = fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
@@ -357,8 +334,8 @@ const char good_yaml[] = "model:\n"
 
 char *uri_of(const char *name)
 {
-	char *u = malloc(strlen(lsp_dir) + strlen(name) + 16);
-	sprintf(u, "file://%s/%s", lsp_dir, name);
+	char *u = malloc(strlen(harness_dir) + strlen(name) + 16);
+	sprintf(u, "file://%s/%s", harness_dir, name);
 	return u;
 }
 

@@ -19,18 +19,16 @@
 
 #include <jansson.h>
 
+#include "harness.h"
 #include "lsp/lsp_pos.h"
 
 #define WAIT_MS 60000
 #define ANY_VERSION (-1)
 #define NO_VERSION (-2)
 
-/* The test's temporary folder (a suite's .init = mkdir_tmp, .fini = rm_tmp); server.log is there. */
-extern char lsp_dir[];
-void mkdir_tmp(void);
-/* The same folder as a repository's root (a .git in it): no config above it reaches in. */
-void mkdir_repo_tmp(void);
-void rm_tmp(void);
+/* The test's folder is harness_dir (a suite's .init = harness_init_bare, or harness_init_git for a
+ * repository's root that no config above reaches into): the server's stderr goes to server.log
+ * there, and uri_of() names the documents in it. */
 
 struct srv {
 	pid_t pid;
@@ -78,7 +76,7 @@ json_t *utf8_caps(void);
 
 /* A YAML with one CG101 (line 5, te_rng_tracker), and the same fixed. */
 extern const char bad_yaml[], good_yaml[];
-/* file:// URI of NAME in lsp_dir (malloc'd). */
+/* file:// URI of NAME in harness_dir (malloc'd). */
 char *uri_of(const char *name);
 void open_doc(struct srv *s, const char *uri, const char *lang, int version, const char *text);
 void change_doc(struct srv *s, const char *uri, int version, const char *text);

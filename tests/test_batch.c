@@ -19,30 +19,6 @@
 #include "run/batch.h"
 #include "run/lint.h"
 
-static char dir[] = "/tmp/cglint-batch-XXXXXX";
-
-static void make_dir(void)
-{
-	cr_assert_not_null(mkdtemp(dir));
-}
-
-static void remove_dir(void)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	cr_assert_not_null(f, "%s", path);
-	char *buf = malloc(1 << 20);
-	*len = fread(buf, 1, (1 << 20) - 1, f);
-	fclose(f);
-	return buf;
-}
-
 /* Run 'args' in 'where' with -j 1 and with each other -j: stdout (and stderr, with 2>&1 in
  * args) and the exit status must not change. Returns the -j 1 output. */
 static char *same_for_every_j(const char *where, const char *args, int want_rc)
@@ -65,7 +41,7 @@ static char *same_for_every_j(const char *where, const char *args, int want_rc)
 	return first;
 }
 
-TestSuite(batch, .init = make_dir, .fini = remove_dir);
+TestSuite(batch, .init = harness_init_bare, .fini = harness_fini);
 
 /* 300 configs with findings, one that does not parse, a broken script and a broken recipe. */
 Test(batch, many_configs_print_the_same_for_every_j)
@@ -79,27 +55,27 @@ Test(batch, many_configs_print_the_same_for_every_j)
 		snprintf(path, sizeof(path), "%s/%s", CGLINT_FIXTURES, seed);
 		if (access(path, R_OK))
 			cr_skip_test("fixture %s is gone: pick another", seed);
-		char *text = slurp(path, &len);
+		char *text = harness_read(NULL, path, &len);
 		snprintf(name, sizeof(name), "%03zu-%s", k, strrchr(seed, '/') + 1);
-		free(harness_write(dir, name, text, len));
+		free(harness_write(harness_dir, name, text, len));
 		free(text);
 	}
 	static const char broken[] = "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [attn\n";
-	free(harness_write(dir, "150-broken.yaml", broken, sizeof(broken) - 1));
+	free(harness_write(harness_dir, "150-broken.yaml", broken, sizeof(broken) - 1));
 	static const char script[] = "#!/bin/bash\nif [ x; then\ntorchrun pretrain_gpt.py --cuda-graph-impl local\n";
-	free(harness_write(dir, "151-broken.sh", script, sizeof(script) - 1));
+	free(harness_write(harness_dir, "151-broken.sh", script, sizeof(script) - 1));
 	static const char recipe[] = "def r():\n    cfg = ConfigContainer()\n    cfg.model.cuda_graph_impl = \"local\"\n"
 				     "    cfg.rng.te_rng_tracker = False\n    x = (\n";
-	free(harness_write(dir, "152-broken.py", recipe, sizeof(recipe) - 1));
+	free(harness_write(harness_dir, "152-broken.py", recipe, sizeof(recipe) - 1));
 
-	char *text = same_for_every_j(dir, ". 2>&1", 2);
+	char *text = same_for_every_j(harness_dir, ". 2>&1", 2);
 	cr_expect(strstr(text, "150-broken.yaml:") && strstr(text, "[CG901"), "the YAML syntax error is reported");
 	cr_expect(strstr(text, "299-CG145"), "the last file's findings are there");
 	cr_expect(strstr(text, "cglint: ") && strstr(text, "303 files checked"), "one summary line, every file counted");
 	free(text);
-	free(same_for_every_j(dir, "--format json .", 2));
-	free(same_for_every_j(dir, "--format sarif --fail-on note .", 2));
-	free(same_for_every_j(dir, "-v --format concise . 2>&1", 2));
+	free(same_for_every_j(harness_dir, "--format json .", 2));
+	free(same_for_every_j(harness_dir, "--format sarif --fail-on note .", 2));
+	free(same_for_every_j(harness_dir, "-v --format concise . 2>&1", 2));
 }
 
 /* Every fixture that is not a source (those have their own -j test), each format. */
@@ -122,20 +98,20 @@ Test(batch, every_fixture_prints_the_same_for_every_j)
 Test(batch, the_module_budget_is_the_runs)
 {
 	char path[512], text[512];
-	snprintf(path, sizeof(path), "mkdir -p '%s/pkg' '%s/recipes'", dir, dir);
+	snprintf(path, sizeof(path), "mkdir -p '%s/pkg' '%s/recipes'", harness_dir, harness_dir);
 	cr_assert_eq(system(path), 0);
-	free(harness_write(dir, "pkg/__init__.py", "", 0));
+	free(harness_write(harness_dir, "pkg/__init__.py", "", 0));
 	for (size_t k = 0; k < 2100; k++) {
 		int n = snprintf(text, sizeof(text), "def setup(cfg):\n    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
 				 "    cfg.model.cuda_graph_scope = [\"moe\", \"moe_router\"]\n");
 		snprintf(path, sizeof(path), "pkg/h%04zu.py", k);
-		free(harness_write(dir, path, text, (size_t)n));
+		free(harness_write(harness_dir, path, text, (size_t)n));
 		n = snprintf(text, sizeof(text), "from pkg.h%04zu import setup\n\n\ndef recipe_%04zu():\n"
 			     "    cfg = ConfigContainer()\n    setup(cfg)\n    return cfg\n", k, k);
 		snprintf(path, sizeof(path), "recipes/r%04zu.py", k);
-		free(harness_write(dir, path, text, (size_t)n));
+		free(harness_write(harness_dir, path, text, (size_t)n));
 	}
-	char *out = same_for_every_j(dir, "--mcore 0.17 --format concise recipes", 1);
+	char *out = same_for_every_j(harness_dir, "--mcore 0.17 --format concise recipes", 1);
 	/* a helper's finding lands on the call (recipes/rNNN.py), once the helper is followed */
 	cr_expect(strstr(out, "recipes/r0000.py:6:5: error") && !strstr(out, "recipes/r2099.py:6:5: error"),
 		  "the calls past the budget are not followed");

@@ -17,23 +17,18 @@
 #include "harness.h"
 #include "source/pch_cache.h"
 
-static char dir[] = "/tmp/cglint-cache-XXXXXX";
-static char cache[sizeof(dir) + 32];
+static char cache[sizeof(harness_dir) + 32];
 
-static void mkdir_tmp(void)
+/* The test folder, with XDG_CACHE_HOME in it: the cache is the test's own. */
+static void init(void)
 {
-	cr_assert(harness_tmpdir(dir, sizeof(dir), "cache"));
-	snprintf(cache, sizeof(cache), "%s/xdg", dir);
+	harness_init();
+	snprintf(cache, sizeof(cache), "%s/xdg", harness_dir);
 	setenv("XDG_CACHE_HOME", cache, 1);
 	strcat(cache, "/cglint");
 }
 
-static void rm_tmp(void)
-{
-	cr_expect_eq(harness_rmdir(dir), 0);
-}
-
-TestSuite(cache, .init = mkdir_tmp, .fini = rm_tmp);
+TestSuite(cache, .init = init, .fini = harness_fini);
 
 /* A capture that calls a helper from a header of its folder, so the preamble holds the helper. */
 static const char user[] =
@@ -73,7 +68,7 @@ static char *listing(json_t *doc)
 static char *findings(const char *args, int *rc)
 {
 	json_t *doc;
-	*rc = harness_run_json(dir, args, &doc);
+	*rc = harness_run_json(harness_dir, args, &doc);
 	cr_assert_not_null(doc, "%s", args);
 	char *out = listing(doc);
 	json_decref(doc);
@@ -117,17 +112,12 @@ static void age(const char *path, time_t when)
 	cr_assert_eq(utimensat(AT_FDCWD, path, t, 0), 0, "%s", path);
 }
 
-static void write_file(const char *name, const char *text)
-{
-	free(harness_write(dir, name, text, strlen(text)));
-}
-
 /* a.cu with step.h as 'step' in the test folder, run once with the cache (and once without):
  * its findings must be 'want'; the one preamble saved, its path in pch[0..size). */
 static void first_run(const char *step, const char *want, char *pch, size_t size)
 {
-	write_file("a.cu", user);
-	write_file("step.h", step);
+	harness_put("a.cu", user);
+	harness_put("step.h", step);
 	char *got = same_as_without("a.cu");
 	cr_expect_str_eq(got, want);
 	free(got);
@@ -157,7 +147,7 @@ Test(cache, a_changed_header_is_read_anew)
 	first_run(quiet_step, "a.cu:CG301@10 ", pch, sizeof(pch));
 	struct stat before, after;
 	cr_assert_eq(stat(pch, &before), 0);
-	write_file("step.h", syncing_step);     /* the helper the preamble holds now syncs */
+	harness_put("step.h", syncing_step);    /* the helper the preamble holds now syncs */
 	char *second = same_as_without("a.cu");
 	cr_expect_str_eq(second, "step.h:CG301@1 a.cu:CG301@10 ", "the header as it is now, not as the preamble held it");
 	free(second);
@@ -168,8 +158,8 @@ Test(cache, a_changed_header_is_read_anew)
 
 Test(cache, no_cache_reads_and_writes_nothing)
 {
-	write_file("a.cu", user);
-	write_file("step.h", quiet_step);
+	harness_put("a.cu", user);
+	harness_put("step.h", quiet_step);
 	int rc;
 	free(findings("--no-cache a.cu", &rc));
 	cr_expect_eq(rc, 1);
@@ -177,7 +167,7 @@ Test(cache, no_cache_reads_and_writes_nothing)
 	free(findings("a.cu", &rc));    /* a preamble that would be wrong if read */
 	char pch[600];
 	cr_assert_eq(count(".pch", pch, sizeof(pch)), 1);
-	write_file("step.h", syncing_step);
+	harness_put("step.h", syncing_step);
 	char *got = findings("--no-cache a.cu", &rc);
 	cr_expect_str_eq(got, "step.h:CG301@1 a.cu:CG301@10 ");
 	free(got);
@@ -277,11 +267,11 @@ Test(cache, a_damaged_entry_is_made_again)
 Test(cache, every_cut_and_flipped_byte_is_refused)
 {
 	char pch[600], inc[620], hdr[600];
-	snprintf(pch, sizeof(pch), "%s/p.pch", dir);
-	snprintf(inc, sizeof(inc), "%s/p.pch.inc", dir);
-	snprintf(hdr, sizeof(hdr), "%s/h.h", dir);
-	write_file("p.pch", "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!");
-	write_file("h.h", "int h;\n");
+	snprintf(pch, sizeof(pch), "%s/p.pch", harness_dir);
+	snprintf(inc, sizeof(inc), "%s/p.pch.inc", harness_dir);
+	snprintf(hdr, sizeof(hdr), "%s/h.h", harness_dir);
+	harness_put("p.pch", "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!");
+	harness_put("h.h", "int h;\n");
 	const char *files[] = {hdr, "/cglint-shim/cuda_runtime.h"};
 	cr_assert(pch_cache_put_list(inc, pch, files, 2));
 	cr_assert(pch_cache_fresh(pch, inc));
@@ -320,11 +310,11 @@ Test(cache, files_share_the_lines_they_begin_with)
 	char a[512], b[512];
 	snprintf(a, sizeof(a), "%s#include \"a_only.h\"\n%s", head, tail);
 	snprintf(b, sizeof(b), "%s#include \"b_only.h\"\n%s", head, tail);
-	write_file("a.cu", a);
-	write_file("b.cu", b);
-	write_file("step.h", syncing_step);
-	write_file("a_only.h", "#define OWN(s) cudaStreamSynchronize(s)\n");
-	write_file("b_only.h", "#define OWN(s) ((void)(s))\n");
+	harness_put("a.cu", a);
+	harness_put("b.cu", b);
+	harness_put("step.h", syncing_step);
+	harness_put("a_only.h", "#define OWN(s) cudaStreamSynchronize(s)\n");
+	harness_put("b_only.h", "#define OWN(s) ((void)(s))\n");
 	char *got = same_as_without("-j 1 a.cu b.cu");
 	cr_expect_str_eq(got, "step.h:CG301@1 a.cu:CG301@7 ", "each file's own header read with it");
 	free(got);
@@ -344,13 +334,13 @@ Test(cache, files_share_the_lines_they_begin_with)
  * own and renames it into place, so every run's findings are whole and one preamble is left. */
 Test(cache, runs_at_the_same_time_share_it)
 {
-	write_file("a.cu", user);
-	write_file("b.cu", user);
-	write_file("step.h", syncing_step);
+	harness_put("a.cu", user);
+	harness_put("b.cu", user);
+	harness_put("step.h", syncing_step);
 	char cmd[2048];
 	snprintf(cmd, sizeof(cmd),
 		 "cd '%s' && for k in 1 2 3 4 5 6; do '%s' --format json -j 1 a.cu b.cu >out$k.json 2>/dev/null & done; wait",
-		 dir, CGLINT_BIN);
+		 harness_dir, CGLINT_BIN);
 	cr_assert_eq(system(cmd), 0);
 	int rc;
 	char *want = findings("--no-cache -j 1 a.cu b.cu", &rc);
@@ -359,7 +349,7 @@ Test(cache, runs_at_the_same_time_share_it)
 		char name[16];
 		snprintf(name, sizeof(name), "out%d.json", k);
 		char path[600];
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		snprintf(path, sizeof(path), "%s/%s", harness_dir, name);
 		json_error_t err;
 		json_t *doc = json_load_file(path, 0, &err);
 		cr_assert_not_null(doc, "run %d wrote whole JSON", k);
@@ -375,14 +365,12 @@ Test(cache, runs_at_the_same_time_share_it)
 
 static void make(const char *name, size_t bytes, time_t when)
 {
-	char path[600];
-	snprintf(path, sizeof(path), "%s/%s", cache, name);
-	FILE *f = fopen(path, "w");
-	cr_assert_not_null(f, "%s", path);
-	for (size_t k = 0; k < bytes; k++)
-		fputc('x', f);
-	fclose(f);
+	char *text = malloc(bytes + 1);
+	memset(text, 'x', bytes);
+	char *path = harness_write(cache, name, text, bytes);
 	age(path, when);
+	free(path);
+	free(text);
 }
 
 static bool exists(const char *name)
@@ -425,7 +413,7 @@ Test(cache, no_usable_folder_means_no_cache)
 {
 	setenv("XDG_CACHE_HOME", "relative/path", 1);   /* the spec says to ignore it */
 	char home[600];
-	snprintf(home, sizeof(home), "%s/home", dir);
+	snprintf(home, sizeof(home), "%s/home", harness_dir);
 	setenv("HOME", home, 1);
 	char *d = pch_cache_dir();
 	cr_assert_not_null(d);
@@ -433,12 +421,12 @@ Test(cache, no_usable_folder_means_no_cache)
 	snprintf(want, sizeof(want), "%s/.cache/cglint", home);
 	cr_expect_str_eq(d, want);
 	free(d);
-	snprintf(home, sizeof(home), "%s/file", dir);
-	write_file("file", "");
+	snprintf(home, sizeof(home), "%s/file", harness_dir);
+	harness_put("file", "");
 	setenv("HOME", home, 1);
 	cr_expect_null(pch_cache_dir(), "a file where the folder would be");
-	write_file("a.cu", user);
-	write_file("step.h", syncing_step);
+	harness_put("a.cu", user);
+	harness_put("step.h", syncing_step);
 	int rc;
 	char *got = findings("a.cu", &rc);
 	cr_expect_str_eq(got, "step.h:CG301@1 a.cu:CG301@10 ", "the run goes on without the cache");

@@ -18,42 +18,7 @@
 
 #include "harness.h"
 
-static char dir[64];
-
-static void mkdir_tmp(void)
-{
-	cr_assert(harness_tmpdir(dir, sizeof(dir), "gate"));
-}
-
-static void rm_tmp(void)
-{
-	cr_expect_eq(harness_rmdir(dir), 0);
-}
-
-TestSuite(gate, .init = mkdir_tmp, .fini = rm_tmp);
-
-static void put(const char *name, const char *text)
-{
-	free(harness_write(dir, name, text, strlen(text)));
-}
-
-static char *slurp(const char *name)
-{
-	char *buf = harness_read(dir, name);
-	cr_assert_not_null(buf, "%s", name);
-	return buf;
-}
-
-/* cglint ARGS in the test folder: the exit status; stdout in '*out', stderr in '*err'. */
-static int run(const char *args, char **out, char **err)
-{
-	char *a;
-	cr_assert_neq(asprintf(&a, "%s 2>stderr.txt", args), -1);
-	int rc = harness_run(dir, a, out);
-	free(a);
-	*err = slurp("stderr.txt");
-	return rc;
-}
+TestSuite(gate, .init = harness_init, .fini = harness_fini);
 
 #define expect_has(text, want, what) \
 	cr_expect(strstr(text, want) != NULL, "%s: wanted\n%s\n--- in:\n%s", what, want, text)
@@ -63,7 +28,7 @@ static int run(const char *args, char **out, char **err)
 static void sub(const char *name)
 {
 	char *path;
-	cr_assert_neq(asprintf(&path, "%s/%s", dir, name), -1);
+	cr_assert_neq(asprintf(&path, "%s/%s", harness_dir, name), -1);
 	cr_assert_eq(mkdir(path, 0755), 0, "mkdir %s", path);
 	free(path);
 }
@@ -72,7 +37,7 @@ static void sub(const char *name)
 static int gate(const char *args, char **summary)
 {
 	char *out, *err;
-	int rc = run(args, &out, &err);
+	int rc = harness_run_in("", args, &out, &err);
 	char *end = err + strlen(err), *start = end > err ? end - 1 : end;
 	while (start > err && start[-1] != '\n')
 		start--;
@@ -105,7 +70,7 @@ static const char fixable[] = "model:\n    cuda_graph_impl: transformer_engine\n
  * prints it (position, and the line for a syntax error), and no "passed". */
 Test(gate, input_errors_are_status_2_in_every_mode)
 {
-	put("bad.yaml", bad_yaml);
+	harness_put("bad.yaml", bad_yaml);
 	static const char *const modes[] = {"", "--diff", "--fix", "suggest", "suggest --diff", "suggest --fix", "facts",
 					    "facts --format json", "suggest --format json", "--format json --diff"};
 	static const char *const inputs[][2] = {{"missing.yaml", missing_head}, {"bad.yaml", bad_head}};
@@ -113,7 +78,7 @@ Test(gate, input_errors_are_status_2_in_every_mode)
 		for (size_t i = 0; i < 2; i++) {
 			char *args, *out, *err, *what;
 			cr_assert_neq(asprintf(&args, "%s %s", modes[m], inputs[i][0]), -1);
-			int rc = run(args, &out, &err);
+			int rc = harness_run_in("", args, &out, &err);
 			cr_assert_neq(asprintf(&what, "cglint %s (stdout+stderr)", args), -1);
 			cr_expect_eq(rc, 2, "cglint %s: exit %d, wanted 2", args, rc);
 			char *both;
@@ -127,7 +92,7 @@ Test(gate, input_errors_are_status_2_in_every_mode)
 			free(err);
 		}
 	/* the file was not changed by --fix */
-	char *now = slurp("bad.yaml");
+	char *now = harness_read(harness_dir, "bad.yaml", NULL);
 	cr_expect_str_eq(now, bad_yaml);
 	free(now);
 }
@@ -136,10 +101,10 @@ Test(gate, input_errors_are_status_2_in_every_mode)
  * problem, which is on stderr; status 2 (not 1) since a gate must not pass on a partial read. */
 Test(gate, diff_keeps_the_patch_and_says_the_problem)
 {
-	put("bad.yaml", bad_yaml);
-	put("b.yaml", fixable);
+	harness_put("bad.yaml", bad_yaml);
+	harness_put("b.yaml", fixable);
 	char *out, *err;
-	int rc = run("--mcore 0.16 --bridge 0.3 --diff b.yaml bad.yaml", &out, &err);
+	int rc = harness_run_in("", "--mcore 0.16 --bridge 0.3 --diff b.yaml bad.yaml", &out, &err);
 	cr_expect_eq(rc, 2);
 	cr_expect_str_eq(out, "--- a/b.yaml\n"
 			      "+++ b/b.yaml\n"
@@ -153,7 +118,7 @@ Test(gate, diff_keeps_the_patch_and_says_the_problem)
 	free(out);
 	free(err);
 	/* stdin, as a pre-commit or editor pipe gives it */
-	rc = run("--diff --stdin-filename s.yaml - < bad.yaml", &out, &err);
+	rc = harness_run_in("", "--diff --stdin-filename s.yaml - < bad.yaml", &out, &err);
 	cr_expect_eq(rc, 2);
 	cr_expect_str_eq(out, "");
 	expect_has(err, "s.yaml:3:4: error: YAML syntax error", "--diff - stderr");
@@ -165,10 +130,10 @@ Test(gate, diff_keeps_the_patch_and_says_the_problem)
  * path. --help says so. */
 Test(gate, subcommand_after_options)
 {
-	put("bad.yaml", bad_yaml);
+	harness_put("bad.yaml", bad_yaml);
 	char *out, *err, *out1, *err1;
-	int rc = run("-j 1 suggest bad.yaml", &out, &err);
-	int rc1 = run("suggest -j 1 bad.yaml", &out1, &err1);
+	int rc = harness_run_in("", "-j 1 suggest bad.yaml", &out, &err);
+	int rc1 = harness_run_in("", "suggest -j 1 bad.yaml", &out1, &err1);
 	cr_expect_eq(rc, 2);
 	cr_expect_eq(rc, rc1);
 	cr_expect_str_eq(out, out1);
@@ -180,32 +145,32 @@ Test(gate, subcommand_after_options)
 	free(out1);
 	free(err1);
 
-	rc = run("--mcore 0.17 explain CG101", &out, &err);
+	rc = harness_run_in("", "--mcore 0.17 explain CG101", &out, &err);
 	cr_expect_eq(rc, 0);
 	cr_expect(!strncmp(out, "CG101 te-rng-tracker-required", 29), "explain after --mcore:\n%s", out);
 	free(out);
 	free(err);
 
 	/* a file called like a subcommand: after 'lint', after '--', or as ./suggest */
-	put("suggest", fixable);
+	harness_put("suggest", fixable);
 	static const char *const as_path[] = {"--mcore 0.16 --bridge 0.3 lint suggest", "--mcore 0.16 --bridge 0.3 -- suggest",
 					      "--mcore 0.16 --bridge 0.3 ./suggest"};
 	for (size_t k = 0; k < 3; k++) {
-		rc = run(as_path[k], &out, &err);
+		rc = harness_run_in("", as_path[k], &out, &err);
 		cr_expect_eq(rc, 1, "cglint %s: exit %d", as_path[k], rc);
 		expect_has(out, "[CG101 te-rng-tracker-required]", as_path[k]);
 		free(out);
 		free(err);
 	}
 
-	rc = run("-q completion bash", &out, &err);
+	rc = harness_run_in("", "-q completion bash", &out, &err);
 	cr_expect_eq(rc, 2);
 	cr_expect_str_eq(err, "cglint: completion takes no options: cglint completion bash|zsh|fish\n"
 			      "(try 'cglint --help')\n");
 	free(out);
 	free(err);
 
-	rc = run("--help", &out, &err);
+	rc = harness_run_in("", "--help", &out, &err);
 	cr_expect_eq(rc, 0);
 	expect_has(out, "The subcommand may follow options (cglint -j 1 suggest x.py", "--help");
 	expect_has(out, "the same with --diff, --fix,\nsuggest and facts", "--help");
@@ -222,12 +187,12 @@ static const char py_head[] = "bad.py:1:7: error: Python syntax error: missing '
  * refuses it, in every mode; never "no CUDA-graph settings found" or "all checks passed". */
 Test(gate, python_that_does_not_parse)
 {
-	put("bad.py", broken_recipe);
+	harness_put("bad.py", broken_recipe);
 	static const char *const modes[] = {"", "--diff", "--fix", "suggest", "facts", "-j 2"};
 	for (size_t m = 0; m < sizeof(modes) / sizeof(*modes); m++) {
 		char *args, *out, *err, *both;
 		cr_assert_neq(asprintf(&args, "%s bad.py", modes[m]), -1);
-		int rc = run(args, &out, &err);
+		int rc = harness_run_in("", args, &out, &err);
 		cr_expect_eq(rc, 2, "cglint %s: exit %d, wanted 2", args, rc);
 		cr_assert_neq(asprintf(&both, "%s%s", out, err), -1);
 		expect_has(both, py_head, args);
@@ -239,24 +204,24 @@ Test(gate, python_that_does_not_parse)
 		free(err);
 	}
 	/* the same text with the def repaired: no error */
-	put("good.py", "def f():\n    pass\ncfg.model.cuda_graph_impl = \"local\"\n");
+	harness_put("good.py", "def f():\n    pass\ncfg.model.cuda_graph_impl = \"local\"\n");
 	char *out, *err;
-	cr_expect_eq(run("good.py", &out, &err), 0);
+	cr_expect_eq(harness_run_in("", "good.py", &out, &err), 0);
 	expect_lacks(out, "CG917", "good.py");
 	free(out);
 	free(err);
 
 	/* walked: reported where it mentions a CUDA-graph key; unrelated broken Python stays quiet */
 	char *sub;
-	cr_assert_neq(asprintf(&sub, "%s/tree", dir), -1);
+	cr_assert_neq(asprintf(&sub, "%s/tree", harness_dir), -1);
 	cr_assert_eq(mkdir(sub, 0755), 0);
 	free(sub);
-	cr_assert_neq(asprintf(&sub, "%s/tree/lib", dir), -1);
+	cr_assert_neq(asprintf(&sub, "%s/tree/lib", harness_dir), -1);
 	cr_assert_eq(mkdir(sub, 0755), 0);
 	free(sub);
-	put("tree/recipe.py", broken_recipe);
-	put("tree/lib/util.py", "def g(:\n    return 1\n");
-	int rc = run("tree", &out, &err);
+	harness_put("tree/recipe.py", broken_recipe);
+	harness_put("tree/lib/util.py", "def g(:\n    return 1\n");
+	int rc = harness_run_in("", "tree", &out, &err);
 	cr_expect_eq(rc, 2);
 	char *heads = harness_heads(out);
 	cr_expect_str_eq(heads, "tree/recipe.py:1:7: error: Python syntax error: missing ')' [CG917 python-syntax]\n");
@@ -264,8 +229,8 @@ Test(gate, python_that_does_not_parse)
 	free(out);
 	free(err);
 	/* a key read, not written, makes it a candidate as well */
-	put("tree/lib/util.py", "def g(:\n    return cfg.model.cuda_graph_scope\n");
-	rc = run("tree", &out, &err);
+	harness_put("tree/lib/util.py", "def g(:\n    return cfg.model.cuda_graph_scope\n");
+	rc = harness_run_in("", "tree", &out, &err);
 	cr_expect_eq(rc, 2);
 	heads = harness_heads(out);
 	cr_expect_str_eq(heads, "tree/lib/util.py:1:7: error: Python syntax error: missing ')' [CG917 python-syntax]\n"
@@ -280,8 +245,8 @@ Test(gate, python_that_does_not_parse)
  * silence, and the job judged as if it would run (issue 41, item 5). */
 Test(gate, word_megatron_lm_rejects)
 {
-	put("job.sh", "#!/bin/bash\n"
-		      "torchrun pretrain_gpt.py --cuda-graph-impl local --cuda-graph-scope attn mlp --bf16\n");
+	harness_put("job.sh", "#!/bin/bash\n"
+			      "torchrun pretrain_gpt.py --cuda-graph-impl local --cuda-graph-scope attn mlp --bf16\n");
 	static const char head[] = "job.sh:2:74: error: no flag takes 'mlp': --cuda-graph-scope takes one value in "
 				   "Megatron-LM 0.15 (a list from 0.16), and Megatron-LM's parser has no positional "
 				   "arguments; argparse stops with 'error: unrecognized arguments: mlp' "
@@ -290,7 +255,7 @@ Test(gate, word_megatron_lm_rejects)
 	for (size_t m = 0; m < sizeof(modes) / sizeof(*modes); m++) {
 		char *args, *out, *err, *both;
 		cr_assert_neq(asprintf(&args, "%s --mcore 0.15 --bridge none job.sh", modes[m]), -1);
-		int rc = run(args, &out, &err);
+		int rc = harness_run_in("", args, &out, &err);
 		cr_expect_eq(rc, 2, "cglint %s: exit %d, wanted 2", args, rc);
 		cr_assert_neq(asprintf(&both, "%s%s", out, err), -1);
 		expect_has(both, head, args);
@@ -303,13 +268,13 @@ Test(gate, word_megatron_lm_rejects)
 	}
 	/* 0.16 takes both words; a flag cglint does not know may take any number of words */
 	char *out, *err;
-	cr_expect_eq(run("--mcore 0.16 --bridge none job.sh", &out, &err), 0);
+	cr_expect_eq(harness_run_in("", "--mcore 0.16 --bridge none job.sh", &out, &err), 0);
 	expect_lacks(out, "CG931", "0.16");
 	free(out);
 	free(err);
-	put("job.sh", "#!/bin/bash\ntorchrun pretrain_gpt.py --cuda-graph-impl local --cuda-graph-scope attn "
-		      "--data-path 0.5 /a 0.5 /b --bf16\n");
-	cr_expect_eq(run("--mcore 0.15 --bridge none job.sh", &out, &err), 0);
+	harness_put("job.sh", "#!/bin/bash\ntorchrun pretrain_gpt.py --cuda-graph-impl local --cuda-graph-scope attn "
+			      "--data-path 0.5 /a 0.5 /b --bf16\n");
+	cr_expect_eq(harness_run_in("", "--mcore 0.15 --bridge none job.sh", &out, &err), 0);
 	expect_lacks(out, "CG931", "unknown flag's words");
 	free(out);
 	free(err);
@@ -320,9 +285,9 @@ Test(gate, word_megatron_lm_rejects)
  * read. Bridge 0.2 has no run_recipe.py: nothing to judge its options against. */
 Test(gate, option_the_recipe_runner_rejects)
 {
-	put("override.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  use_te_rng_tracker: false\n");
-	put("run.sh", "#!/bin/bash\n"
-		      "torchrun scripts/training/run_recipe.py --config-file override.yaml model.cuda_graph_impl=local\n");
+	harness_put("override.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  use_te_rng_tracker: false\n");
+	harness_put("run.sh", "#!/bin/bash\n"
+			      "torchrun scripts/training/run_recipe.py --config-file override.yaml model.cuda_graph_impl=local\n");
 	static const struct { const char *bridge, *head; } cases[] = {
 		{"0.6", "run.sh:2:41: error: Megatron-Bridge 0.6's run_recipe.py refuses '--config-file': argparse stops "
 			"with 'run_recipe.py: error: Unknown option: --config-file' (the runner has no --config-file: give "
@@ -335,7 +300,7 @@ Test(gate, option_the_recipe_runner_rejects)
 	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
 		char *args, *out, *err;
 		cr_assert_neq(asprintf(&args, "--bridge %s run.sh", cases[k].bridge), -1);
-		int rc = run(args, &out, &err);
+		int rc = harness_run_in("", args, &out, &err);
 		cr_expect_eq(rc, 2, "cglint %s: exit %d, wanted 2", args, rc);
 		char *heads = harness_heads(out);
 		cr_expect_str_eq(heads, cases[k].head, "%s", args);
@@ -346,7 +311,7 @@ Test(gate, option_the_recipe_runner_rejects)
 		free(err);
 	}
 	char *out, *err;
-	int rc = run("--bridge 0.2 run.sh", &out, &err);
+	int rc = harness_run_in("", "--bridge 0.2 run.sh", &out, &err);
 	cr_expect_eq(rc, 0, "Bridge 0.2: exit %d", rc);
 	expect_lacks(out, "CG931", "Bridge 0.2");
 	free(out);
@@ -369,9 +334,9 @@ static const char partial[] = "model:\n  cuda_graph_impl: transformer_engine\n  
  * only under --fail-on undecided, and the summary says how to decide them. */
 Test(gate, undecided_checks_can_fail_a_gate)
 {
-	put("r.py", on_bridge);
+	harness_put("r.py", on_bridge);
 	char *out, *err, *s;
-	int rc = run("--format concise r.py", &out, &err);
+	int rc = harness_run_in("", "--format concise r.py", &out, &err);
 	cr_expect_eq(rc, 0, "a warning does not fail the default gate");
 	expect_has(out, "r.py:1:50: warning: cannot resolve import 'megatron.bridge.recipes.llama.llama3' (not found "
 			"above this file or on the Python path): 'llama3_8b_pretrain_config' is not followed "
@@ -390,7 +355,7 @@ Test(gate, undecided_checks_can_fail_a_gate)
 	free(s);
 
 	/* no finding, only undecided checks */
-	put("o.yaml", partial);
+	harness_put("o.yaml", partial);
 	cr_expect_eq(gate("o.yaml", &s), 0);
 	expect_has(s, "cglint: no findings (1 file checked; ", "default");
 	expect_has(s, " checks undecided (--show-undecided lists them; --assume-defaults or -E/--env-file decide them))\n", "default");
@@ -417,16 +382,16 @@ Test(gate, undecided_checks_can_fail_a_gate)
 	expect_has(s, "1 check undecided, which fail the run under fail-on undecided (-E/--env-file decides them))\n", "--show-undecided");
 	free(s);
 
-	rc = run("--fail-on never o.yaml", &out, &err);
+	rc = harness_run_in("", "--fail-on never o.yaml", &out, &err);
 	cr_expect_eq(rc, 2);
 	cr_expect_str_eq(err, "cglint: --fail-on is error, warning, note or undecided, not 'never'\n(try 'cglint --help')\n");
 	free(out);
 	free(err);
-	rc = run("--help", &out, &err);
+	rc = harness_run_in("", "--help", &out, &err);
 	expect_has(out, "undecided: on any finding or undecided check", "--help");
 	free(out);
 	free(err);
-	rc = run("completion bash", &out, &err);
+	rc = harness_run_in("", "completion bash", &out, &err);
 	expect_has(out, "compgen -W 'error warning note undecided'", "completion");
 	free(out);
 	free(err);
@@ -436,9 +401,9 @@ Test(gate, undecided_checks_can_fail_a_gate)
 Test(gate, fail_on_in_the_project_config)
 {
 	sub("legacy");
-	put("o.yaml", partial);
-	put("legacy/o.yaml", partial);
-	put(".cglint.yaml", "fail-on: undecided\nper-path:\n  - paths: [\"legacy/**\"]\n    fail-on: error\n");
+	harness_put("o.yaml", partial);
+	harness_put("legacy/o.yaml", partial);
+	harness_put(".cglint.yaml", "fail-on: undecided\nper-path:\n  - paths: [\"legacy/**\"]\n    fail-on: error\n");
 	char *s;
 	cr_expect_eq(gate("o.yaml", &s), 1);
 	expect_has(s, "which fail the run under fail-on undecided", "fail-on: undecided");
@@ -455,9 +420,9 @@ Test(gate, fail_on_in_the_project_config)
 	expect_has(s, "(2 files checked; 58 checks undecided, 29 of which fail the run under fail-on undecided", "both");
 	free(s);
 
-	put(".cglint.yaml", "fail-on: never\n");
+	harness_put(".cglint.yaml", "fail-on: never\n");
 	char *out, *err;
-	cr_expect_eq(run("--format concise o.yaml", &out, &err), 2);
+	cr_expect_eq(harness_run_in("", "--format concise o.yaml", &out, &err), 2);
 	expect_has(out, ".cglint.yaml:1:10: error: fail-on is error, warning, note or undecided [CG915", "bad fail-on");
 	free(out);
 	free(err);
@@ -467,15 +432,15 @@ Test(gate, fail_on_in_the_project_config)
 Test(gate, summary_names_the_hugging_face_cache)
 {
 	sub("hub");
-	put("hf.py", "from megatron.bridge import AutoBridge\n\n\n"
-		     "def my_config():\n"
-		     "    cfg = ConfigContainer()\n"
-		     "    cfg.model = AutoBridge.from_hf_pretrained(\"org/tiny\").to_megatron_provider()\n"
-		     "    cfg.model.cuda_graph_impl = \"local\"\n"
-		     "    cfg.rng.te_rng_tracker = True\n"
-		     "    return cfg\n");
+	harness_put("hf.py", "from megatron.bridge import AutoBridge\n\n\n"
+			     "def my_config():\n"
+			     "    cfg = ConfigContainer()\n"
+			     "    cfg.model = AutoBridge.from_hf_pretrained(\"org/tiny\").to_megatron_provider()\n"
+			     "    cfg.model.cuda_graph_impl = \"local\"\n"
+			     "    cfg.rng.te_rng_tracker = True\n"
+			     "    return cfg\n");
 	char *hub, *s;
-	cr_assert_neq(asprintf(&hub, "%s/hub", dir), -1);
+	cr_assert_neq(asprintf(&hub, "%s/hub", harness_dir), -1);
 	setenv("HF_HUB_CACHE", hub, 1);        /* each test runs in a process of its own */
 	free(hub);
 	cr_expect_eq(gate("hf.py", &s), 0);
@@ -492,18 +457,18 @@ static const char m925_015[] = "a Megatron-Bridge recipe judged as plain Megatro
  * flags; with them Bridge's checks (CG101) come back. */
 Test(gate, bridge_input_without_bridge)
 {
-	put("b.py", "def base_config():\n"
-		    "    cfg = ConfigContainer()\n"
-		    "    cfg.model.cuda_graph_impl = \"local\"\n"
-		    "    cfg.model.use_te_rng_tracker = False\n"
-		    "    cfg.rng.te_rng_tracker = False\n"
-		    "    return cfg\n\n\n"
-		    "def other_config():\n"
-		    "    cfg = base_config()\n"
-		    "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
-		    "    return cfg\n");
+	harness_put("b.py", "def base_config():\n"
+			    "    cfg = ConfigContainer()\n"
+			    "    cfg.model.cuda_graph_impl = \"local\"\n"
+			    "    cfg.model.use_te_rng_tracker = False\n"
+			    "    cfg.rng.te_rng_tracker = False\n"
+			    "    return cfg\n\n\n"
+			    "def other_config():\n"
+			    "    cfg = base_config()\n"
+			    "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+			    "    return cfg\n");
 	char *out, *err;
-	cr_expect_eq(run("--format concise --mcore 0.15 b.py", &out, &err), 0);
+	cr_expect_eq(harness_run_in("", "--format concise --mcore 0.15 b.py", &out, &err), 0);
 	char *want;
 	cr_assert_neq(asprintf(&want, "b.py:1:5: warning: %s", m925_015), -1);
 	cr_expect_str_eq(out, want, "--mcore 0.15");
@@ -514,7 +479,7 @@ Test(gate, bridge_input_without_bridge)
 	for (size_t k = 0; k < 2; k++) {
 		char *args;
 		cr_assert_neq(asprintf(&args, "--format concise %s b.py", with_bridge[k]), -1);
-		cr_expect_eq(run(args, &out, &err), 1, "%s", args);
+		cr_expect_eq(harness_run_in("", args, &out, &err), 1, "%s", args);
 		expect_lacks(out, "CG925", args);
 		cr_expect_eq(count(out, "[CG101 te-rng-tracker-required]"), 2, "%s:\n%s", args, out);
 		free(args);
@@ -523,21 +488,21 @@ Test(gate, bridge_input_without_bridge)
 	}
 
 	/* a Bridge override file with --mcore alone: the Bridge that ships that Megatron Core */
-	put("o.yaml", "model:\n  cuda_graph_impl: local\n");
-	cr_expect_eq(run("--format concise --mcore 0.17 --bridge none o.yaml", &out, &err), 0);
+	harness_put("o.yaml", "model:\n  cuda_graph_impl: local\n");
+	cr_expect_eq(harness_run_in("", "--format concise --mcore 0.17 --bridge none o.yaml", &out, &err), 0);
 	cr_expect_str_eq(out, "", "--bridge none says it: %s", out);
 	free(out);
 	free(err);
 	/* .cglint.yaml's bridge: none says it too; its mcore alone does not; a YAML that sets no
 	 * CUDA-graph key is no Bridge input */
-	put(".cglint.yaml", "target:\n  mcore: \"0.16\"\n  bridge: none\n");
-	put("ci.yaml", "stages: [build, test]\n");
-	cr_expect_eq(run("--format concise o.yaml ci.yaml", &out, &err), 0);
+	harness_put(".cglint.yaml", "target:\n  mcore: \"0.16\"\n  bridge: none\n");
+	harness_put("ci.yaml", "stages: [build, test]\n");
+	cr_expect_eq(harness_run_in("", "--format concise o.yaml ci.yaml", &out, &err), 0);
 	cr_expect_str_eq(out, "", "bridge: none says it: %s", out);
 	free(out);
 	free(err);
-	put(".cglint.yaml", "target:\n  mcore: \"0.15\"\n");
-	cr_expect_eq(run("--format concise o.yaml ci.yaml", &out, &err), 0);
+	harness_put(".cglint.yaml", "target:\n  mcore: \"0.15\"\n");
+	cr_expect_eq(harness_run_in("", "--format concise o.yaml ci.yaml", &out, &err), 0);
 	cr_expect_str_eq(out, "o.yaml:2:3: warning: a Megatron-Bridge config judged as plain Megatron-LM: no Megatron-Bridge "
 			      "release ships Megatron Core 0.15, so the target has no Bridge and Bridge's checks are off; pass "
 			      "--bridge 0.2 (it ships Megatron Core 0.15-dev) or --mcore 0.15-dev "
@@ -546,10 +511,10 @@ Test(gate, bridge_input_without_bridge)
 	free(err);
 
 	/* Bridge's launcher is Bridge's input; Megatron-LM's command line is not */
-	put("go.sh", "#!/bin/bash\n"
-		     "python scripts/training/run_recipe.py --recipe llama3_8b_pretrain_config model.cuda_graph_impl=local\n"
-		     "torchrun pretrain_gpt.py --cuda-graph-impl local --te-rng-tracker\n");
-	cr_expect_eq(run("--format concise --isolated --mcore 0.15 go.sh", &out, &err), 0);
+	harness_put("go.sh", "#!/bin/bash\n"
+			     "python scripts/training/run_recipe.py --recipe llama3_8b_pretrain_config model.cuda_graph_impl=local\n"
+			     "torchrun pretrain_gpt.py --cuda-graph-impl local --te-rng-tracker\n");
+	cr_expect_eq(harness_run_in("", "--format concise --isolated --mcore 0.15 go.sh", &out, &err), 0);
 	cr_expect_eq(count(out, "[CG925 bridge-input-without-bridge]"), 1, "%s", out);
 	expect_has(out, "go.sh:2:8: warning: a Megatron-Bridge launcher command judged as plain Megatron-LM: no "
 			"Megatron-Bridge release ships Megatron Core 0.15", "launcher");

@@ -14,25 +14,7 @@
 
 #include "harness.h"
 
-static char dir[64];
-
-static void mkdir_tmp(void)
-{
-	cr_assert(harness_tmpdir(dir, sizeof(dir), "help"));
-}
-
-static void rm_tmp(void)
-{
-	cr_expect_eq(harness_rmdir(dir), 0);
-}
-
-TestSuite(help, .init = mkdir_tmp, .fini = rm_tmp);
-
-/* `cd DIR && SCRIPT` through bash, 'cglint' the binary under test, $CGLINT its path; stdout to '*out'. */
-static int sh(const char *script, char **out)
-{
-	return harness_sh(dir, script, out);
-}
+TestSuite(help, .init = harness_init, .fini = harness_fini);
 
 #define expect_str(got, want) cr_expect_str_eq(got, want, "\n--- got:\n%s\n--- wanted:\n%s", got, want)
 
@@ -43,7 +25,7 @@ Test(help, every_subcommand_has_its_own_help)
 		char *script, *out, *want;
 		cr_assert_neq(asprintf(&script, "cglint %s --help", cmds[k]), -1);
 		cr_assert_neq(asprintf(&want, "Usage: cglint %s", cmds[k]), -1);
-		cr_expect_eq(sh(script, &out), 0, "%s", script);
+		cr_expect_eq(harness_sh(harness_dir, script, &out), 0, "%s", script);
 		cr_expect(!strncmp(out, want, strlen(want)), "%s:\n%s", script, out);
 		cr_expect(!strstr(out, "--show-clang-args"), "%s lists lint's options:\n%s", script, out);
 		free(out);
@@ -51,13 +33,13 @@ Test(help, every_subcommand_has_its_own_help)
 		free(want);
 	}
 	char *out;
-	sh("cglint probe --help", &out);
+	harness_sh(harness_dir, "cglint probe --help", &out);
 	cr_expect(strstr(out, "--from FILE") && strstr(out, "--ranks N"), "%s", out);
 	free(out);
-	sh("cglint -j 1 probe --help", &out);
+	harness_sh(harness_dir, "cglint -j 1 probe --help", &out);
 	cr_expect(!strncmp(out, "Usage: cglint probe", 19), "%s", out);
 	free(out);
-	sh("cglint --help", &out);      /* the whole table stays where it was */
+	harness_sh(harness_dir, "cglint --help", &out); /* the whole table stays where it was */
 	cr_expect(!strncmp(out, "Usage: cglint [lint]", 20) && strstr(out, "--show-clang-args"), "%s", out);
 	free(out);
 }
@@ -65,13 +47,13 @@ Test(help, every_subcommand_has_its_own_help)
 Test(help, explain_with_a_target_shows_its_variant)
 {
 	char *out;
-	cr_expect_eq(sh("cglint explain --mcore 0.17 CG111 | grep -c '^applies to'", &out), 0);
+	cr_expect_eq(harness_sh(harness_dir, "cglint explain --mcore 0.17 CG111 | grep -c '^applies to'", &out), 0);
 	expect_str(out, "1\n");
 	free(out);
-	sh("cglint explain CG111 --mcore 0.15 | grep '^applies to'", &out);
+	harness_sh(harness_dir, "cglint explain CG111 --mcore 0.15 | grep '^applies to'", &out);
 	expect_str(out, "applies to: mcore 0.15\n");
 	free(out);
-	sh("cglint explain CG111 | grep -c '^applies to'", &out);     /* no target given: every variant */
+	harness_sh(harness_dir, "cglint explain CG111 | grep -c '^applies to'", &out); /* no target given: every variant */
 	cr_expect_gt(atoi(out), 1, "%s", out);
 	free(out);
 }
@@ -79,8 +61,8 @@ Test(help, explain_with_a_target_shows_its_variant)
 Test(help, man_page_synopsis_holds_every_usage)
 {
 	char *out;
-	int rc = sh("man=$(dirname \"$CGLINT\")/cglint.1; test -f \"$man\" || exit 77; "
-		    "sed -n '/^.SH SYNOPSIS/,/^.SH DESCRIPTION/p' \"$man\"", &out);
+	int rc = harness_sh(harness_dir, "man=$(dirname \"$CGLINT\")/cglint.1; test -f \"$man\" || exit 77; "
+			    "sed -n '/^.SH SYNOPSIS/,/^.SH DESCRIPTION/p' \"$man\"", &out);
 	if (rc == 77) {
 		free(out);
 		cr_skip_test("no man page in this build (help2man missing)");
@@ -97,7 +79,7 @@ static char *bash_complete(const char *words)
 	char *script, *out;
 	cr_assert_neq(asprintf(&script, "source <(cglint completion bash); COMP_WORDS=(%s); "
 					"COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _cglint; echo \"${COMPREPLY[*]}\"", words), -1);
-	cr_expect_eq(sh(script, &out), 0, "%s", script);
+	cr_expect_eq(harness_sh(harness_dir, script, &out), 0, "%s", script);
 	free(script);
 	return out;
 }
@@ -119,13 +101,13 @@ Test(help, completions_offer_values_and_rule_ids)
 	out = bash_complete("cglint explain cg10");
 	cr_expect(strstr(out, "CG101 "), "explain, lower case: %s", out);
 	free(out);
-	cr_expect_eq(sh("cglint completion fish | grep -c \"__fish_seen_subcommand_from explain' -x -a 'CG101 \"", &out), 0);
+	cr_expect_eq(harness_sh(harness_dir, "cglint completion fish | grep -c \"__fish_seen_subcommand_from explain' -x -a 'CG101 \"", &out), 0);
 	expect_str(out, "1\n");
 	free(out);
-	cr_expect_eq(sh("cglint completion zsh | grep -c 'compadd -- CG101 '", &out), 0);
+	cr_expect_eq(harness_sh(harness_dir, "cglint completion zsh | grep -c 'compadd -- CG101 '", &out), 0);
 	expect_str(out, "1\n");
 	free(out);
-	cr_expect_eq(sh("cglint completion zsh | grep -c \"'--mcore\\[.*(0.15 0.15-dev\"", &out), 0);
+	cr_expect_eq(harness_sh(harness_dir, "cglint completion zsh | grep -c \"'--mcore\\[.*(0.15 0.15-dev\"", &out), 0);
 	expect_str(out, "1\n");
 	free(out);
 }
@@ -138,7 +120,7 @@ Test(help, probe_from_a_file_that_is_no_recording_says_so)
 	for (size_t k = 0; k < sizeof(inputs) / sizeof(inputs[0]); k++) {
 		char *script;
 		cr_assert_neq(asprintf(&script, "%s; cglint probe --from x 2>&1", inputs[k]), -1);
-		cr_expect_eq(sh(script, &out), 2, "%s", script);
+		cr_expect_eq(harness_sh(harness_dir, script, &out), 2, "%s", script);
 		cr_expect(strstr(out, "cglint probe: x:1: not a recording of cglint-probe's output: "), "%s:\n%s", script, out);
 		free(out);
 		free(script);

@@ -13,28 +13,13 @@
 
 #include "harness.h"
 
-static char dir[] = "/tmp/cglint-hostile-XXXXXX";
-
-static void mkdir_tmp(void)
-{
-	strcpy(dir, "/tmp/cglint-hostile-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-}
-
-static void rm_tmp(void)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	cr_expect_eq(system(cmd), 0);
-}
-
-TestSuite(hostile, .init = mkdir_tmp, .fini = rm_tmp);
+TestSuite(hostile, .init = harness_init_bare, .fini = harness_fini);
 
 /* Run on DIR/NAME; require exit 'rc' and, if 'rule', a diagnostic of it with a line >= 1. */
 static json_t *expect_run(const char *args, int rc, const char *rule)
 {
 	json_t *doc;
-	int got = harness_run_json(dir, args, &doc);
+	int got = harness_run_json(harness_dir, args, &doc);
 	cr_assert_neq(got, -1, "cglint %s died on a signal", args);
 	cr_assert_not_null(doc, "cglint %s printed no JSON", args);
 	cr_expect_eq(got, rc, "cglint %s: exit %d, expected %d", args, got, rc);
@@ -55,11 +40,6 @@ static json_t *expect_run(const char *args, int rc, const char *rule)
 	return doc;
 }
 
-static void write_str(const char *name, const char *text)
-{
-	free(harness_write(dir, name, text, strlen(text)));
-}
-
 Test(hostile, alias_bomb)
 {
 	/* nine levels of nine aliases: 9^9 nodes if expanded */
@@ -70,7 +50,7 @@ Test(hostile, alias_bomb)
 			 c - 1, c - 1, c - 1, c - 1, c - 1, c - 1, c - 1);
 		strcat(text, line);
 	}
-	write_str("bomb.yaml", text);
+	harness_put("bomb.yaml", text);
 	json_decref(expect_run("bomb.yaml", 2, "CG903"));
 }
 
@@ -81,7 +61,7 @@ Test(hostile, deep_nesting)
 	memset(text, '[', n);
 	memset(text + n, ']', n);
 	text[2 * n] = '\n';
-	free(harness_write(dir, "deep.yaml", text, 2 * n + 1));
+	free(harness_write(harness_dir, "deep.yaml", text, 2 * n + 1));
 	free(text);
 	json_decref(expect_run("deep.yaml", 2, "CG903"));
 }
@@ -95,7 +75,7 @@ Test(hostile, alias_chain_depth)
 		snprintf(line, sizeof(line), "a%d: &a%d [*a%d]\n", k, k, k - 1);
 		strcat(text, line);
 	}
-	write_str("chain.yaml", text);
+	harness_put("chain.yaml", text);
 	json_decref(expect_run("chain.yaml", 2, "CG903"));
 }
 
@@ -106,7 +86,7 @@ Test(hostile, huge_file)
 	memset(text, '#', n);
 	for (size_t k = 79; k < n; k += 80)
 		text[k] = '\n';
-	free(harness_write(dir, "huge.yaml", text, n));
+	free(harness_write(harness_dir, "huge.yaml", text, n));
 	free(text);
 	json_t *doc = expect_run("huge.yaml", 2, NULL);
 	json_t *d = json_array_get(json_object_get(doc, "diagnostics"), 0);
@@ -121,7 +101,7 @@ Test(hostile, many_keys_and_duplicates)
 	for (size_t k = 0; k < n; k++)
 		len += (size_t)sprintf(text + len, "key_%zu: %zu\n", k, k);
 	len += (size_t)sprintf(text + len, "key_7: 8\n");
-	free(harness_write(dir, "keys.yaml", text, len));
+	free(harness_write(harness_dir, "keys.yaml", text, len));
 	free(text);
 	json_t *doc = expect_run("keys.yaml", 2, "CG902");
 	json_t *d = json_array_get(json_object_get(doc, "diagnostics"), 0);
@@ -131,27 +111,27 @@ Test(hostile, many_keys_and_duplicates)
 
 Test(hostile, invalid_utf8_and_nul)
 {
-	free(harness_write(dir, "utf8.yaml", "model:\n  cuda_graph_impl: loc\xff\xfe" "al\n", 30));
+	free(harness_write(harness_dir, "utf8.yaml", "model:\n  cuda_graph_impl: loc\xff\xfe" "al\n", 30));
 	json_t *doc = expect_run("utf8.yaml", 2, "CG906");
 	cr_expect_eq(json_integer_value(json_object_get(json_array_get(json_object_get(doc, "diagnostics"), 0), "line")), 2);
 	json_decref(doc);
-	free(harness_write(dir, "nul.yaml", "a: \"x\\0y\"\nb: c\0d\n", 17));
+	free(harness_write(harness_dir, "nul.yaml", "a: \"x\\0y\"\nb: c\0d\n", 17));
 	json_decref(expect_run("nul.yaml", 2, "CG906"));
 }
 
 Test(hostile, syntax_errors)
 {
-	write_str("syntax.yaml", "model:\n  cuda_graph_impl: local\n   cuda_graph_scope: [attn\n");
+	harness_put("syntax.yaml", "model:\n  cuda_graph_impl: local\n   cuda_graph_scope: [attn\n");
 	json_decref(expect_run("syntax.yaml", 2, "CG901"));
-	write_str("tab.yaml", "model:\n\tcuda_graph_impl: local\n");
+	harness_put("tab.yaml", "model:\n\tcuda_graph_impl: local\n");
 	json_decref(expect_run("tab.yaml", 2, "CG901"));
-	write_str("alias.yaml", "a: *nowhere\n");
+	harness_put("alias.yaml", "a: *nowhere\n");
 	json_decref(expect_run("alias.yaml", 2, "CG901"));
 	/* a stream of documents is linted document by document (test_ux.c); an override layered
 	 * over every input must be one document */
-	write_str("two.yaml", "a: 1\n---\nb: 2\n");
+	harness_put("two.yaml", "a: 1\n---\nb: 2\n");
 	json_decref(expect_run("two.yaml", 0, NULL));
-	write_str("one.yaml", "a: 1\n");
+	harness_put("one.yaml", "a: 1\n");
 	json_decref(expect_run("--config-file two.yaml one.yaml", 2, "CG901"));
 }
 
@@ -159,16 +139,16 @@ Test(hostile, unreadable_paths)
 {
 	json_decref(expect_run("missing.yaml", 2, NULL));
 	char path[256];
-	snprintf(path, sizeof(path), "%s/fifo.yaml", dir);
+	snprintf(path, sizeof(path), "%s/fifo.yaml", harness_dir);
 	cr_assert_eq(mkfifo(path, 0600), 0);
 	json_decref(expect_run("fifo.yaml", 2, NULL));       /* must not block on the FIFO */
-	snprintf(path, sizeof(path), "%s/loop1.yaml", dir);
+	snprintf(path, sizeof(path), "%s/loop1.yaml", harness_dir);
 	cr_assert_eq(symlink("loop2.yaml", path), 0);
-	snprintf(path, sizeof(path), "%s/loop2.yaml", dir);
+	snprintf(path, sizeof(path), "%s/loop2.yaml", harness_dir);
 	cr_assert_eq(symlink("loop1.yaml", path), 0);
 	json_decref(expect_run("loop1.yaml", 2, NULL));
 	char *out = NULL;
-	harness_run(dir, "--format json loop1.yaml", &out);
+	harness_run(harness_dir, "--format json loop1.yaml", &out);
 	cr_expect(out && strstr(out, "symbolic link loop"), "the message names the loop: %s", out);
 	free(out);
 }
@@ -176,61 +156,61 @@ Test(hostile, unreadable_paths)
 Test(hostile, folder_loop_is_walked_once)
 {
 	char path[256];
-	snprintf(path, sizeof(path), "%s/sub", dir);
+	snprintf(path, sizeof(path), "%s/sub", harness_dir);
 	cr_assert_eq(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/sub/up", dir);
+	snprintf(path, sizeof(path), "%s/sub/up", harness_dir);
 	cr_assert_eq(symlink("..", path), 0);
-	write_str("sub/ok.yaml", "model: {cuda_graph_impl: none}\n");
+	harness_put("sub/ok.yaml", "model: {cuda_graph_impl: none}\n");
 	json_t *doc = expect_run(".", 2, "CG904");
 	json_decref(doc);
 }
 
 Test(hostile, empty_and_odd_but_valid)
 {
-	write_str("empty.yaml", "");
+	harness_put("empty.yaml", "");
 	json_decref(expect_run("empty.yaml", 0, NULL));
-	write_str("scalar.yaml", "just a string\n");
+	harness_put("scalar.yaml", "just a string\n");
 	json_decref(expect_run("scalar.yaml", 0, NULL));
-	write_str("list.yaml", "- a\n- b\n");
+	harness_put("list.yaml", "- a\n- b\n");
 	json_decref(expect_run("list.yaml", 0, NULL));
 }
 
 Test(hostile, bad_rule_pack_and_env_file)
 {
-	write_str("pack.yaml", "rules:\n  - id: ORG001\n    name: x\n    severity: fatal\n    when: a ==\n    message: m\n    doc: d\n");
-	write_str("c.yaml", "a: 1\n");
+	harness_put("pack.yaml", "rules:\n  - id: ORG001\n    name: x\n    severity: fatal\n    when: a ==\n    message: m\n    doc: d\n");
+	harness_put("c.yaml", "a: 1\n");
 	char *out = NULL;
-	int rc = harness_run(dir, "--rules pack.yaml c.yaml 2>&1", &out);
+	int rc = harness_run(harness_dir, "--rules pack.yaml c.yaml 2>&1", &out);
 	cr_expect_eq(rc, 2);
 	cr_expect(out && strstr(out, "pack.yaml:4:15") && strstr(out, "pack.yaml:5:11"),
 		  "pack errors carry the pack's positions: %s", out);
 	free(out);
-	write_str("bad.env", "# comment\nGOOD=1\nthis is not an assignment\n");
+	harness_put("bad.env", "# comment\nGOOD=1\nthis is not an assignment\n");
 	json_decref(expect_run("--env-file bad.env c.yaml", 2, "CG907"));
 }
 
 Test(hostile, usage_errors)
 {
-	write_str("c.yaml", "a: 1\n");
-	cr_expect_eq(harness_run(dir, "--no-such-option c.yaml", NULL), 2);
-	cr_expect_eq(harness_run(dir, "--mcore 0.99 c.yaml", NULL), 2);
+	harness_put("c.yaml", "a: 1\n");
+	cr_expect_eq(harness_run(harness_dir, "--no-such-option c.yaml", NULL), 2);
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.99 c.yaml", NULL), 2);
 	char *out = NULL;
-	cr_expect_eq(harness_run(dir, "--bridge 0.9 c.yaml 2>&1", &out), 2);
+	cr_expect_eq(harness_run(harness_dir, "--bridge 0.9 c.yaml 2>&1", &out), 2);
 	cr_expect(out && strstr(out, "Megatron-Bridge 0.9 is not supported"), "names the Bridge release: %s", out);
 	free(out);
-	cr_expect_eq(harness_run(dir, "--format xml c.yaml", NULL), 2);
-	cr_expect_eq(harness_run(dir, "--gpu potato c.yaml", NULL), 2);
-	cr_expect_eq(harness_run(dir, "", NULL), 2);
-	cr_expect_eq(harness_run(dir, "explain CG999", NULL), 2);
-	cr_expect_eq(harness_run(dir, "explain CG101", NULL), 0);
+	cr_expect_eq(harness_run(harness_dir, "--format xml c.yaml", NULL), 2);
+	cr_expect_eq(harness_run(harness_dir, "--gpu potato c.yaml", NULL), 2);
+	cr_expect_eq(harness_run(harness_dir, "", NULL), 2);
+	cr_expect_eq(harness_run(harness_dir, "explain CG999", NULL), 2);
+	cr_expect_eq(harness_run(harness_dir, "explain CG101", NULL), 0);
 }
 
 Test(hostile, stdin)
 {
-	write_str("in.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  cuda_graph_scope: [moe, moe_router]\n"
-			     "  num_moe_experts: 4\n");
+	harness_put("in.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  cuda_graph_scope: [moe, moe_router]\n"
+			       "  num_moe_experts: 4\n");
 	char *out = NULL;
-	int rc = harness_run(dir, "--stdin-filename recipe.yaml --mcore 0.17 - < in.yaml", &out);
+	int rc = harness_run(harness_dir, "--stdin-filename recipe.yaml --mcore 0.17 - < in.yaml", &out);
 	cr_expect_eq(rc, 1);
 	cr_expect(out && strstr(out, "recipe.yaml:3:3: error:") && strstr(out, "[CG104 "), "got: %s", out);
 	free(out);
@@ -243,33 +223,33 @@ static const char *two_findings = "model:\n  cuda_graph_impl: transformer_engine
 
 Test(hostile, select_ignore_and_fail_on)
 {
-	write_str("r.yaml", two_findings);
+	harness_put("r.yaml", two_findings);
 	char *out = NULL;
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 --color never r.yaml", &out), 1);
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 --color never r.yaml", &out), 1);
 	cr_expect(strstr(out, "r.yaml:3:3: error: cuda_graph_scope must not contain both moe and moe_router. "
 			      "[CG104 moe-and-moe-router-scopes]\n"),
 		  "text shape: %s", out);
 	cr_expect(strstr(out, "r.yaml:5:3: warning: unknown key 'cuda_graph_scop'; did you mean 'cuda_graph_scope'? [CG905 unknown-key]"));
 	cr_expect(!strstr(out, "\033["), "no colour when told never");
 	free(out);
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 --ignore CG104 r.yaml", NULL), 0, "only a warning is left");
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 --ignore CG104 --fail-on warning r.yaml", NULL), 1);
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 --ignore moe-and-moe-router-scopes,CG9 r.yaml", NULL), 0, "names and prefixes");
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 --select CG9 r.yaml", NULL), 0);
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 --select CG1 --ignore CG104 r.yaml", NULL), 0);
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 --select CG1 --ignore CG10 --select CG104 r.yaml", NULL), 1,
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 --ignore CG104 r.yaml", NULL), 0, "only a warning is left");
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 --ignore CG104 --fail-on warning r.yaml", NULL), 1);
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 --ignore moe-and-moe-router-scopes,CG9 r.yaml", NULL), 0, "names and prefixes");
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 --select CG9 r.yaml", NULL), 0);
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 --select CG1 --ignore CG104 r.yaml", NULL), 0);
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 --select CG1 --ignore CG10 --select CG104 r.yaml", NULL), 1,
 		     "the more specific pattern wins");
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 --exit-zero r.yaml", NULL), 0);
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 --color always r.yaml", &out), 1);
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 --exit-zero r.yaml", NULL), 0);
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 --color always r.yaml", &out), 1);
 	cr_expect(strstr(out, "\033[1;31merror"), "colour when told always: %s", out);
 	free(out);
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 NO_COLOR=1 r.yaml", &out), 1, "a dotlist, not an env setting");
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 NO_COLOR=1 r.yaml", &out), 1, "a dotlist, not an env setting");
 	free(out);
 }
 
 Test(hostile, json_v1_contract)
 {
-	write_str("r.yaml", two_findings);
+	harness_put("r.yaml", two_findings);
 	json_t *doc = expect_run("--mcore 0.16 r.yaml", 1, "CG104");
 	cr_expect_eq(json_integer_value(json_object_get(doc, "version")), 1);
 	cr_expect_str_eq(json_string_value(json_object_get(doc, "tool")), "cglint");
@@ -288,8 +268,8 @@ Test(hostile, json_v1_contract)
 
 Test(hostile, layers_and_environment_on_the_command_line)
 {
-	write_str("base.yaml", "model:\n  cuda_graph_impl: none\nrng:\n  te_rng_tracker: true\n");
-	write_str("over.yaml", "model:\n  cuda_graph_impl: transformer_engine\n");
+	harness_put("base.yaml", "model:\n  cuda_graph_impl: none\nrng:\n  te_rng_tracker: true\n");
+	harness_put("over.yaml", "model:\n  cuda_graph_impl: transformer_engine\n");
 	json_t *doc = expect_run("--mcore 0.17 -c over.yaml -E PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True base.yaml", 1, "CG201");
 	json_t *d = json_array_get(json_object_get(doc, "diagnostics"), 0);
 	cr_expect_str_eq(json_string_value(json_object_get(d, "path")), "over.yaml", "the layer that set the impl");
@@ -303,8 +283,8 @@ Test(hostile, layers_and_environment_on_the_command_line)
  * functions whose defaults call each other (found by fuzz_py as a stack overflow). */
 Test(hostile, python_calls_in_defaults_end)
 {
-	write_str("loop.py", "def f(x=f()):\n    cfg = ConfigContainer()\n    cfg.model.cuda_graph_impl = \"local\"\n"
-			     "    return cfg\n\n\ndef g(y=h()):\n    return f()\n\n\ndef h(z=g()):\n    return g()\n\n\n"
-			     "def r():\n    cfg = h()\n    cfg.model.cuda_graph_impl = \"local\"\n    return cfg\n");
+	harness_put("loop.py", "def f(x=f()):\n    cfg = ConfigContainer()\n    cfg.model.cuda_graph_impl = \"local\"\n"
+			       "    return cfg\n\n\ndef g(y=h()):\n    return f()\n\n\ndef h(z=g()):\n    return g()\n\n\n"
+			       "def r():\n    cfg = h()\n    cfg.model.cuda_graph_impl = \"local\"\n    return cfg\n");
 	json_decref(expect_run("loop.py", 0, NULL));
 }

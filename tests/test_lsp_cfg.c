@@ -17,15 +17,10 @@
 #include "harness.h"
 #include "lsp_client.h"
 
-TestSuite(lsp_cfg, .init = mkdir_repo_tmp, .fini = rm_tmp);
+TestSuite(lsp_cfg, .init = harness_init_git, .fini = harness_fini);
 
 static const char typo_cfg[] = "select: [CG1O1]\n"
 			       "bogus: 1\n";
-
-static void write_file(const char *name, const char *text)
-{
-	free(harness_write(lsp_dir, name, text, strlen(text)));
-}
 
 static void watched_change(struct srv *s, const char *uri, int type)
 {
@@ -53,9 +48,9 @@ static json_t *broken_notice(json_t *list, const char *config, size_t problems)
 
 Test(lsp_cfg, broken_config_is_published_on_it_and_named_on_the_document)
 {
-	write_file(".cglint.yaml", typo_cfg);
+	harness_put(".cglint.yaml", typo_cfg);
 	struct srv s;
-	srv_start_in(&s, lsp_dir, NULL);        /* the config's problems name it relative to here */
+	srv_start_in(&s, harness_dir, NULL);    /* the config's problems name it relative to here */
 	json_decref(srv_init(&s, NULL));
 	char *uri = uri_of("a.yaml"), *cfg = uri_of(".cglint.yaml");
 	open_doc(&s, uri, "yaml", 1, bad_yaml);
@@ -80,7 +75,7 @@ Test(lsp_cfg, broken_config_is_published_on_it_and_named_on_the_document)
 	json_decref(list);
 
 	/* fixed on disk: the watched-files notification clears it and lints the document again */
-	write_file(".cglint.yaml", "select: [CG1]\n");
+	harness_put(".cglint.yaml", "select: [CG1]\n");
 	watched_change(&s, cfg, 2);
 	list = srv_diags(&s, cfg, NO_VERSION);
 	cr_expect_eq(json_array_size(list), 0, "the fixed config is cleared");
@@ -98,11 +93,11 @@ Test(lsp_cfg, broken_config_is_published_on_it_and_named_on_the_document)
  * through inherit: true, and named by an absolute path: the server runs elsewhere). */
 Test(lsp_cfg, notice_points_into_an_inherited_config)
 {
-	write_file(".cglint.yaml", "select: [\n");
+	harness_put(".cglint.yaml", "select: [\n");
 	char sub[160];
-	snprintf(sub, sizeof(sub), "%s/sub", lsp_dir);
+	snprintf(sub, sizeof(sub), "%s/sub", harness_dir);
 	cr_assert_eq(mkdir(sub, 0755), 0);
-	write_file("sub/.cglint.yaml", "inherit: true\n");
+	harness_put("sub/.cglint.yaml", "inherit: true\n");
 	struct srv s;
 	srv_start(&s, NULL);
 	json_decref(srv_init(&s, json_pack("{s:{s:{s:b}}}", "textDocument", "publishDiagnostics", "relatedInformation", 1)));
@@ -118,7 +113,7 @@ Test(lsp_cfg, notice_points_into_an_inherited_config)
 	cr_expect_eq(json_array_size(list), 2, "CG101 (the broken config sets nothing) and the notice");
 	diag_with(list, "CG101");
 	char path[200];
-	snprintf(path, sizeof(path), "%s/.cglint.yaml", lsp_dir);
+	snprintf(path, sizeof(path), "%s/.cglint.yaml", harness_dir);
 	d = broken_notice(list, path, 1);
 	cr_expect_null(strstr(message_of(d), "\nnote: "), "the problems are related information: %s", message_of(d));
 	json_t *rel = json_object_get(d, "relatedInformation");
@@ -167,7 +162,7 @@ Test(lsp_cfg, open_config_applies_from_its_buffer)
 	list = srv_diags(&s, uri, 1);
 	cr_expect_eq(json_array_size(list), 1);
 	char path[200];
-	snprintf(path, sizeof(path), "%s/.cglint.yaml", lsp_dir);
+	snprintf(path, sizeof(path), "%s/.cglint.yaml", harness_dir);
 	broken_notice(list, path, 2);
 	json_decref(list);
 
@@ -202,7 +197,7 @@ Test(lsp_cfg, open_config_applies_from_its_buffer)
  * deleted. */
 Test(lsp_cfg, config_no_document_reads_is_cleared)
 {
-	write_file(".cglint.yaml", typo_cfg);
+	harness_put(".cglint.yaml", typo_cfg);
 	struct srv s;
 	srv_start(&s, NULL);
 	json_decref(srv_init(&s, NULL));
@@ -219,7 +214,7 @@ Test(lsp_cfg, config_no_document_reads_is_cleared)
 	json_decref(srv_diags(&s, a, NO_VERSION));
 	/* b still reads it: nothing for the config yet; then it goes with the file */
 	char path[200];
-	snprintf(path, sizeof(path), "%s/.cglint.yaml", lsp_dir);
+	snprintf(path, sizeof(path), "%s/.cglint.yaml", harness_dir);
 	cr_assert_eq(unlink(path), 0);
 	watched_change(&s, cfg, 3);
 	list = srv_diags(&s, cfg, NO_VERSION);
@@ -230,7 +225,7 @@ Test(lsp_cfg, config_no_document_reads_is_cleared)
 	json_decref(list);
 
 	/* the last reader closed: cleared */
-	write_file(".cglint.yaml", typo_cfg);
+	harness_put(".cglint.yaml", typo_cfg);
 	watched_change(&s, cfg, 1);
 	list = srv_diags(&s, cfg, NO_VERSION);
 	cr_expect_eq(json_array_size(list), 2, "a new broken config is published");

@@ -20,7 +20,7 @@
 
 #include "lsp_client.h"
 
-TestSuite(lsp_jobs, .init = mkdir_repo_tmp, .fini = rm_tmp);
+TestSuite(lsp_jobs, .init = harness_init_git, .fini = harness_fini);
 
 /* Ten billion tokens: parsed until a limit stops it. */
 static const char bomb[] = "#define A0 x x x x x x x x x x\n"
@@ -106,21 +106,11 @@ Test(lsp_jobs, an_edit_cancels_the_stale_lint)
 	free(cu);
 }
 
-static void put(const char *name, const char *text)
-{
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", lsp_dir, name);
-	FILE *f = fopen(path, "w");
-	cr_assert_not_null(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* The file-preamble precompiled headers the server has saved: their count, the first's inode. */
 static size_t preambles(ino_t *ino)
 {
 	char pat[4200];
-	snprintf(pat, sizeof(pat), "%s/tmp/cglint-pch-*/*-*.pch", lsp_dir);
+	snprintf(pat, sizeof(pat), "%s/tmp/cglint-pch-*/*-*.pch", harness_dir);
 	glob_t g;
 	size_t n = glob(pat, 0, NULL, &g) == 0 ? g.gl_pathc : 0;
 	struct stat st;
@@ -133,7 +123,7 @@ static size_t preambles(ino_t *ino)
 /* A server in the test's folder with 'name' open as CUDA: its URI in *uri, its first diagnostics. */
 static json_t *serve_source(struct srv *s, const char *name, const char *text, char **uri, const char *extra)
 {
-	srv_start_in(s, lsp_dir, extra);
+	srv_start_in(s, harness_dir, extra);
 	json_decref(srv_init(s, NULL));
 	*uri = uri_of(name);
 	open_doc(s, *uri, "cuda", 1, text);
@@ -159,10 +149,10 @@ Test(lsp_jobs, edits_are_checked_from_the_files_own_preamble)
 				   "\tSYNC(s);\n"
 				   "\treturn cudaStreamEndCapture(s, g);\n}\n";
 	char tmp[4200], edited[sizeof(text) + 16];
-	snprintf(tmp, sizeof(tmp), "%s/tmp", lsp_dir);
+	snprintf(tmp, sizeof(tmp), "%s/tmp", harness_dir);
 	cr_assert_eq(mkdir(tmp, 0700), 0);
 	setenv("TMPDIR", tmp, 1);
-	put("local.h", "#define SYNC(s) ((void)(s))     /* not a sync yet */\n");
+	harness_put("local.h", "#define SYNC(s) ((void)(s))     /* not a sync yet */\n");
 	struct srv s;
 	char *cu;
 	json_t *list = serve_source(&s, "p.cu", text, &cu, "--no-cache");
@@ -181,7 +171,7 @@ Test(lsp_jobs, edits_are_checked_from_the_files_own_preamble)
 	cr_expect_eq(preambles(&again), 1);
 	cr_expect_eq(again, first, "the edit reused it");
 
-	put("local.h", "#define SYNC(s) cudaStreamSynchronize(s)\n");
+	harness_put("local.h", "#define SYNC(s) cudaStreamSynchronize(s)\n");
 	change_doc(&s, cu, 3, text);
 	list = srv_diags(&s, cu, 3);
 	expect_line(list, "CG301", 6);          /* the header as it is now */
@@ -228,14 +218,14 @@ Test(lsp_jobs, an_editors_first_open_after_a_command_line_run_is_warm)
 				   "\tSYNC(s);\n"
 				   "\treturn cudaStreamEndCapture(s, g);\n}\n";
 	char cache[4200], tmp[4200], cmd[8600];
-	snprintf(cache, sizeof(cache), "%s/xdg", lsp_dir);
-	snprintf(tmp, sizeof(tmp), "%s/tmp", lsp_dir);
+	snprintf(cache, sizeof(cache), "%s/xdg", harness_dir);
+	snprintf(tmp, sizeof(tmp), "%s/tmp", harness_dir);
 	cr_assert_eq(mkdir(tmp, 0700), 0);
 	setenv("XDG_CACHE_HOME", cache, 1);
 	setenv("TMPDIR", tmp, 1);
-	put("local.h", "#define SYNC(s) cudaStreamSynchronize(s)\n");
-	put("p.cu", text);
-	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' -q p.cu 2>/dev/null | grep -c 'p.cu:6:.*CG301'", lsp_dir, CGLINT_BIN);
+	harness_put("local.h", "#define SYNC(s) cudaStreamSynchronize(s)\n");
+	harness_put("p.cu", text);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' -q p.cu 2>/dev/null | grep -c 'p.cu:6:.*CG301'", harness_dir, CGLINT_BIN);
 	cr_assert_eq(system(cmd), 0, "the command line finds the sync");
 	struct stat first, now;
 	cr_assert_eq(cached(cache, &first), 1, "the command line saved the file's preamble");
@@ -311,7 +301,7 @@ Test(lsp_jobs, edits_are_checked_by_one_worker_that_keeps_the_unit)
 				   "\tLATE(s);\n"
 				   "\treturn cudaStreamEndCapture(s, g);\n}\n";
 	char edited[sizeof(text) + 16];
-	put("late.h", "#define LATE(s) ((void)(s))\n");
+	harness_put("late.h", "#define LATE(s) ((void)(s))\n");
 	struct srv s;
 	char *cu;
 	json_t *list = serve_source(&s, "k.cu", text, &cu, NULL);
@@ -328,7 +318,7 @@ Test(lsp_jobs, edits_are_checked_by_one_worker_that_keeps_the_unit)
 	cr_expect_eq(workers(&s, &now), 1);
 	cr_expect_eq(now, first, "the same worker checked the edit");
 
-	put("late.h", "#define LATE(s) cudaStreamSynchronize(s)\n");
+	harness_put("late.h", "#define LATE(s) cudaStreamSynchronize(s)\n");
 	change_doc(&s, cu, 3, text);
 	list = srv_diags(&s, cu, 3);
 	cr_expect_eq(json_array_size(list), 1);
@@ -363,7 +353,7 @@ static void barrier(struct srv *s, int id, const char *uri)
 Test(lsp_jobs, at_most_four_idle_workers_are_kept)
 {
 	struct srv s;
-	srv_start_in(&s, lsp_dir, NULL);
+	srv_start_in(&s, harness_dir, NULL);
 	json_decref(srv_init(&s, NULL));
 	char *uri[6];
 	for (int k = 0; k < 6; k++) {

@@ -15,31 +15,14 @@
 
 #include "harness.h"
 
-static char dir[64];
-
-static void mkdir_tmp(void)
-{
-	cr_assert(harness_tmpdir(dir, sizeof(dir), "msgs"));
-}
-
-static void rm_tmp(void)
-{
-	cr_expect_eq(harness_rmdir(dir), 0);
-}
-
-TestSuite(msgs, .init = mkdir_tmp, .fini = rm_tmp);
-
-static void put(const char *name, const char *text)
-{
-	free(harness_write(dir, name, text, strlen(text)));
-}
+TestSuite(msgs, .init = harness_init, .fini = harness_fini);
 
 /* `cglint ARGS 2>&1` in the test folder: the exit status, and what it printed in '*out'. */
 static int run(const char *args, char **out)
 {
 	char *a;
 	cr_assert_neq(asprintf(&a, "%s 2>&1", args), -1);
-	int rc = harness_run(dir, a, out);
+	int rc = harness_run(harness_dir, a, out);
 	free(a);
 	cr_assert_not_null(*out);
 	return rc;
@@ -52,7 +35,7 @@ static int run(const char *args, char **out)
  * reported undecided: `local` alone passed silently. */
 Test(msgs, undecided_names_the_keys_behind_derived_ones)
 {
-	put("local.yaml", "model:\n  cuda_graph_impl: local\n  use_te_rng_tracker: true\n");
+	harness_put("local.yaml", "model:\n  cuda_graph_impl: local\n  use_te_rng_tracker: true\n");
 	char *out;
 	cr_expect_eq(run("--show-undecided --bridge 0.6 local.yaml", &out), 0);
 	expect_has(out, "local.yaml:2:3: note: check undecided: it depends on model.cuda_graph_modules (no input sets it), "
@@ -64,9 +47,9 @@ Test(msgs, undecided_names_the_keys_behind_derived_ones)
 /* Item 1: the override form of the harness's `--cuda_graph_impl local --cuda_graph_scope attn`. */
 Test(msgs, local_with_a_per_layer_scope_is_cg170_in_every_form)
 {
-	put("o.yaml", "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [attn]\n  use_te_rng_tracker: true\n");
-	put("run.sh", "python scripts/performance/run_script.py -g h100 --cuda_graph_impl local --cuda_graph_scope attn \\\n"
-		      "    -m llama3 -mr llama3_8b\n");
+	harness_put("o.yaml", "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [attn]\n  use_te_rng_tracker: true\n");
+	harness_put("run.sh", "python scripts/performance/run_script.py -g h100 --cuda_graph_impl local --cuda_graph_scope attn \\\n"
+			      "    -m llama3 -mr llama3_8b\n");
 	char *out;
 	cr_expect_eq(run("--bridge 0.6 -q o.yaml", &out), 1);
 	expect_has(out, "o.yaml:2:3: error: Megatron Bridge supports");
@@ -83,8 +66,8 @@ Test(msgs, local_with_a_per_layer_scope_is_cg170_in_every_form)
  * 0.19 with a DeprecationWarning Python hides: a note with a fix, which --fail-on warning passes. */
 Test(msgs, a_silently_converted_spelling_is_a_note_with_a_fix)
 {
-	put("te.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  cuda_graph_scope: [attn, mlp]\n"
-		       "  use_te_rng_tracker: true\n");
+	harness_put("te.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  cuda_graph_scope: [attn, mlp]\n"
+			       "  use_te_rng_tracker: true\n");
 	char *out;
 	cr_expect_eq(run("--fail-on warning te.yaml", &out), 0);
 	expect_has(out, "te.yaml:3:3: note: cuda_graph_scope is deprecated, use cuda_graph_modules instead. [CG132");
@@ -95,7 +78,7 @@ Test(msgs, a_silently_converted_spelling_is_a_note_with_a_fix)
 	expect_lacks(out, "CG132");
 	free(out);
 	/* a deprecated switch MCore warns about on the console stays a warning */
-	put("ext.yaml", "model:\n  external_cuda_graph: true\n  use_te_rng_tracker: true\n");
+	harness_put("ext.yaml", "model:\n  external_cuda_graph: true\n  use_te_rng_tracker: true\n");
 	cr_expect_eq(run("--fail-on warning ext.yaml", &out), 1);
 	expect_has(out, "warning: external_cuda_graph is deprecated");
 	free(out);
@@ -104,14 +87,14 @@ Test(msgs, a_silently_converted_spelling_is_a_note_with_a_fix)
 /* Item 6: -v cited NemotronVL's provider for every model; it cites the class whose code runs. */
 Test(msgs, provenance_cites_the_provider_in_use)
 {
-	put("llama.py", "from megatron.bridge.models import AutoBridge\n\n"
-			"def llama_config():\n"
-			"    cfg = _pretrain_common()\n"
-			"    cfg.model = AutoBridge.from_hf_pretrained(\"meta-llama/Llama-3.2-1B\").to_megatron_provider()\n"
-			"    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
-			"    return cfg\n");
-	put("mamba.yaml", "model:\n  _target_: megatron.bridge.models.mamba.mamba_provider.MambaModelProvider\n"
-			  "  cuda_graph_impl: transformer_engine\n");
+	harness_put("llama.py", "from megatron.bridge.models import AutoBridge\n\n"
+				"def llama_config():\n"
+				"    cfg = _pretrain_common()\n"
+				"    cfg.model = AutoBridge.from_hf_pretrained(\"meta-llama/Llama-3.2-1B\").to_megatron_provider()\n"
+				"    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+				"    return cfg\n");
+	harness_put("mamba.yaml", "model:\n  _target_: megatron.bridge.models.mamba.mamba_provider.MambaModelProvider\n"
+				  "  cuda_graph_impl: transformer_engine\n");
 	char *out;
 	run("-v --bridge 0.6 llama.py 2>&1 | grep 'model._asserts_te_rng:'", &out);
 	expect_has(out, "src/megatron/bridge/models/gpt_provider.py:233-237 (GPTModelProvider.provide)");
@@ -127,12 +110,12 @@ Test(msgs, provenance_cites_the_provider_in_use)
  * to; the message names the key as written and the migrated one only as the reason. */
 Test(msgs, messages_name_the_key_as_written)
 {
-	put("s.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  cuda_graph_scope: [moe, moe_router]\n"
-		      "  use_te_rng_tracker: true\n");
-	put("l.py", "def local_config(cfg):\n"
-		    "    cfg.model.cuda_graph_impl = \"local\"\n"
-		    "    cfg.model.cuda_graph_scope = [\"attn\"]\n"
-		    "    return cfg\n");
+	harness_put("s.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  cuda_graph_scope: [moe, moe_router]\n"
+			      "  use_te_rng_tracker: true\n");
+	harness_put("l.py", "def local_config(cfg):\n"
+			    "    cfg.model.cuda_graph_impl = \"local\"\n"
+			    "    cfg.model.cuda_graph_scope = [\"attn\"]\n"
+			    "    return cfg\n");
 	char *out;
 	run("s.yaml", &out);
 	expect_has(out, "s.yaml:3:3: error: cuda_graph_scope must not contain both moe and moe_router. (cuda_graph_scope is "
@@ -205,9 +188,9 @@ Test(msgs, applied_fixes_bring_no_new_finding, .timeout = 170)
 {
 	char cmd[1024];
 	snprintf(cmd, sizeof(cmd), "cp -r '%s/config' '%s/mlm' '%s/perf' '%s/python' '%s/examples' '%s/'", CGLINT_FIXTURES,
-		 CGLINT_FIXTURES, CGLINT_FIXTURES, CGLINT_FIXTURES, CGLINT_FIXTURES, dir);
+		 CGLINT_FIXTURES, CGLINT_FIXTURES, CGLINT_FIXTURES, CGLINT_FIXTURES, harness_dir);
 	cr_assert_eq(system(cmd), 0);
-	snprintf(cmd, sizeof(cmd), "cd '%s' && grep -rlE 'expect: (error|warning|note) CG[12]' config mlm perf python examples", dir);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && grep -rlE 'expect: (error|warning|note) CG[12]' config mlm perf python examples", harness_dir);
 	FILE *list = popen(cmd, "r");
 	cr_assert_not_null(list);
 	char rel[512];
@@ -217,12 +200,12 @@ Test(msgs, applied_fixes_bring_no_new_finding, .timeout = 170)
 	while (fgets(rel, sizeof(rel), list)) {
 		rel[strcspn(rel, "\n")] = '\0';
 		char path[1024], args[2048], sub[600], run_args[4096];
-		snprintf(path, sizeof(path), "%s/%s", dir, rel);
+		snprintf(path, sizeof(path), "%s/%s", harness_dir, rel);
 		fixture_args(path, args, sizeof(args));
 		snprintf(sub, sizeof(sub), "%s", rel);
 		char *slash = strrchr(sub, '/');
 		*slash = '\0';
-		snprintf(path, sizeof(path), "%s/%s", dir, sub);
+		snprintf(path, sizeof(path), "%s/%s", harness_dir, sub);
 		snprintf(run_args, sizeof(run_args), "%s -- '%s'", args, slash + 1);
 		json_t *before, *after;
 		harness_run_json(path, run_args, &before);
@@ -262,15 +245,15 @@ Test(msgs, applied_fixes_bring_no_new_finding, .timeout = 170)
  * passes cglint. */
 Test(msgs, fixes_are_written_in_the_inputs_language)
 {
-	put("h.sh", "python scripts/performance/run_script.py -g h100 --cuda_graph_impl transformer_engine "
-		    "--cuda_graph_scope attn -rl 4\n");
-	put("m.sh", "torchrun pretrain_gpt.py --cuda-graph-impl transformer_engine --cuda-graph-modules attn "
-		    "--recompute-granularity full --recompute-method block --recompute-num-layers 4 --te-rng-tracker\n");
-	put("p.py", "def full_recompute_config(cfg):\n"
-		    "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
-		    "    cfg.model.recompute_granularity = \"full\"\n"
-		    "    cfg.model.use_te_rng_tracker = True\n"
-		    "    return cfg\n");
+	harness_put("h.sh", "python scripts/performance/run_script.py -g h100 --cuda_graph_impl transformer_engine "
+			    "--cuda_graph_scope attn -rl 4\n");
+	harness_put("m.sh", "torchrun pretrain_gpt.py --cuda-graph-impl transformer_engine --cuda-graph-modules attn "
+			    "--recompute-granularity full --recompute-method block --recompute-num-layers 4 --te-rng-tracker\n");
+	harness_put("p.py", "def full_recompute_config(cfg):\n"
+			    "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+			    "    cfg.model.recompute_granularity = \"full\"\n"
+			    "    cfg.model.use_te_rng_tracker = True\n"
+			    "    return cfg\n");
 	static const char *const cases[][3] = {
 		/* file, the fix as printed, the file with the fix applied */
 		{"h.sh", "fix: use --cuda_graph_impl local --cuda_graph_scope full_iteration",
@@ -294,7 +277,7 @@ Test(msgs, fixes_are_written_in_the_inputs_language)
 		expect_has(out, "[CG111 full-recompute-needs-full-iteration]");
 		expect_has(out, cases[k][1]);
 		free(out);
-		put(cases[k][0], cases[k][2]);
+		harness_put(cases[k][0], cases[k][2]);
 		cr_expect_eq(run(args, &out), 0, "%s with the fix applied", cases[k][0]);
 		expect_lacks(out, "error:");
 		free(out);

@@ -476,14 +476,7 @@ Test(real, without_a_device_the_probe_says_so)
 /* 'out' is exactly the committed table 'doc' (relative to the repository root). */
 static void expect_doc(const char *out, const char *doc)
 {
-	char path[512];
-	snprintf(path, sizeof(path), "%s/../%s", CGLINT_FIXTURES, doc);
-	FILE *f = fopen(path, "rb");
-	cr_assert_not_null(f, "%s", path);
-	char *text = mem_alloc(1 << 20);
-	size_t n = fread(text, 1, (1 << 20) - 1, f);
-	fclose(f);
-	text[n] = '\0';
+	char *text = harness_read(CGLINT_FIXTURES "/..", doc, NULL);
 	cr_assert_str_eq(out, text, "%s is stale: regenerate it (docs/probe.md)", doc);
 	free(text);
 }

@@ -15,32 +15,7 @@
 
 #include "harness.h"
 
-static char dir[] = "/tmp/cglint-report-XXXXXX";
-
-static void setup(void)
-{
-	strcpy(dir, "/tmp/cglint-report-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-	char *git;
-	cr_assert(asprintf(&git, "mkdir -p '%s/.git'", dir) > 0);
-	cr_assert_eq(system(git), 0);
-	free(git);
-}
-
-static void teardown(void)
-{
-	char *cmd;
-	cr_assert(asprintf(&cmd, "rm -rf '%s'", dir) > 0);
-	cr_assert_eq(system(cmd), 0);
-	free(cmd);
-}
-
-TestSuite(report, .init = setup, .fini = teardown);
-
-static void put(const char *name, const char *text)
-{
-	free(harness_write(dir, name, text, strlen(text)));
-}
+TestSuite(report, .init = harness_init_git, .fini = harness_fini);
 
 /* The impl on line 2, the tracker off on lines 3 and 5: CG101 fires at line 5 (rng.te_rng_tracker). */
 static const char recipe[] =
@@ -56,7 +31,7 @@ static const char recipe[] =
 static json_t *run_json(const char *args)
 {
 	char *out = NULL;
-	harness_run(dir, args, &out);
+	harness_run(harness_dir, args, &out);
 	json_error_t err;
 	json_t *doc = json_loads(out ? out : "", 0, &err);
 	cr_assert_not_null(doc, "cglint %s printed no JSON: %s", args, out ? out : "");
@@ -66,9 +41,9 @@ static json_t *run_json(const char *args)
 
 Test(report, text_frame_underlines_the_key_and_shows_the_other_keys)
 {
-	put("r.yaml", recipe);
+	harness_put("r.yaml", recipe);
 	char *out = NULL;
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 --color never r.yaml 2>/dev/null", &out), 1);
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 --color never r.yaml 2>/dev/null", &out), 1);
 	const char *want =
 		HEAD101
 		"    5 |   te_rng_tracker: false\n"
@@ -88,9 +63,9 @@ Test(report, text_frame_underlines_the_key_and_shows_the_other_keys)
 
 Test(report, concise_is_one_line_per_finding)
 {
-	put("r.yaml", recipe);
+	harness_put("r.yaml", recipe);
 	char *out = NULL;
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 --format concise --color always r.yaml 2>/dev/null", &out), 1);
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 --format concise --color always r.yaml 2>/dev/null", &out), 1);
 	cr_expect_str_eq(out, "\033[1mr.yaml:5:3:\033[0m \033[1;31merror:\033[0m Transformer engine's RNG tracker is "
 		"required for cudagraphs, it can be enabled with use_te_rng_tracker=True'. [CG101 te-rng-tracker-required]\n");
 	free(out);
@@ -98,17 +73,17 @@ Test(report, concise_is_one_line_per_finding)
 
 Test(report, color_always_paints_the_frame_and_never_does_not)
 {
-	put("r.yaml", recipe);
+	harness_put("r.yaml", recipe);
 	char *out = NULL;
-	harness_run(dir, "--mcore 0.17 --color always r.yaml 2>/dev/null", &out);
+	harness_run(harness_dir, "--mcore 0.17 --color always r.yaml 2>/dev/null", &out);
 	cr_expect(strstr(out, "\033[1;34m    5 |\033[0m   te_rng_tracker: false\n"), "%s", out);
 	cr_expect(strstr(out, "\033[1;31m^^^^^^^^^^^^^^\033[0m\n"), "%s", out);
 	free(out);
-	harness_run(dir, "--mcore 0.17 --color never r.yaml 2>/dev/null", &out);
+	harness_run(harness_dir, "--mcore 0.17 --color never r.yaml 2>/dev/null", &out);
 	cr_expect_null(strchr(out, '\033'), "%s", out);
 	free(out);
 	/* auto: not a terminal here, so no colour, NO_COLOR or not */
-	harness_run(dir, "--mcore 0.17 r.yaml 2>/dev/null", &out);
+	harness_run(harness_dir, "--mcore 0.17 r.yaml 2>/dev/null", &out);
 	cr_expect_null(strchr(out, '\033'), "%s", out);
 	free(out);
 }
@@ -116,9 +91,9 @@ Test(report, color_always_paints_the_frame_and_never_does_not)
 Test(report, frame_counts_code_points)
 {
 	/* a multi-byte value before the finding's key on its line, in a flow mapping */
-	put("u.yaml", "model: {name: \"é\xE2\x82\xAC\", cuda_graph_impl: locl}\n");
+	harness_put("u.yaml", "model: {name: \"é\xE2\x82\xAC\", cuda_graph_impl: locl}\n");
 	char *out = NULL;
-	harness_run(dir, "--mcore 0.17 --color never u.yaml 2>/dev/null", &out);
+	harness_run(harness_dir, "--mcore 0.17 --color never u.yaml 2>/dev/null", &out);
 	cr_expect(strstr(out, "    1 | model: {name: \"é€\", cuda_graph_impl: locl}\n"
 			      "      |                     ^^^^^^^^^^^^^^^\n"), "%s", out);
 	free(out);
@@ -126,7 +101,7 @@ Test(report, frame_counts_code_points)
 
 Test(report, json_carries_url_and_edits)
 {
-	put("r.yaml", recipe);
+	harness_put("r.yaml", recipe);
 	json_t *doc = run_json("--mcore 0.17 --format json r.yaml");
 	json_t *d = json_array_get(json_object_get(doc, "diagnostics"), 0);
 	/* a build without -DCGLINT_DOCS_URL, not installed: no address to give (tests/install has the page) */
@@ -144,11 +119,11 @@ Test(report, json_carries_url_and_edits)
 
 Test(report, sarif_fixes_and_suppressions)
 {
-	put("r.yaml", "model:\n"
-		      "  cuda_graph_impl: transformer_engine\n"
-		      "  use_te_rng_tracker: false\n"
-		      "rng:\n"
-		      "  te_rng_tracker: false  # cglint: disable=CG101 -- checked by hand\n");
+	harness_put("r.yaml", "model:\n"
+			      "  cuda_graph_impl: transformer_engine\n"
+			      "  use_te_rng_tracker: false\n"
+			      "rng:\n"
+			      "  te_rng_tracker: false  # cglint: disable=CG101 -- checked by hand\n");
 	json_t *log = run_json("--mcore 0.17 --format sarif r.yaml");
 	json_t *r = json_array_get(json_object_get(json_array_get(json_object_get(log, "runs"), 0), "results"), 0);
 	cr_assert_not_null(r);
@@ -166,9 +141,9 @@ Test(report, sarif_fixes_and_suppressions)
 	cr_expect_eq(json_array_size(json_object_get(doc, "diagnostics")), 0);
 	json_decref(doc);
 	/* a baseline's findings are "external", with the baseline named */
-	put("r.yaml", recipe);
+	harness_put("r.yaml", recipe);
 	char *out = NULL;
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 --baseline b.json --write-baseline r.yaml 2>/dev/null", &out), 0);
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 --baseline b.json --write-baseline r.yaml 2>/dev/null", &out), 0);
 	free(out);
 	log = run_json("--mcore 0.17 --format sarif --baseline b.json r.yaml");
 	r = json_array_get(json_object_get(json_array_get(json_object_get(log, "runs"), 0), "results"), 0);
@@ -180,7 +155,7 @@ Test(report, sarif_fixes_and_suppressions)
 
 Test(report, gitlab_and_junit)
 {
-	put("r.yaml", recipe);
+	harness_put("r.yaml", recipe);
 	json_t *gl = run_json("--mcore 0.17 --format gitlab r.yaml");
 	cr_assert_eq(json_array_size(gl), 1);
 	json_t *i = json_array_get(gl, 0);
@@ -192,15 +167,15 @@ Test(report, gitlab_and_junit)
 	cr_expect_eq(json_integer_value(json_object_get(lines, "end")), 5);
 	json_decref(gl);
 	char *out = NULL;
-	cr_expect_eq(harness_run(dir, "--mcore 0.17 --format junit r.yaml", &out), 1);
+	cr_expect_eq(harness_run(harness_dir, "--mcore 0.17 --format junit r.yaml", &out), 1);
 	cr_expect(strstr(out, "<testsuites name=\"cglint\" tests=\"1\" failures=\"1\" errors=\"0\">\n"
 			      "  <testsuite name=\"r.yaml\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\">\n"
 			      "    <testcase name=\"CG101 te-rng-tracker-required at 5:3\" classname=\"r.yaml\" "
 			      "file=\"r.yaml\" line=\"5\">\n"
 			      "      <failure type=\"error\" message=\"Transformer engine's"), "%s", out);
 	free(out);
-	put("ok.yaml", "model:\n  cuda_graph_impl: none\n");
-	cr_expect_eq(harness_run(dir, "--format junit ok.yaml", &out), 0);
+	harness_put("ok.yaml", "model:\n  cuda_graph_impl: none\n");
+	cr_expect_eq(harness_run(harness_dir, "--format junit ok.yaml", &out), 0);
 	cr_expect(strstr(out, "<testcase name=\"no findings\" classname=\"cglint\"/>"), "%s", out);
 	free(out);
 }
@@ -209,15 +184,15 @@ Test(report, gitlab_and_junit)
  * as system-out; at --fail-on note it fails. */
 Test(report, junit_fails_only_at_or_above_fail_on)
 {
-	put("n.yaml", "model:\n  cuda_graph_impl: none\n  cuda_graph_scope: [full_iteration]\n");
+	harness_put("n.yaml", "model:\n  cuda_graph_impl: none\n  cuda_graph_scope: [full_iteration]\n");
 	char *out = NULL;
-	cr_expect_eq(harness_run(dir, "--bridge 0.6 --format junit n.yaml", &out), 0);
+	cr_expect_eq(harness_run(harness_dir, "--bridge 0.6 --format junit n.yaml", &out), 0);
 	cr_expect(strstr(out, "<testsuites name=\"cglint\" tests=\"1\" failures=\"0\" errors=\"0\">") &&
 		  strstr(out, "<testsuite name=\"n.yaml\" tests=\"1\" failures=\"0\"") && !strstr(out, "<failure"), "%s", out);
 	cr_expect(strstr(out, "<testcase name=\"CG123 scope-without-graphs at 3:3\" classname=\"n.yaml\" file=\"n.yaml\" "
 			      "line=\"3\">\n      <system-out>n.yaml:3:3: note: "), "%s", out);
 	free(out);
-	cr_expect_eq(harness_run(dir, "--bridge 0.6 --fail-on note --format junit n.yaml", &out), 1);
+	cr_expect_eq(harness_run(harness_dir, "--bridge 0.6 --fail-on note --format junit n.yaml", &out), 1);
 	cr_expect(strstr(out, "failures=\"1\"") && strstr(out, "<failure type=\"note\"") && !strstr(out, "system-out"),
 		  "%s", out);
 	free(out);

@@ -22,22 +22,7 @@
 #include "harness.h"
 #include "base/mem.h"
 
-static char dir[] = "/tmp/cglint-src-XXXXXX";
-
-static void mkdir_tmp(void)
-{
-	strcpy(dir, "/tmp/cglint-src-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-}
-
-static void rm_tmp(void)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	cr_expect_eq(system(cmd), 0);
-}
-
-TestSuite(src, .init = mkdir_tmp, .fini = rm_tmp);
+TestSuite(src, .init = harness_init_bare, .fini = harness_fini);
 
 static const char capture[] =
 	"#include <cuda_runtime.h>\n"
@@ -85,7 +70,7 @@ static char *places(json_t *doc)
 static void expect_ids(const char *args, const char *want)
 {
 	json_t *doc;
-	harness_run_json(dir, args, &doc);
+	harness_run_json(harness_dir, args, &doc);
 	cr_assert_not_null(doc, "%s", args);
 	cr_expect_str_eq(ids(doc), want, "%s", args);
 	json_decref(doc);
@@ -93,9 +78,9 @@ static void expect_ids(const char *args, const char *want)
 
 Test(src, region_through_a_call_with_chain_note)
 {
-	free(harness_write(dir, "a.cu", capture, sizeof(capture) - 1));
+	free(harness_write(harness_dir, "a.cu", capture, sizeof(capture) - 1));
 	json_t *doc;
-	int rc = harness_run_json(dir, "a.cu", &doc);
+	int rc = harness_run_json(harness_dir, "a.cu", &doc);
 	cr_assert_not_null(doc);
 	cr_expect_eq(rc, 1);
 	cr_expect_str_eq(ids(doc), "CG307@3 CG301@9 ");
@@ -113,11 +98,11 @@ Test(src, jobs_do_not_change_the_output)
 	for (int k = 0; k < 6; k++) {
 		char name[16];
 		snprintf(name, sizeof(name), "f%d.cu", k);
-		free(harness_write(dir, name, capture, sizeof(capture) - 1));
+		free(harness_write(harness_dir, name, capture, sizeof(capture) - 1));
 	}
 	char *one, *two;
-	int rc1 = harness_run(dir, "-j 1 .", &one);
-	int rc2 = harness_run(dir, "-j 2 .", &two);
+	int rc1 = harness_run(harness_dir, "-j 1 .", &one);
+	int rc2 = harness_run(harness_dir, "-j 2 .", &two);
 	cr_expect_eq(rc1, 1);
 	cr_expect_eq(rc2, 1);
 	cr_assert(one && two);
@@ -130,9 +115,9 @@ Test(src, jobs_do_not_change_the_output)
 Test(src, syntax_error_is_not_analysed)
 {
 	static const char bad[] = "#include <cuda_runtime.h>\nvoid f(cudaStream_t s) {\n  cudaDeviceSynchronize(;\n}\n";
-	free(harness_write(dir, "bad.cu", bad, sizeof(bad) - 1));
+	free(harness_write(harness_dir, "bad.cu", bad, sizeof(bad) - 1));
 	json_t *doc;
-	cr_expect_eq(harness_run_json(dir, "bad.cu", &doc), 2);
+	cr_expect_eq(harness_run_json(harness_dir, "bad.cu", &doc), 2);
 	cr_assert_not_null(doc);
 	cr_expect_str_eq(ids(doc), "CG911@3 ");
 	json_decref(doc);
@@ -145,9 +130,9 @@ Test(src, missing_header_is_analysed_in_part)
 				  "void f(cudaStream_t s) { cudaGraph_t g;\n"
 				  "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
 				  "  cudaDeviceSynchronize();\n  (void)cudaStreamEndCapture(s, &g); }\n";
-	free(harness_write(dir, "inc.cu", inc, sizeof(inc) - 1));
+	free(harness_write(harness_dir, "inc.cu", inc, sizeof(inc) - 1));
 	json_t *doc;
-	cr_expect_eq(harness_run_json(dir, "inc.cu", &doc), 1);
+	cr_expect_eq(harness_run_json(harness_dir, "inc.cu", &doc), 1);
 	cr_assert_not_null(doc);
 	cr_expect_str_eq(ids(doc), "CG919@1 CG301@5 CG407@6 ");
 	json_decref(doc);
@@ -184,10 +169,10 @@ Test(src, hostile_sources_never_crash)
 	in[3].text = strdup("// \xff\xfe not UTF-8\nint x = \"\xc3\x28\";\n");
 	in[3].len = strlen(in[3].text);
 	for (size_t k = 0; k < 4; k++) {
-		free(harness_write(dir, in[k].name, in[k].text, in[k].len));
+		free(harness_write(harness_dir, in[k].name, in[k].text, in[k].len));
 		free(in[k].text);
 		char *out;
-		int rc = harness_run(dir, in[k].name, &out);
+		int rc = harness_run(harness_dir, in[k].name, &out);
 		cr_expect(rc == 0 || rc == 2, "%s: exit %d", in[k].name, rc);
 		if (rc == 2)
 			cr_expect(out && strstr(out, "[CG911 source-not-analysed]"), "%s: no CG911 in:\n%s", in[k].name,
@@ -203,20 +188,20 @@ Test(src, compile_database_flags_reach_libclang)
 		 "[{\"directory\": \"%s\", \"file\": \"%s/a.cu\", \"command\": \"/usr/local/cuda/bin/nvcc "
 		 "-DUSE_X=1 -Iinc --default-stream per-thread -O3 --generate-code=arch=compute_90,code=sm_90 "
 		 "-c a.cu -o a.o\"}]",
-		 dir, dir);
-	free(harness_write(dir, "compile_commands.json", json, strlen(json)));
-	free(harness_write(dir, "a.cu", capture, sizeof(capture) - 1));
+		 harness_dir, harness_dir);
+	free(harness_write(harness_dir, "compile_commands.json", json, strlen(json)));
+	free(harness_write(harness_dir, "a.cu", capture, sizeof(capture) - 1));
 	char *out;
-	cr_expect_eq(harness_run(dir, "--show-clang-args a.cu", &out), 0);
+	cr_expect_eq(harness_run(harness_dir, "--show-clang-args a.cu", &out), 0);
 	cr_assert_not_null(out);
 	cr_expect(strstr(out, "\n-DUSE_X=1\n"), "got:\n%s", out);
 	cr_expect(strstr(out, "\n-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1\n"), "got:\n%s", out);
 	char inc[600];
-	snprintf(inc, sizeof(inc), "\n-I\n%s/inc\n", dir);
+	snprintf(inc, sizeof(inc), "\n-I\n%s/inc\n", harness_dir);
 	cr_expect(strstr(out, inc), "relative include made absolute; got:\n%s", out);
 	cr_expect(!strstr(out, "-O3") && !strstr(out, "generate-code"), "codegen flags dropped; got:\n%s", out);
 	free(out);
-	cr_expect_eq(harness_run(dir, "--show-clang-args a.cu 2>&1 >/dev/null", &out), 0);
+	cr_expect_eq(harness_run(harness_dir, "--show-clang-args a.cu 2>&1 >/dev/null", &out), 0);
 	cr_assert_not_null(out);
 	cr_expect_str_eq(out, "cglint: a.cu: left out of the compile command (they do not change parsing): -O3 "
 			      "--generate-code=arch=compute_90,code=sm_90 -c -o\n");
@@ -251,15 +236,15 @@ Test(src, cflags_read_nvcc_response_files)
 	/* CMake's CUDA rules: --options-file (and -optf, @file) read relative to the entry's folder;
 	 * -Xcompiler's comma-separated host flags; nvcc-only flags dropped */
 	static const char inc[] = "-I include \"-DNAME=a b\"\n-optf more.rsp\n";
-	free(harness_write(dir, "inc.rsp", inc, sizeof(inc) - 1));
-	free(harness_write(dir, "more.rsp", "-isystem /opt/y\n", 16));
-	free(harness_write(dir, "at.rsp", "-DAT=1", 6));
+	free(harness_write(harness_dir, "inc.rsp", inc, sizeof(inc) - 1));
+	free(harness_write(harness_dir, "more.rsp", "-isystem /opt/y\n", 16));
+	free(harness_write(harness_dir, "at.rsp", "-DAT=1", 6));
 	struct arena *a = arena_new();
 	const char *argv[] = {"nvcc", "-forward-unknown-to-host-compiler", "--options-file", "inc.rsp", "@at.rsp",
 			      "-Xcompiler=-DHOST=1,-fPIC", "--expt-relaxed-constexpr", "-x", "cu", "-c", "k.cu"};
 	struct cflags f = {0};
-	cflags_from_command(a, &f, argv, sizeof(argv) / sizeof(argv[0]), dir);
-	const char *want[] = {"-I", arena_printf(a, "%s/include", dir), "-DNAME=a b", "-isystem", "/opt/y", "-DAT=1", "-DHOST=1"};
+	cflags_from_command(a, &f, argv, sizeof(argv) / sizeof(argv[0]), harness_dir);
+	const char *want[] = {"-I", arena_printf(a, "%s/include", harness_dir), "-DNAME=a b", "-isystem", "/opt/y", "-DAT=1", "-DHOST=1"};
 	cr_assert_eq(f.n, sizeof(want) / sizeof(want[0]));
 	for (size_t k = 0; k < f.n; k++)
 		cr_expect_str_eq(f.v[k], want[k]);
@@ -273,14 +258,14 @@ Test(src, cflags_response_files_bounded)
 	 * bounded number of times (they once filled memory, hung the run, or read it 10^8 times) */
 	static const char self[] = "-optf self.rsp,self.rsp,self.rsp,self.rsp,self.rsp,self.rsp,self.rsp,self.rsp,"
 				   "self.rsp,self.rsp\n";
-	free(harness_write(dir, "self.rsp", self, sizeof(self) - 1));
+	free(harness_write(harness_dir, "self.rsp", self, sizeof(self) - 1));
 	struct arena *a = arena_new();
-	const char *fifo = arena_printf(a, "%s/fifo.rsp", dir);
+	const char *fifo = arena_printf(a, "%s/fifo.rsp", harness_dir);
 	cr_assert_eq(mkfifo(fifo, 0600), 0);
 	const char *argv[] = {"nvcc", "--options-file", "/dev/zero", "-optf", "fifo.rsp", "@.", "@self.rsp", "-DOK=1",
 			      "-c", "k.cu"};
 	struct cflags f = {0};
-	cflags_from_command(a, &f, argv, sizeof(argv) / sizeof(argv[0]), dir);
+	cflags_from_command(a, &f, argv, sizeof(argv) / sizeof(argv[0]), harness_dir);
 	cr_assert_eq(f.n, 1);
 	cr_expect_str_eq(f.v[0], "-DOK=1");
 	arena_free(a);
@@ -290,13 +275,13 @@ Test(src, cflags_response_files_bounded)
 static void fake_toolkit(void)
 {
 	char p[256];
-	snprintf(p, sizeof(p), "%s/tk/include/crt", dir);
+	snprintf(p, sizeof(p), "%s/tk/include/crt", harness_dir);
 	char cmd[320];
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", p);
 	cr_assert_eq(system(cmd), 0);
-	free(harness_write(dir, "tk/include/cuda_runtime.h", "", 0));
-	free(harness_write(dir, "tk/include/crt/host_config.h", "", 0));
-	free(harness_write(dir, "a.cu", "", 0));
+	free(harness_write(harness_dir, "tk/include/cuda_runtime.h", "", 0));
+	free(harness_write(harness_dir, "tk/include/crt/host_config.h", "", 0));
+	free(harness_write(harness_dir, "a.cu", "", 0));
 }
 
 Test(src, toolkit_found_or_refused)
@@ -304,13 +289,13 @@ Test(src, toolkit_found_or_refused)
 	fake_toolkit();
 	char *out, args[512];
 	setenv("CGLINT_CUDA_PATH", "", 1);      /* ctest sets none; found from CUDA_PATH here */
-	snprintf(args, sizeof(args), "%s/tk", dir);
+	snprintf(args, sizeof(args), "%s/tk", harness_dir);
 	setenv("CUDA_PATH", args, 1);
-	harness_run(dir, "--show-clang-args a.cu", &out);
-	snprintf(args, sizeof(args), "--cuda-path=%s/tk\n", dir);
+	harness_run(harness_dir, "--show-clang-args a.cu", &out);
+	snprintf(args, sizeof(args), "--cuda-path=%s/tk\n", harness_dir);
 	cr_expect_not_null(strstr(out, args), "%s", out);
 	free(out);
-	harness_run(dir, "--cuda-path none --show-clang-args a.cu", &out);
+	harness_run(harness_dir, "--cuda-path none --show-clang-args a.cu", &out);
 	cr_expect_not_null(strstr(out, "-nocudainc\n"), "%s", out);
 	cr_expect_null(strstr(out, "/tk"), "%s", out);
 	free(out);
@@ -322,17 +307,17 @@ Test(src, compile_database_toolkit_never_mixed_with_the_shim)
 	char db[1024];
 	int n = snprintf(db, sizeof(db),
 			 "[{\"directory\": \"%s\", \"file\": \"%s/a.cu\", \"arguments\": [\"nvcc\", \"-I%s/tk/include\", \"-c\", \"a.cu\"]}]",
-			 dir, dir, dir);
-	free(harness_write(dir, "compile_commands.json", db, (size_t)n));
+			 harness_dir, harness_dir, harness_dir);
+	free(harness_write(harness_dir, "compile_commands.json", db, (size_t)n));
 	char *out, want[512];
 	setenv("CGLINT_CUDA_PATH", "", 1);
 	unsetenv("CUDA_PATH");
 	unsetenv("CUDA_HOME");
-	harness_run(dir, "--show-clang-args a.cu", &out);  /* the build's toolkit comes before one installed */
-	snprintf(want, sizeof(want), "--cuda-path=%s/tk\n", dir);
+	harness_run(harness_dir, "--show-clang-args a.cu", &out); /* the build's toolkit comes before one installed */
+	snprintf(want, sizeof(want), "--cuda-path=%s/tk\n", harness_dir);
 	cr_expect_not_null(strstr(out, want), "%s", out);
 	free(out);
-	harness_run(dir, "--cuda-path none --show-clang-args a.cu", &out);
+	harness_run(harness_dir, "--cuda-path none --show-clang-args a.cu", &out);
 	cr_expect_null(strstr(out, "/tk/include"), "%s", out);
 	cr_expect_not_null(strstr(out, "/cglint-shim\n"), "%s", out);
 	free(out);
@@ -345,21 +330,21 @@ Test(src, errors_in_files_outside_the_repository_are_not_quoted)
 {
 	const char *secret = "root:x:0:0:TOKEN-5d1e:/root:/bin/bash\n";
 	char mk[128];
-	snprintf(mk, sizeof(mk), "mkdir -p '%s/repo/.git'", dir);
+	snprintf(mk, sizeof(mk), "mkdir -p '%s/repo/.git'", harness_dir);
 	cr_assert_eq(system(mk), 0);
-	free(harness_write(dir, "secret.txt", secret, strlen(secret)));
-	free(harness_write(dir, "repo/own.txt", secret, strlen(secret)));
-	free(harness_write(dir, "repo/.git/HEAD", "ref: refs/heads/main\n", 21));
-	free(harness_write(dir, "repo/a.cu", capture, strlen(capture)));
+	free(harness_write(harness_dir, "secret.txt", secret, strlen(secret)));
+	free(harness_write(harness_dir, "repo/own.txt", secret, strlen(secret)));
+	free(harness_write(harness_dir, "repo/.git/HEAD", "ref: refs/heads/main\n", 21));
+	free(harness_write(harness_dir, "repo/a.cu", capture, strlen(capture)));
 	const char *inc[] = {"../secret.txt", "own.txt"};
 	for (size_t k = 0; k < 2; k++) {
 		char json[1024];
 		snprintf(json, sizeof(json),
 			 "[{\"directory\": \"%s/repo\", \"file\": \"a.cu\", \"command\": \"nvcc -include %s -c a.cu\"}]",
-			 dir, inc[k]);
-		free(harness_write(dir, "repo/compile_commands.json", json, strlen(json)));
+			 harness_dir, inc[k]);
+		free(harness_write(harness_dir, "repo/compile_commands.json", json, strlen(json)));
 		char *out;
-		int rc = harness_run(dir, "--format concise repo/a.cu", &out);
+		int rc = harness_run(harness_dir, "--format concise repo/a.cu", &out);
 		cr_expect(rc == 1 || rc == 2, "exit %d:\n%s", rc, out);
 		cr_expect(strstr(out, k ? "own.txt:1:1: " : "secret.txt:1:1: "), "no position in:\n%s", out);
 		if (k)
@@ -385,7 +370,7 @@ static int entries(const char *path)
 Test(src, preamble_made_once_for_the_same_flags)
 {
 	char pch[300];
-	snprintf(pch, sizeof(pch), "%s/pch", dir);
+	snprintf(pch, sizeof(pch), "%s/pch", harness_dir);
 	cr_assert_eq(mkdir(pch, 0700), 0);
 	struct pack *p = pack_new();
 	pack_load_builtin(p);
@@ -395,7 +380,7 @@ Test(src, preamble_made_once_for_the_same_flags)
 	for (int k = 0; k < 2; k++) {
 		char name[16];
 		snprintf(name, sizeof(name), "f%d.cu", k);
-		char *path = harness_write(dir, name, capture, sizeof(capture) - 1);
+		char *path = harness_write(harness_dir, name, capture, sizeof(capture) - 1);
 		struct arena *a = arena_new();
 		struct diag_list d;
 		diag_init(&d, a, &p->lookup, NULL);
@@ -427,23 +412,23 @@ Test(src, preamble_made_once_for_the_same_flags)
 Test(src, preamble_changes_no_finding_and_is_removed)
 {
 	static const char broken[] = "#include <cuda_runtime.h>\nint f( {\n";
-	free(harness_write(dir, "a.cu", capture, sizeof(capture) - 1));
-	free(harness_write(dir, "b.cu", broken, sizeof(broken) - 1));
-	free(harness_write(dir, "c.cu", capture, sizeof(capture) - 1));
+	free(harness_write(harness_dir, "a.cu", capture, sizeof(capture) - 1));
+	free(harness_write(harness_dir, "b.cu", broken, sizeof(broken) - 1));
+	free(harness_write(harness_dir, "c.cu", capture, sizeof(capture) - 1));
 	char tmp[300], alone[1024] = "";
-	snprintf(tmp, sizeof(tmp), "%s/tmp", dir);
+	snprintf(tmp, sizeof(tmp), "%s/tmp", harness_dir);
 	cr_assert_eq(mkdir(tmp, 0700), 0);
 	setenv("TMPDIR", tmp, 1);
 	static const char *const files[] = {"a.cu", "b.cu", "c.cu"};
 	for (size_t k = 0; k < 3; k++) {      /* one file a run: no preamble is made */
 		json_t *doc;
-		harness_run_json(dir, files[k], &doc);
+		harness_run_json(harness_dir, files[k], &doc);
 		cr_assert_not_null(doc);
 		strcat(alone, ids(doc));
 		json_decref(doc);
 	}
 	json_t *doc;
-	int rc = harness_run_json(dir, "--no-cache -j 1 a.cu b.cu c.cu", &doc);    /* the run's own preambles */
+	int rc = harness_run_json(harness_dir, "--no-cache -j 1 a.cu b.cu c.cu", &doc); /* the run's own preambles */
 	cr_assert_not_null(doc);
 	cr_expect_eq(rc, 2);
 	cr_expect_str_eq(ids(doc), alone);
@@ -464,20 +449,20 @@ Test(src, a_header_is_checked_through_its_includer)
 				  "  return cudaStreamEndCapture(s, g) != cudaSuccess;\n}\n";
 	static const char user[] = "#include <cuda_runtime.h>\n#define SYNC(s) cudaStreamSynchronize(s)\n"
 				   "#include \"gpu.h\"\nint run(cudaStream_t s, cudaGraph_t *g) { return step(s, g); }\n";
-	free(harness_write(dir, "gpu.h", hdr, sizeof(hdr) - 1));
-	free(harness_write(dir, "a.cu", user, sizeof(user) - 1));
-	free(harness_write(dir, "b.cu", user, sizeof(user) - 1));
+	free(harness_write(harness_dir, "gpu.h", hdr, sizeof(hdr) - 1));
+	free(harness_write(harness_dir, "a.cu", user, sizeof(user) - 1));
+	free(harness_write(harness_dir, "b.cu", user, sizeof(user) - 1));
 	static const char *const runs[] = {"-j 1 a.cu b.cu gpu.h", "-j 2 a.cu b.cu gpu.h", "-j 2 gpu.h b.cu a.cu", "-j 1 ."};
 	static const char *const want[] = {"gpu.h:CG301@4 ", "gpu.h:CG301@4 ", "gpu.h:CG301@4 ", "gpu.h:CG301@4 "};
 	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
 		json_t *doc;
-		cr_expect_eq(harness_run_json(dir, runs[k], &doc), 1, "%s", runs[k]);
+		cr_expect_eq(harness_run_json(harness_dir, runs[k], &doc), 1, "%s", runs[k]);
 		cr_assert_not_null(doc);
 		cr_expect_str_eq(places(doc), want[k], "%s", runs[k]);
 		json_decref(doc);
 	}
 	json_t *doc;
-	harness_run_json(dir, "gpu.h", &doc);   /* alone (as CUDA, beside .cu files): SYNC unknown */
+	harness_run_json(harness_dir, "gpu.h", &doc); /* alone (as CUDA, beside .cu files): SYNC unknown */
 	cr_assert_not_null(doc);
 	cr_expect_str_eq(places(doc), "gpu.h:CG919@4 ");
 	json_decref(doc);
@@ -516,12 +501,12 @@ Test(src, borrowed_command_keeps_the_language_standard)
 	char json[1024];
 	snprintf(json, sizeof(json),
 		 "[{\"directory\": \"%s\", \"file\": \"%s/main.c\", \"command\": \"cc -std=gnu11 -DX=1 -c main.c\"}]",
-		 dir, dir);
-	free(harness_write(dir, "compile_commands.json", json, strlen(json)));
-	free(harness_write(dir, "main.c", "int main(void) { return 0; }\n", 29));
-	free(harness_write(dir, "k.cu", capture, sizeof(capture) - 1));
+		 harness_dir, harness_dir);
+	free(harness_write(harness_dir, "compile_commands.json", json, strlen(json)));
+	free(harness_write(harness_dir, "main.c", "int main(void) { return 0; }\n", 29));
+	free(harness_write(harness_dir, "k.cu", capture, sizeof(capture) - 1));
 	char *out;
-	cr_expect_eq(harness_run(dir, "--show-clang-args k.cu 2>/dev/null", &out), 0);
+	cr_expect_eq(harness_run(harness_dir, "--show-clang-args k.cu 2>/dev/null", &out), 0);
 	cr_assert_not_null(out);
 	cr_expect(strstr(out, "\n-DX=1\n"), "the neighbour's macros are borrowed; got:\n%s", out);
 	cr_expect(!strstr(out, "gnu11"), "its C standard is not; got:\n%s", out);

@@ -21,17 +21,6 @@
 
 #define SUGGEST_DIR CGLINT_FIXTURES "/suggest"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	cr_assert_not_null(f, "%s", path);
-	char *buf = calloc(1, 1 << 16);
-	size_t n = fread(buf, 1, (1 << 16) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* The text after 'tag' on its line, or "" (a new string). */
 static char *line_after(const char *text, const char *tag)
 {
@@ -82,7 +71,7 @@ static void one(const char *name)
 {
 	char *path;
 	cr_assert_neq(asprintf(&path, "%s/%s", SUGGEST_DIR, name), -1);
-	char *text = slurp(path);
+	char *text = harness_read(NULL, path, NULL);
 	char *lint_args = line_after(text, "cglint-args: "), *sg_args = line_after(text, "suggest-args: ");
 	char *expect = line_after(text, "suggest-expect: ");
 	cr_assert(*expect, "%s: no suggest-expect line", name);
@@ -122,9 +111,8 @@ static void one(const char *name)
 	if (strcmp(status, "suggest"))
 		goto done;
 	/* applied to a copy: no error on the target, and nothing left to suggest */
-	char tmpl[] = "/tmp/cglint-suggest-XXXXXX";
-	char *dir = mkdtemp(tmpl);
-	cr_assert_not_null(dir);
+	char dir[64];
+	cr_assert(harness_tmpdir(dir, sizeof(dir), "suggest", HARNESS_BARE));
 	free(harness_write(dir, name, text, strlen(text)));
 	char *cmd, *out;
 	cr_assert_neq(asprintf(&cmd, "suggest --fix %s '%s'", args, name), -1);
@@ -139,10 +127,7 @@ static void one(const char *name)
 	json_t *c2 = json_array_get(json_object_get(json_array_get(json_object_get(again, "units"), 0), "choices"), 0);
 	cr_expect_str_eq(json_string_value(json_object_get(c2, "status")), "already", "%s: patched, still suggests", name);
 	json_decref(again);
-	char *rm;
-	cr_assert_neq(asprintf(&rm, "rm -rf '%s'", dir), -1);
-	cr_expect_eq(system(rm), 0);
-	free(rm);
+	cr_expect_eq(harness_rmdir(dir), 0);
 done:
 	json_decref(doc);
 	free(args);
@@ -253,9 +238,9 @@ Test(suggest, patched_scripts_in_the_target_spelling)
 	for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
 		char *path, *text, *cmd, *out;
 		cr_assert_neq(asprintf(&path, "%s/%s", SUGGEST_DIR, files[k]), -1);
-		text = slurp(path);
+		text = harness_read(NULL, path, NULL);
 		char dir[64];
-		cr_assert(harness_tmpdir(dir, sizeof(dir), "respell"));
+		cr_assert(harness_tmpdir(dir, sizeof(dir), "respell", HARNESS_CONFIG));
 		free(harness_write(dir, files[k], text, strlen(text)));
 		cr_assert_neq(asprintf(&cmd, "suggest --fix --mcore 0.19 --bridge none '%s'", files[k]), -1);
 		cr_expect_eq(harness_run(dir, cmd, NULL), 0, "%s", files[k]);
@@ -313,17 +298,16 @@ Test(suggest, mlm_yaml_patched_text)
 		char *in, *want_path, *cmd, *got_path;
 		cr_assert_neq(asprintf(&in, "%s/%s", SUGGEST_DIR, e->d_name), -1);
 		cr_assert_neq(asprintf(&want_path, "%s/patched/%s", SUGGEST_DIR, e->d_name), -1);
-		char *text = slurp(in), *want = slurp(want_path), *args = line_after(text, "cglint-args: ");
-		char tmpl[] = "/tmp/cglint-suggest-XXXXXX";
-		char *dir = mkdtemp(tmpl);
-		cr_assert_not_null(dir);
+		char *text = harness_read(NULL, in, NULL), *want = harness_read(NULL, want_path, NULL);
+		char *args = line_after(text, "cglint-args: ");
+		char dir[64];
+		cr_assert(harness_tmpdir(dir, sizeof(dir), "suggest", HARNESS_BARE));
 		got_path = harness_write(dir, e->d_name, text, strlen(text));
 		cr_assert_neq(asprintf(&cmd, "suggest --fix %s '%s'", args, e->d_name), -1);
 		cr_expect_eq(harness_run(dir, cmd, NULL), 0, "%s", cmd);
-		char *got = slurp(got_path);
+		char *got = harness_read(NULL, got_path, NULL);
 		cr_expect_str_eq(got, want, "%s: --fix wrote\n%s", e->d_name, got);
-		remove(got_path);
-		rmdir(dir);
+		cr_expect_eq(harness_rmdir(dir), 0);
 		free(got);
 		free(got_path);
 		free(cmd);
@@ -432,7 +416,7 @@ Test(suggest, mlm_yaml_edits)
 Test(suggest, runner_commands_patched_each_in_place)
 {
 	char dir[64];
-	cr_assert(harness_tmpdir(dir, sizeof(dir), "suggest"));
+	cr_assert(harness_tmpdir(dir, sizeof(dir), "suggest", HARNESS_CONFIG));
 	static const char script[] =
 		"#!/bin/bash\n"
 		"for tp in 1 2; do\n"
@@ -479,7 +463,7 @@ Test(suggest, runner_commands_patched_each_in_place)
 Test(suggest, fix_passes_until_callers_agree)
 {
 	char dir[64];
-	cr_assert(harness_tmpdir(dir, sizeof(dir), "suggest"));
+	cr_assert(harness_tmpdir(dir, sizeof(dir), "suggest", HARNESS_CONFIG));
 	static const char recipes[] =
 		"def base_config():\n"
 		"    cfg = make_config()\n"
@@ -503,7 +487,7 @@ Test(suggest, fix_passes_until_callers_agree)
 	free(out);
 	char *path, *text;
 	cr_assert_neq(asprintf(&path, "%s/recipes.py", dir), -1);
-	text = slurp(path);
+	text = harness_read(NULL, path, NULL);
 	/* the base gets graphs; the caller, which offloads to the CPU (CG110), turns them off again */
 	cr_expect(strstr(text, "    cfg.model.cuda_graph_impl = \"transformer_engine\"\n    cfg.model.cuda_graph_modules"),
 		  "%s", text);

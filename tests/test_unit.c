@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/diag.h"
@@ -16,6 +17,7 @@
 #include "config/proj.h"
 #include "config/target.h"
 #include "front/cfg.h"
+#include "harness.h"
 #include "input/fe_yaml.h"
 #include "input/node.h"
 #include "input/text.h"
@@ -531,19 +533,15 @@ Test(unit, compiled_packs_are_the_yaml)
 	cr_assert_gt(pack_n_trees, 10);
 	struct arena *ar = arena_new();
 	for (size_t k = 0; k < pack_n_trees; k++) {
-		char path[1024];
-		snprintf(path, sizeof(path), "%s/../%s", CGLINT_FIXTURES, pack_trees[k].path);
-		FILE *f = fopen(path, "rb");
-		cr_assert_not_null(f, "%s", path);
-		static char buf[1 << 20];
-		size_t len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
+		size_t len;
+		char *buf = harness_read(CGLINT_FIXTURES "/..", pack_trees[k].path, &len);
 		struct diag_list dl;
 		diag_init(&dl, ar, NULL, NULL);
 		struct node *root = NULL;
-		cr_assert_eq(fe_yaml_parse(ar, &dl, pack_trees[k].path, buf, len, &root), 0, "%s", path);
+		cr_assert_eq(fe_yaml_parse(ar, &dl, pack_trees[k].path, buf, len, &root), 0, "%s", pack_trees[k].path);
 		same_tree(pack_trees[k].root, root);
 		diag_release(&dl);
+		free(buf);
 	}
 	arena_free(ar);
 }

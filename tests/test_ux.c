@@ -18,39 +18,7 @@
 
 #include "harness.h"
 
-static char dir[64];
-
-static void mkdir_tmp(void)
-{
-	cr_assert(harness_tmpdir(dir, sizeof(dir), "ux"));
-}
-
-static void rm_tmp(void)
-{
-	cr_expect_eq(harness_rmdir(dir), 0);
-}
-
-TestSuite(ux, .init = mkdir_tmp, .fini = rm_tmp);
-
-/* `cd DIR && SCRIPT` (harness_sh: bash, 'cglint' the binary under test); what it prints on
- * stdout goes to '*out' (add 2>&1 to see stderr). Returns the exit status. */
-static int sh(const char *script, char **out)
-{
-	return harness_sh(dir, script, out);
-}
-
-static void put(const char *name, const char *text)
-{
-	char *p;
-	cr_assert_neq(asprintf(&p, "%s/%s", dir, name), -1);
-	for (char *s = strchr(p + strlen(dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	free(p);
-	free(harness_write(dir, name, text, strlen(text)));
-}
+TestSuite(ux, .init = harness_init, .fini = harness_fini);
 
 #define expect_str(got, want) cr_expect_str_eq(got, want, "\n--- got:\n%s\n--- wanted:\n%s", got, want)
 
@@ -58,7 +26,7 @@ static void put(const char *name, const char *text)
 static void expect_run(const char *script, int rc, const char *want)
 {
 	char *out;
-	int got = sh(script, &out);
+	int got = harness_sh(harness_dir, script, &out);
 	cr_expect_eq(got, rc, "%s: exit %d", script, got);
 	expect_str(out, want);
 	free(out);
@@ -71,25 +39,25 @@ static const char bad_impl[] = "model:\n  cuda_graph_impl: bogus\n";
 
 Test(ux, unknown_select_and_ignore_are_usage_errors)
 {
-	put("a.yaml", bad_impl);
+	harness_put("a.yaml", bad_impl);
 	char *out;
-	int rc = sh("cglint --select CG1O1 a.yaml 2>&1", &out);
+	int rc = harness_sh(harness_dir, "cglint --select CG1O1 a.yaml 2>&1", &out);
 	cr_expect_eq(rc, 2);
 	expect_str(out, "cglint: --select: no rule matches 'CG1O1'; did you mean 'CG101'?\n"
 			"(cglint rules lists the rule ids and names)\n");
 	free(out);
-	rc = sh("cglint --ignore CG101,te-rng-tracker-requird,CG9 a.yaml 2>&1", &out);
+	rc = harness_sh(harness_dir, "cglint --ignore CG101,te-rng-tracker-requird,CG9 a.yaml 2>&1", &out);
 	cr_expect_eq(rc, 2);
 	expect_str(out, "cglint: --ignore: no rule matches 'te-rng-tracker-requird'; did you mean "
 			"'te-rng-tracker-required'?\n(cglint rules lists the rule ids and names)\n");
 	free(out);
 	/* ids, prefixes and names that match are fine */
-	rc = sh("cglint --format concise --select CG1,invalid-cuda-graph-impl --ignore CG101 a.yaml 2>/dev/null", &out);
+	rc = harness_sh(harness_dir, "cglint --format concise --select CG1,invalid-cuda-graph-impl --ignore CG101 a.yaml 2>/dev/null", &out);
 	cr_expect_eq(rc, 1);
 	expect_str(out, "a.yaml:2:3: " M121);
 	free(out);
 	/* cglint rules filters by the same patterns, so it checks them too */
-	rc = sh("cglint rules --select XX9 2>&1 >/dev/null", &out);
+	rc = harness_sh(harness_dir, "cglint rules --select XX9 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 2);
 	cr_expect(strstr(out, "--select: no rule matches 'XX9'") != NULL, "%s", out);
 	free(out);
@@ -108,7 +76,7 @@ Test(ux, explain_starts_with_the_targets_variant)
  * unknown options get a suggestion too. */
 Test(ux, did_you_mean_ids_in_any_case_and_options)
 {
-	put("a.yaml", bad_impl);
+	harness_put("a.yaml", bad_impl);
 	expect_run("cglint --select CG1O4 a.yaml 2>&1", 2,
 		   "cglint: --select: no rule matches 'CG1O4'; did you mean 'CG104'?\n"
 		   "(cglint rules lists the rule ids and names)\n");
@@ -121,8 +89,8 @@ Test(ux, did_you_mean_ids_in_any_case_and_options)
 		   "cglint: unknown or incomplete option '--fixx'; did you mean '--fix'?\n(try 'cglint --help')\n");
 	/* a known option without its argument is not misspelt */
 	expect_run("cglint a.yaml --mcore 2>&1", 2, "cglint: unknown or incomplete option '--mcore'\n(try 'cglint --help')\n");
-	put(".cglint.yaml", "select: [cg121]\n");
-	put("b.yaml", "model:\n  cuda_graph_impl: bogus  # cglint: disable=cg12l\n");
+	harness_put(".cglint.yaml", "select: [cg121]\n");
+	harness_put("b.yaml", "model:\n  cuda_graph_impl: bogus  # cglint: disable=cg12l\n");
 	expect_run("cglint --format concise b.yaml 2>/dev/null", 2,
 		   "b.yaml:2:3: " M121 "b.yaml:2:29: error: no rule 'cg12l' to disable; did you mean 'CG121'? "
 		   "[CG914 bad-suppression]\n");
@@ -130,32 +98,32 @@ Test(ux, did_you_mean_ids_in_any_case_and_options)
 
 Test(ux, summary_line_counts_files)
 {
-	put("a.yaml", bad_impl);
-	put("b.yaml", "model:\n  cuda_graph_impl: none\n");
-	put("c/d.sh", "#!/bin/bash\npython train.py\n");
-	put("c/e.txt", "not an input\n");
+	harness_put("a.yaml", bad_impl);
+	harness_put("b.yaml", "model:\n  cuda_graph_impl: none\n");
+	harness_put("c/d.sh", "#!/bin/bash\npython train.py\n");
+	harness_put("c/e.txt", "not an input\n");
 	char *out;
-	int rc = sh("cglint . 2>&1 >/dev/null", &out);
+	int rc = harness_sh(harness_dir, "cglint . 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 1);
 	expect_str(out, "cglint: 1 error in 1 file; 3 files checked; 3 checks undecided (--show-undecided lists them; --assume-defaults decides them)\n");
 	free(out);
-	rc = sh("cglint b.yaml c 2>&1 >/dev/null", &out);
+	rc = harness_sh(harness_dir, "cglint b.yaml c 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "cglint: no findings (2 files checked; 1 check undecided (--show-undecided lists them; --assume-defaults decides them))\n");
 	free(out);
 	/* the summary is on stderr in every format, and -q drops it */
-	rc = sh("cglint --format json b.yaml 2>&1 >/dev/null", &out);
+	rc = harness_sh(harness_dir, "cglint --format json b.yaml 2>&1 >/dev/null", &out);
 	expect_str(out, "cglint: no findings (1 file checked; 1 check undecided (--show-undecided lists them; --assume-defaults decides them))\n");
 	free(out);
-	rc = sh("cglint -q a.yaml 2>&1 >/dev/null; cglint --quiet b.yaml 2>&1", &out);
+	rc = harness_sh(harness_dir, "cglint -q a.yaml 2>&1 >/dev/null; cglint --quiet b.yaml 2>&1", &out);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "");
 	free(out);
 	/* a config's exclude: is counted as skipped */
-	put("sub/.cglint.yaml", "exclude: [x.yaml]\n");
-	put("sub/x.yaml", bad_impl);
-	put("sub/y.yaml", bad_impl);
-	rc = sh("cglint sub 2>&1 >/dev/null", &out);
+	harness_put("sub/.cglint.yaml", "exclude: [x.yaml]\n");
+	harness_put("sub/x.yaml", bad_impl);
+	harness_put("sub/y.yaml", bad_impl);
+	rc = harness_sh(harness_dir, "cglint sub 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 1);
 	expect_str(out, "cglint: 1 error in 1 file; 1 file checked, 1 skipped; 2 checks undecided (--show-undecided lists them; --assume-defaults decides them)\n");
 	free(out);
@@ -167,10 +135,10 @@ Test(ux, summary_never_splices_into_stdout)
 	char name[32];
 	for (int k = 0; k < 60; k++) {
 		snprintf(name, sizeof(name), "many/f%02d.yaml", k);
-		put(name, bad_impl);
+		harness_put(name, bad_impl);
 	}
 	char *out;
-	int rc = sh("cglint many 2>&1 | cat", &out);
+	int rc = harness_sh(harness_dir, "cglint many 2>&1 | cat", &out);
 	cr_expect_eq(rc, 0);    /* cat's */
 	size_t n = strlen(out);
 	cr_assert_gt(n, 4096, "the output must outgrow one stdio buffer");
@@ -184,14 +152,14 @@ Test(ux, summary_never_splices_into_stdout)
 
 Test(ux, folder_without_input_says_so)
 {
-	put("docs/readme.txt", "nothing to lint\n");
+	harness_put("docs/readme.txt", "nothing to lint\n");
 	char *out;
-	int rc = sh("cglint docs 2>&1", &out);
+	int rc = harness_sh(harness_dir, "cglint docs 2>&1", &out);
 	cr_expect_eq(rc, 0, "ruff exits 0 too");
 	expect_str(out, "cglint: warning: no input found in docs (YAML, launch scripts, Python recipes or "
 			"C/C++/CUDA sources)\ncglint: no files checked\n");
 	free(out);
-	rc = sh("cglint -q docs 2>&1", &out);
+	rc = harness_sh(harness_dir, "cglint -q docs 2>&1", &out);
 	expect_str(out, "");
 	free(out);
 }
@@ -200,8 +168,8 @@ Test(ux, folder_without_input_says_so)
  * recipe without settings does: its exports were read but nothing judged them. Walked: quiet. */
 Test(ux, script_without_launch_command_says_so)
 {
-	put("jobs/env.sh", "#!/bin/bash\nexport PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\necho ready\n");
-	put("jobs/train.sh", "#!/bin/bash\ntorchrun --nproc-per-node 8 pretrain_gpt.py --cuda-graph-impl none\n");
+	harness_put("jobs/env.sh", "#!/bin/bash\nexport PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\necho ready\n");
+	harness_put("jobs/train.sh", "#!/bin/bash\ntorchrun --nproc-per-node 8 pretrain_gpt.py --cuda-graph-impl none\n");
 	expect_run("cglint jobs/env.sh 2>&1", 0,
 		   "cglint: jobs/env.sh: no launch command found (pretrain_*.py, run_recipe.py, run_script.py): "
 		   "nothing checked\ncglint: all checks passed (1 file checked)\n");
@@ -214,12 +182,12 @@ Test(ux, script_without_launch_command_says_so)
  * the text format escapes findings: a BEL in a scope value, an ESC in a file name. */
 Test(ux, stderr_escapes_what_inputs_hold)
 {
-	put("n.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  cuda_graph_scope: [\"at\\u0007tn\"]\n");
+	harness_put("n.yaml", "model:\n  cuda_graph_impl: transformer_engine\n  cuda_graph_scope: [\"at\\u0007tn\"]\n");
 	expect_run("cglint -v --mcore 0.19 n.yaml 2>&1 >/dev/null | grep 'normalized: model.cuda_graph_scope:'", 0,
 		   "n.yaml:3:3: normalized: model.cuda_graph_scope: ['at\\x07tn'] -> None (MC-04: the deprecated "
 		   "cuda_graph_scope is copied into cuda_graph_modules and becomes None; "
 		   "megatron/core/transformer/transformer_config.py:2383-2406)\n");
-	put("e\033.sh", "#!/bin/bash\necho ready\n");
+	harness_put("e\033.sh", "#!/bin/bash\necho ready\n");
 	expect_run("cglint e?.sh 2>&1 | head -1", 0,
 		   "cglint: e\\x1b.sh: no launch command found (pretrain_*.py, run_recipe.py, run_script.py): "
 		   "nothing checked\n");
@@ -230,23 +198,23 @@ Test(ux, stderr_escapes_what_inputs_hold)
 /* Each document is its own unit: the second's use_te_rng_tracker does not reach the first. */
 Test(ux, yaml_documents_are_units_of_their_own)
 {
-	put("m.yaml", "# two override sets\n"
-		      "model:\n"
-		      "  cuda_graph_impl: transformer_engine\n"
-		      "  use_te_rng_tracker: false\n"
-		      "rng:\n"
-		      "  te_rng_tracker: false\n"
-		      "---\n"
-		      "model:\n"
-		      "  use_te_rng_tracker: true\n"
-		      "rng:\n"
-		      "  te_rng_tracker: true\n"
-		      "---\n"
-		      "model:\n"
-		      "  cuda_graph_impl: bogus\n"
-		      "---\n");
+	harness_put("m.yaml", "# two override sets\n"
+			      "model:\n"
+			      "  cuda_graph_impl: transformer_engine\n"
+			      "  use_te_rng_tracker: false\n"
+			      "rng:\n"
+			      "  te_rng_tracker: false\n"
+			      "---\n"
+			      "model:\n"
+			      "  use_te_rng_tracker: true\n"
+			      "rng:\n"
+			      "  te_rng_tracker: true\n"
+			      "---\n"
+			      "model:\n"
+			      "  cuda_graph_impl: bogus\n"
+			      "---\n");
 	char *out;
-	int rc = sh("cglint --format concise --mcore 0.16 --bridge 0.3 m.yaml 2>&1", &out);
+	int rc = harness_sh(harness_dir, "cglint --format concise --mcore 0.16 --bridge 0.3 m.yaml 2>&1", &out);
 	cr_expect_eq(rc, 1);
 	expect_str(out, "m.yaml:6:3: error: Transformer engine's RNG tracker is required for cudagraphs, it can be "
 			"enabled with use_te_rng_tracker=True'. [CG101 te-rng-tracker-required]\n"
@@ -255,8 +223,8 @@ Test(ux, yaml_documents_are_units_of_their_own)
 			"-E/--env-file decide them)\n");
 	free(out);
 	/* anchors belong to their document */
-	put("alias.yaml", "a: &x 1\n---\nb: *x\n");
-	rc = sh("cglint alias.yaml >o.txt 2>/dev/null; rc=$?; grep -v '^    ' o.txt; exit $rc", &out);
+	harness_put("alias.yaml", "a: &x 1\n---\nb: *x\n");
+	rc = harness_sh(harness_dir, "cglint alias.yaml >o.txt 2>/dev/null; rc=$?; grep -v '^    ' o.txt; exit $rc", &out);
 	cr_expect_eq(rc, 2);
 	expect_str(out, "alias.yaml:3:4: error: alias '*x' names no earlier anchor [CG901 yaml-syntax]\n");
 	free(out);
@@ -264,50 +232,50 @@ Test(ux, yaml_documents_are_units_of_their_own)
 
 Test(ux, walk_honours_gitignore)
 {
-	put("repo/.gitignore", "build/\n*.gen.yaml\n");
-	put("repo/build/a.yaml", bad_impl);
-	put("repo/src/b.yaml", bad_impl);
-	put("repo/src/c.gen.yaml", bad_impl);
-	put("repo/src/d.yaml", bad_impl);
-	put("repo/src/e.yaml", bad_impl);
-	put("home/.config/git/ignore", "e.yaml\n");
+	harness_put("repo/.gitignore", "build/\n*.gen.yaml\n");
+	harness_put("repo/build/a.yaml", bad_impl);
+	harness_put("repo/src/b.yaml", bad_impl);
+	harness_put("repo/src/c.gen.yaml", bad_impl);
+	harness_put("repo/src/d.yaml", bad_impl);
+	harness_put("repo/src/e.yaml", bad_impl);
+	harness_put("home/.config/git/ignore", "e.yaml\n");
 	char *out;
-	int rc = sh("git init -q repo && echo src/d.yaml > repo/.git/info/exclude && export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && "
-		    "cglint repo 2>&1 | grep -v '^    '", &out);
+	int rc = harness_sh(harness_dir, "git init -q repo && echo src/d.yaml > repo/.git/info/exclude && export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && "
+			    "cglint repo 2>&1 | grep -v '^    '", &out);
 	cr_expect_eq(rc, 0);
 	expect_str(out, "repo/src/b.yaml:2:3: " M121 "cglint: 1 error in 1 file; 1 file checked; 2 checks undecided (--show-undecided lists them; --assume-defaults decides them)\n");
 	free(out);
-	rc = sh("export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && cglint --no-ignore repo 2>&1 | grep -c '\\[CG121'", &out);
+	rc = harness_sh(harness_dir, "export HOME=\"$PWD/home\" && unset XDG_CONFIG_HOME && cglint --no-ignore repo 2>&1 | grep -c '\\[CG121'", &out);
 	expect_str(out, "5\n");
 	free(out);
 	/* a file or an ignored folder named on the command line is linted */
-	rc = sh("cglint repo/src/c.gen.yaml repo/build 2>&1 | grep -c '\\[CG121'", &out);
+	rc = harness_sh(harness_dir, "cglint repo/src/c.gen.yaml repo/build 2>&1 | grep -c '\\[CG121'", &out);
 	expect_str(out, "2\n");
 	free(out);
 	/* a nested repository's own rules apply inside it */
-	put("repo/src/vendor/.gitignore", "*.yaml\n");
-	put("repo/src/vendor/v.yaml", bad_impl);
-	rc = sh("git init -q repo/src/vendor && cglint --no-ignore repo/src/vendor 2>&1 | grep -c '\\[CG121'; "
-		"cglint repo/src 2>&1 | grep -c vendor", &out);
+	harness_put("repo/src/vendor/.gitignore", "*.yaml\n");
+	harness_put("repo/src/vendor/v.yaml", bad_impl);
+	rc = harness_sh(harness_dir, "git init -q repo/src/vendor && cglint --no-ignore repo/src/vendor 2>&1 | grep -c '\\[CG121'; "
+			"cglint repo/src 2>&1 | grep -c vendor", &out);
 	expect_str(out, "1\n0\n");
 	free(out);
 }
 
 Test(ux, write_baseline_names_option_and_file)
 {
-	put("a.yaml", bad_impl);
+	harness_put("a.yaml", bad_impl);
 	char *out;
-	int rc = sh("cglint --write-baseline a.yaml 2>&1", &out);
+	int rc = harness_sh(harness_dir, "cglint --write-baseline a.yaml 2>&1", &out);
 	cr_expect_eq(rc, 2);
 	expect_str(out, "cglint: --write-baseline: no file to write: name it with --baseline FILE (for example "
 			"--baseline .cglint-baseline.json)\n(try 'cglint --help')\n");
 	free(out);
-	rc = sh("cglint --baseline nodir/b.json --write-baseline a.yaml 2>&1", &out);
+	rc = harness_sh(harness_dir, "cglint --baseline nodir/b.json --write-baseline a.yaml 2>&1", &out);
 	cr_expect_eq(rc, 2);
 	expect_str(out, "cglint: --write-baseline: cannot write --baseline nodir/b.json: No such file or directory\n");
 	free(out);
-	put("broken.yaml", "a: [\n");
-	rc = sh("cglint --baseline b.json --write-baseline broken.yaml 2>&1 >/dev/null", &out);
+	harness_put("broken.yaml", "a: [\n");
+	rc = harness_sh(harness_dir, "cglint --baseline b.json --write-baseline broken.yaml 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 2);
 	expect_str(out, "cglint: --write-baseline: an input could not be read or parsed; b.json not written\n");
 	free(out);
@@ -317,13 +285,13 @@ Test(ux, write_baseline_names_option_and_file)
  * release older than the oldest supported is told the oldest. */
 Test(ux, terminal_hygiene_and_old_releases)
 {
-	put("bad.sh", "#!/bin/bash\necho caf\xe9 \x1b[2J\n");
+	harness_put("bad.sh", "#!/bin/bash\necho caf\xe9 \x1b[2J\n");
 	char *out;
-	sh("cglint bad.sh 2>/dev/null", &out);
+	harness_sh(harness_dir, "cglint bad.sh 2>/dev/null", &out);
 	cr_expect(strstr(out, "    2 | echo caf\\xe9 \\x1b[2J\n"), "%s", out);
 	cr_expect(!strchr(out, '\xe9') && !strchr(out, '\x1b'), "%s", out);
 	free(out);
-	put("a.yaml", bad_impl);
+	harness_put("a.yaml", bad_impl);
 	expect_run("cglint --mcore 0.12 a.yaml 2>&1", 2,
 		   "cglint: Megatron Core 0.12 is older than the oldest supported release, 0.15 (supported: 0.15, "
 		   "0.15-dev, 0.16, 0.17, 0.18, 0.19)\n(try 'cglint --help')\n");
@@ -340,19 +308,19 @@ Test(ux, terminal_hygiene_and_old_releases)
 /* A rule whose verdict waits for a key no input sets is counted and named, never passed. */
 Test(ux, undecided_checks_are_counted_and_named)
 {
-	put("u.yaml", "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [full_iteration]\n"
-		      "  use_te_rng_tracker: false\n");
+	harness_put("u.yaml", "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [full_iteration]\n"
+			      "  use_te_rng_tracker: false\n");
 	char *out;
-	int rc = sh("cglint u.yaml 2>&1 >/dev/null", &out);
+	int rc = harness_sh(harness_dir, "cglint u.yaml 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 0, "undecided checks are no findings");
 	cr_expect(strstr(out, "checks undecided (--show-undecided lists them; --assume-defaults decides them)\n"), "%s", out);
 	free(out);
-	rc = sh("cglint --show-undecided --format concise u.yaml 2>&1 | grep 'CG101 te-rng'", &out);
+	rc = harness_sh(harness_dir, "cglint --show-undecided --format concise u.yaml 2>&1 | grep 'CG101 te-rng'", &out);
 	expect_str(out, "u.yaml:4:3: note: check undecided: it depends on model.use_te_rng_tracker (BR-01 computes "
 			"it from rng.te_rng_tracker (no input sets it)) [CG101 te-rng-tracker-required]\n");
 	free(out);
 	json_t *doc;
-	cr_expect_eq(harness_run_json(dir, "u.yaml", &doc), 0);
+	cr_expect_eq(harness_run_json(harness_dir, "u.yaml", &doc), 0);
 	cr_assert_not_null(doc);
 	size_t k, cg101 = 0, cg103 = 0;
 	json_t *d;
@@ -366,12 +334,12 @@ Test(ux, undecided_checks_are_counted_and_named)
 	cr_expect_eq(cg103, 1, "the NaN check's default is not assumed for a partial file");
 	json_decref(doc);
 	/* the missing key given: CG101 is decided, an error */
-	put("v.yaml", "model:\n  cuda_graph_impl: local\n  use_te_rng_tracker: false\nrng:\n  te_rng_tracker: false\n");
-	rc = sh("cglint --format concise v.yaml 2>/dev/null | grep -c CG101", &out);
+	harness_put("v.yaml", "model:\n  cuda_graph_impl: local\n  use_te_rng_tracker: false\nrng:\n  te_rng_tracker: false\n");
+	rc = harness_sh(harness_dir, "cglint --format concise v.yaml 2>/dev/null | grep -c CG101", &out);
 	expect_str(out, "1\n");
 	free(out);
 	/* every key known: nothing is undecided, and the summary says no more than before */
-	rc = sh("cglint --assume-defaults --format concise v.yaml 2>&1 >/dev/null", &out);
+	rc = harness_sh(harness_dir, "cglint --assume-defaults --format concise v.yaml 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 1);
 	expect_str(out, "cglint: 2 errors in 1 file; 1 file checked\n");
 	free(out);
@@ -379,8 +347,8 @@ Test(ux, undecided_checks_are_counted_and_named)
 
 Test(ux, facts_shows_each_key_and_its_origin)
 {
-	put("r.yaml", "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [full_iteration]\n"
-		      "  use_te_rng_tracker: false\n");
+	harness_put("r.yaml", "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [full_iteration]\n"
+			      "  use_te_rng_tracker: false\n");
 	expect_run("cglint facts r.yaml", 0,
 		   "r.yaml:1:\n"
 		   "  model.cuda_graph_impl = \"full_iteration\"  [config r.yaml:2:3; written \"local\"]\n"
@@ -389,19 +357,19 @@ Test(ux, facts_shows_each_key_and_its_origin)
 		   "rng.te_rng_tracker (no input sets it)]\n"
 		   "  model.cuda_graph_modules = []  [normalized r.yaml:3:3]\n");
 	/* a value Bridge recomputes from what only the running job knows is unknown, and says so */
-	put("co.yaml", "ddp:\n  overlap_grad_reduce: true\n  use_distributed_optimizer: true\n"
-		       "comm_overlap:\n  tp_comm_overlap: false\n");
+	harness_put("co.yaml", "ddp:\n  overlap_grad_reduce: true\n  use_distributed_optimizer: true\n"
+			       "comm_overlap:\n  tp_comm_overlap: false\n");
 	char *co;
-	sh("cglint facts co.yaml | grep overlap_grad_reduce", &co);
+	harness_sh(harness_dir, "cglint facts co.yaml | grep overlap_grad_reduce", &co);
 	expect_str(co, "  ddp.overlap_grad_reduce = (unknown)  [config co.yaml:2:3; written true: BR-07c computes it from "
 		       "runtime.data_parallel_size (known only when the job runs)]\n");
 	free(co);
 	/* a recipe function: every function is a unit, --function keeps one */
-	put("rec.py", "def base():\n    cfg = ConfigContainer()\n    cfg.train.micro_batch_size = 1\n    return cfg\n\n"
-		      "def mine():\n    cfg = base()\n    cfg.model.cuda_graph_impl = \"local\"\n    return cfg\n");
+	harness_put("rec.py", "def base():\n    cfg = ConfigContainer()\n    cfg.train.micro_batch_size = 1\n    return cfg\n\n"
+			      "def mine():\n    cfg = base()\n    cfg.model.cuda_graph_impl = \"local\"\n    return cfg\n");
 	json_t *doc;
 	char *out;
-	cr_expect_eq(sh("cglint facts --format json --function mine rec.py", &out), 0);
+	cr_expect_eq(harness_sh(harness_dir, "cglint facts --format json --function mine rec.py", &out), 0);
 	doc = json_loads(out, 0, NULL);
 	free(out);
 	cr_assert_not_null(doc);
@@ -429,9 +397,9 @@ Test(ux, facts_shows_each_key_and_its_origin)
 	/* what belongs to facts alone, and what facts cannot print */
 	expect_run("cglint --function mine rec.py 2>&1", 2,
 		   "cglint: --function belongs to 'cglint facts' and 'cglint suggest'\n(try 'cglint --help')\n");
-	cr_expect_eq(sh("cglint facts --format sarif rec.py 2>/dev/null", &out), 2);
+	cr_expect_eq(harness_sh(harness_dir, "cglint facts --format sarif rec.py 2>/dev/null", &out), 2);
 	free(out);
-	cr_expect_eq(sh("cglint facts 2>/dev/null", &out), 2);
+	cr_expect_eq(harness_sh(harness_dir, "cglint facts 2>/dev/null", &out), 2);
 	free(out);
 	expect_run("cglint facts --function nothing rec.py 2>&1", 0, "cglint facts: no unit named nothing found\n");
 }
@@ -439,55 +407,55 @@ Test(ux, facts_shows_each_key_and_its_origin)
 /* A recipe built on an installed package: its imports are found where Python finds them. */
 Test(ux, imports_resolve_through_the_python_environment)
 {
-	put("site/megatron/bridge/__init__.py", "");
-	put("site/megatron/bridge/recipes/__init__.py", "from .base import base_config as renamed_config\n");
-	put("site/megatron/bridge/recipes/base.py", "def base_config():\n    cfg = ConfigContainer()\n"
-						   "    cfg.model.use_te_rng_tracker = False\n    cfg.rng.te_rng_tracker = False\n"
-						   "    return cfg\n");
-	put("p/mine.py", "from megatron.bridge.recipes import renamed_config\n\n\ndef my_config():\n"
-			 "    cfg = renamed_config()\n    cfg.model.cuda_graph_impl = \"transformer_engine\"\n    return cfg\n");
+	harness_put("site/megatron/bridge/__init__.py", "");
+	harness_put("site/megatron/bridge/recipes/__init__.py", "from .base import base_config as renamed_config\n");
+	harness_put("site/megatron/bridge/recipes/base.py", "def base_config():\n    cfg = ConfigContainer()\n"
+							   "    cfg.model.use_te_rng_tracker = False\n    cfg.rng.te_rng_tracker = False\n"
+							   "    return cfg\n");
+	harness_put("p/mine.py", "from megatron.bridge.recipes import renamed_config\n\n\ndef my_config():\n"
+				 "    cfg = renamed_config()\n    cfg.model.cuda_graph_impl = \"transformer_engine\"\n    return cfg\n");
 	const char *cg101 = "1\n";
 	char *out;
 	/* not found: the settings the base recipe makes are unknown, the check undecided */
-	sh("CGLINT_PYTHON=none PYTHONPATH= cglint --format concise p/mine.py 2>&1 | grep -c 'CG101'", &out);
+	harness_sh(harness_dir, "CGLINT_PYTHON=none PYTHONPATH= cglint --format concise p/mine.py 2>&1 | grep -c 'CG101'", &out);
 	expect_str(out, "0\n");
 	free(out);
-	sh("CGLINT_PYTHON=none PYTHONPATH= cglint --show-undecided --format concise p/mine.py 2>&1 | grep -c 'undecided.*CG101'", &out);
+	harness_sh(harness_dir, "CGLINT_PYTHON=none PYTHONPATH= cglint --show-undecided --format concise p/mine.py 2>&1 | grep -c 'undecided.*CG101'", &out);
 	expect_str(out, "1\n");
 	free(out);
 	/* PYTHONPATH, --python-path, .cglint.yaml python-path: (relative to the config) */
-	sh("CGLINT_PYTHON=none PYTHONPATH=site cglint --format concise p/mine.py | grep -c 'error: .*CG101'", &out);
+	harness_sh(harness_dir, "CGLINT_PYTHON=none PYTHONPATH=site cglint --format concise p/mine.py | grep -c 'error: .*CG101'", &out);
 	expect_str(out, cg101);
 	free(out);
-	sh("CGLINT_PYTHON=none PYTHONPATH= cglint --python-path site --format concise p/mine.py | grep -c 'error: .*CG101'",
-	   &out);
+	harness_sh(harness_dir, "CGLINT_PYTHON=none PYTHONPATH= cglint --python-path site --format concise p/mine.py | grep -c 'error: .*CG101'",
+		   &out);
 	expect_str(out, cg101);
 	free(out);
-	put("p/.cglint.yaml", "python-path: [../site]\n");
-	sh("CGLINT_PYTHON=none PYTHONPATH= cglint --format concise p/mine.py | grep -c 'error: .*CG101'", &out);
+	harness_put("p/.cglint.yaml", "python-path: [../site]\n");
+	harness_sh(harness_dir, "CGLINT_PYTHON=none PYTHONPATH= cglint --format concise p/mine.py | grep -c 'error: .*CG101'", &out);
 	expect_str(out, cg101);
 	free(out);
-	sh("rm p/.cglint.yaml", &out);
+	harness_sh(harness_dir, "rm p/.cglint.yaml", &out);
 	free(out);
 	/* the active virtual environment's python, asked once: its answer is kept until a folder it
 	 * names changes (a package installed, a .pth added) */
-	put("venv/bin/python", "#!/bin/sh\necho run >> \"$(dirname \"$0\")/asked\"\necho \"$(dirname \"$0\")/../pkgs\"\n");
+	harness_put("venv/bin/python", "#!/bin/sh\necho run >> \"$(dirname \"$0\")/asked\"\necho \"$(dirname \"$0\")/../pkgs\"\n");
 	char *chmod_cmd;
-	cr_assert_neq(asprintf(&chmod_cmd, "chmod +x '%s/venv/bin/python' && ln -s ../site '%s/venv/pkgs'", dir, dir), -1);
+	cr_assert_neq(asprintf(&chmod_cmd, "chmod +x '%s/venv/bin/python' && ln -s ../site '%s/venv/pkgs'", harness_dir, harness_dir), -1);
 	cr_assert_eq(system(chmod_cmd), 0);
 	free(chmod_cmd);
-	sh("export CGLINT_PYTHON= PYTHONPATH= VIRTUAL_ENV=\"$PWD/venv\" XDG_CACHE_HOME=\"$PWD/cache\"; "
-	   "cglint --format concise p/mine.py | grep -c 'error: .*CG101'; "
-	   "cglint p/mine.py >/dev/null 2>&1; wc -l < venv/bin/asked; "
-	   "mkdir site/newpkg; cglint -v p/mine.py 2>&1 | grep -c 'Python search path: sys.path of'; "
-	   "wc -l < venv/bin/asked", &out);
+	harness_sh(harness_dir, "export CGLINT_PYTHON= PYTHONPATH= VIRTUAL_ENV=\"$PWD/venv\" XDG_CACHE_HOME=\"$PWD/cache\"; "
+		   "cglint --format concise p/mine.py | grep -c 'error: .*CG101'; "
+		   "cglint p/mine.py >/dev/null 2>&1; wc -l < venv/bin/asked; "
+		   "mkdir site/newpkg; cglint -v p/mine.py 2>&1 | grep -c 'Python search path: sys.path of'; "
+		   "wc -l < venv/bin/asked", &out);
 	expect_str(out, "1\n1\n1\n2\n");
 	free(out);
 	/* a second environment whose python links to the same interpreter is an environment of its
 	 * own: its answer (here: no site with the package) is not the first one's */
-	sh("mkdir -p venv2/bin && ln -s \"$PWD/venv/bin/python\" venv2/bin/python && "
-	   "export CGLINT_PYTHON= PYTHONPATH= VIRTUAL_ENV=\"$PWD/venv2\" XDG_CACHE_HOME=\"$PWD/cache\"; "
-	   "cglint --format concise p/mine.py | grep -c 'error: .*CG101'", &out);
+	harness_sh(harness_dir, "mkdir -p venv2/bin && ln -s \"$PWD/venv/bin/python\" venv2/bin/python && "
+		   "export CGLINT_PYTHON= PYTHONPATH= VIRTUAL_ENV=\"$PWD/venv2\" XDG_CACHE_HOME=\"$PWD/cache\"; "
+		   "cglint --format concise p/mine.py | grep -c 'error: .*CG101'", &out);
 	expect_str(out, "0\n");
 	free(out);
 }
@@ -497,19 +465,19 @@ Test(ux, imports_resolve_through_the_python_environment)
 Test(ux, launchers_lint_the_recipe_they_name)
 {
 	/* a checkout's src/ layout: the package is found from scripts/ through ../src */
-	put("tree/src/megatron/bridge/__init__.py", "");
+	harness_put("tree/src/megatron/bridge/__init__.py", "");
 	/* as Bridge's recipes/__init__.py: star imports of each family */
-	put("tree/src/megatron/bridge/recipes/__init__.py", "from megatron.bridge.recipes.other import *\n"
-							   "from megatron.bridge.recipes.base import *\n");
-	put("tree/src/megatron/bridge/recipes/other.py", "def other_pretrain_config():\n    return None\n");
-	put("tree/src/megatron/bridge/recipes/base.py",
-	    "def tiny_pretrain_config():\n    cfg = ConfigContainer()\n    cfg.model.use_te_rng_tracker = False\n"
-	    "    cfg.rng.te_rng_tracker = False\n    return cfg\n");
-	put("tree/scripts/training/go.sh", "#!/bin/bash\n./scripts/training/train.sh --nodes 2 \\\n"
-					   "    --recipe tiny_pretrain_config \\\n"
-					   "    model.cuda_graph_impl=transformer_engine\n");
-	put("tree/scripts/training/model.sh", "#!/bin/bash\npython scripts/training/run_recipe.py --model tiny "
-					      "--mode pretrain model.cuda_graph_impl=transformer_engine\n");
+	harness_put("tree/src/megatron/bridge/recipes/__init__.py", "from megatron.bridge.recipes.other import *\n"
+								   "from megatron.bridge.recipes.base import *\n");
+	harness_put("tree/src/megatron/bridge/recipes/other.py", "def other_pretrain_config():\n    return None\n");
+	harness_put("tree/src/megatron/bridge/recipes/base.py",
+		    "def tiny_pretrain_config():\n    cfg = ConfigContainer()\n    cfg.model.use_te_rng_tracker = False\n"
+		    "    cfg.rng.te_rng_tracker = False\n    return cfg\n");
+	harness_put("tree/scripts/training/go.sh", "#!/bin/bash\n./scripts/training/train.sh --nodes 2 \\\n"
+						   "    --recipe tiny_pretrain_config \\\n"
+						   "    model.cuda_graph_impl=transformer_engine\n");
+	harness_put("tree/scripts/training/model.sh", "#!/bin/bash\npython scripts/training/run_recipe.py --model tiny "
+						      "--mode pretrain model.cuda_graph_impl=transformer_engine\n");
 	/* the recipe's settings are placed at the word naming it */
 	expect_run("cglint --format concise tree/scripts/training/go.sh tree/scripts/training/model.sh 2>/dev/null", 1,
 		   "tree/scripts/training/go.sh:3:14: error: Transformer engine's RNG tracker is required for cudagraphs, "
@@ -517,15 +485,15 @@ Test(ux, launchers_lint_the_recipe_they_name)
 		   "tree/scripts/training/model.sh:2:47: error: Transformer engine's RNG tracker is required for "
 		   "cudagraphs, it can be enabled with use_te_rng_tracker=True'. [CG101 te-rng-tracker-required]\n");
 	/* a recipe it cannot find is said, and its checks stay undecided */
-	put("other/go.sh", "#!/bin/bash\nrun_recipe.py --recipe nowhere_pretrain_config model.cuda_graph_impl=local\n");
+	harness_put("other/go.sh", "#!/bin/bash\nrun_recipe.py --recipe nowhere_pretrain_config model.cuda_graph_impl=local\n");
 	char *out;
-	sh("cglint --format concise other/go.sh 2>&1", &out);
+	harness_sh(harness_dir, "cglint --format concise other/go.sh 2>&1", &out);
 	cr_expect(strstr(out, "other/go.sh:2:24: warning: cannot find recipe 'nowhere_pretrain_config': no "
 			      "megatron.bridge package above this script"), "%s", out);
 	cr_expect(strstr(out, "checks undecided"), "%s", out);
 	free(out);
-	put("tree/scripts/training/typo.sh", "#!/bin/bash\nrun_recipe.py --recipe tiny_pretrain_cfg\n");
-	sh("cglint --format concise tree/scripts/training/typo.sh 2>&1", &out);
+	harness_put("tree/scripts/training/typo.sh", "#!/bin/bash\nrun_recipe.py --recipe tiny_pretrain_cfg\n");
+	harness_sh(harness_dir, "cglint --format concise tree/scripts/training/typo.sh 2>&1", &out);
 	cr_expect(strstr(out, "typo.sh:2:24: note: cannot find recipe 'tiny_pretrain_cfg': "
 			      "tree/src/megatron/bridge/recipes/__init__.py defines or exports no such function"), "%s", out);
 	free(out);
@@ -535,14 +503,14 @@ Test(ux, launchers_lint_the_recipe_they_name)
  * writes whole; not one with a '**' entry cglint cannot read. */
 Test(ux, facts_say_where_absent_keys_are_null)
 {
-	put("env.py", "def empty_config():\n    cfg = ConfigContainer(model=GPTModelProvider())\n"
-		      "    cfg.model.cuda_graph_impl = \"local\"\n    return cfg\n\n\n"
-		      "def whole_config():\n    cfg = empty_config()\n    cfg.env_vars = {\"NCCL_GRAPH_REGISTER\": \"0\"}\n"
-		      "    return cfg\n\n\n"
-		      "def spread_config():\n    cfg = empty_config()\n    cfg.env_vars = {**NOT_READ, \"A\": \"1\"}\n"
-		      "    return cfg\n");
+	harness_put("env.py", "def empty_config():\n    cfg = ConfigContainer(model=GPTModelProvider())\n"
+			      "    cfg.model.cuda_graph_impl = \"local\"\n    return cfg\n\n\n"
+			      "def whole_config():\n    cfg = empty_config()\n    cfg.env_vars = {\"NCCL_GRAPH_REGISTER\": \"0\"}\n"
+			      "    return cfg\n\n\n"
+			      "def spread_config():\n    cfg = empty_config()\n    cfg.env_vars = {**NOT_READ, \"A\": \"1\"}\n"
+			      "    return cfg\n");
 	char *out;
-	cr_expect_eq(sh("cglint facts --format json env.py", &out), 0);
+	cr_expect_eq(harness_sh(harness_dir, "cglint facts --format json env.py", &out), 0);
 	json_t *doc = json_loads(out, 0, NULL);
 	free(out);
 	cr_assert_not_null(doc);
@@ -563,13 +531,13 @@ Test(ux, facts_say_where_absent_keys_are_null)
  * unpacked, each section keeps what the helper set. */
 Test(ux, facts_follow_sections_returned_in_a_tuple)
 {
-	put("opt.py", "def adam_with_cosine(lr=3e-4):\n    optimizer = OptimizerConfig(lr=lr, optimizer_cuda_graph=False)\n"
-		      "    scheduler = SchedulerConfig(lr_warmup_iters=10)\n    return optimizer, scheduler\n\n\n"
-		      "def my_config():\n    opt, sched = adam_with_cosine(lr=1e-4)\n"
-		      "    cfg = ConfigContainer(optimizer=opt, scheduler=sched)\n"
-		      "    cfg.model.cuda_graph_impl = \"none\"\n    return cfg\n");
+	harness_put("opt.py", "def adam_with_cosine(lr=3e-4):\n    optimizer = OptimizerConfig(lr=lr, optimizer_cuda_graph=False)\n"
+			      "    scheduler = SchedulerConfig(lr_warmup_iters=10)\n    return optimizer, scheduler\n\n\n"
+			      "def my_config():\n    opt, sched = adam_with_cosine(lr=1e-4)\n"
+			      "    cfg = ConfigContainer(optimizer=opt, scheduler=sched)\n"
+			      "    cfg.model.cuda_graph_impl = \"none\"\n    return cfg\n");
 	char *out;
-	sh("cglint facts --function my_config opt.py | grep -E 'optimizer\\.(lr|optimizer_cuda_graph) '", &out);
+	harness_sh(harness_dir, "cglint facts --function my_config opt.py | grep -E 'optimizer\\.(lr|optimizer_cuda_graph) '", &out);
 	expect_str(out, "  optimizer.lr = 0.0001  [config opt.py:8:18, written at opt.py:2:33]\n"
 			"  optimizer.optimizer_cuda_graph = false  [config opt.py:8:18, written at opt.py:2:40]\n");
 	free(out);
@@ -579,17 +547,17 @@ Test(ux, facts_follow_sections_returned_in_a_tuple)
  * whose fields Bridge copies onto the model. */
 Test(ux, facts_follow_a_mixed_precision_preset_name)
 {
-	put("mp/src/megatron/bridge/__init__.py", "");
-	put("mp/src/megatron/bridge/training/__init__.py", "");
-	put("mp/src/megatron/bridge/training/mixed_precision.py",
-	    "def bf16_mixed():\n    return MixedPrecisionConfig(bf16=True, fp8=None)\n\n\n"
-	    "def bf16_fp8_mixed():\n    cfg = bf16_mixed()\n    cfg.fp8 = \"hybrid\"\n    return cfg\n");
-	put("mp/recipes/r.py", "def r_config():\n    cfg = ConfigContainer()\n    cfg.model.cuda_graph_impl = \"none\"\n"
-			       "    cfg.mixed_precision = \"bf16-fp8-mixed\"\n    return cfg\n\n\n"
-			       "def unknown_config():\n    cfg = ConfigContainer()\n    cfg.model.cuda_graph_impl = \"none\"\n"
-			       "    cfg.mixed_precision = \"no_such_preset\"\n    return cfg\n");
+	harness_put("mp/src/megatron/bridge/__init__.py", "");
+	harness_put("mp/src/megatron/bridge/training/__init__.py", "");
+	harness_put("mp/src/megatron/bridge/training/mixed_precision.py",
+		    "def bf16_mixed():\n    return MixedPrecisionConfig(bf16=True, fp8=None)\n\n\n"
+		    "def bf16_fp8_mixed():\n    cfg = bf16_mixed()\n    cfg.fp8 = \"hybrid\"\n    return cfg\n");
+	harness_put("mp/recipes/r.py", "def r_config():\n    cfg = ConfigContainer()\n    cfg.model.cuda_graph_impl = \"none\"\n"
+				       "    cfg.mixed_precision = \"bf16-fp8-mixed\"\n    return cfg\n\n\n"
+				       "def unknown_config():\n    cfg = ConfigContainer()\n    cfg.model.cuda_graph_impl = \"none\"\n"
+				       "    cfg.mixed_precision = \"no_such_preset\"\n    return cfg\n");
 	char *out;
-	sh("cd mp && cglint facts --bridge 0.6 recipes/r.py | grep -E '^recipes|model.fp8 '", &out);
+	harness_sh(harness_dir, "cd mp && cglint facts --bridge 0.6 recipes/r.py | grep -E '^recipes|model.fp8 '", &out);
 	expect_str(out, "recipes/r.py:1: r_config\n"
 			"  model.fp8 = \"hybrid\"  [normalized src/megatron/bridge/training/mixed_precision.py:7:15]\n"
 			"recipes/r.py:8: unknown_config\n");
@@ -603,51 +571,51 @@ Test(ux, facts_follow_a_mixed_precision_preset_name)
 Test(ux, output_a_person_can_read)
 {
 	char *out;
-	int rc = sh("head -c 1000000 /dev/zero > bin.yaml && cglint --color never bin.yaml 2>&1 | wc -c", &out);
+	int rc = harness_sh(harness_dir, "head -c 1000000 /dev/zero > bin.yaml && cglint --color never bin.yaml 2>&1 | wc -c", &out);
 	cr_expect_eq(rc, 0);
 	cr_expect_lt(atol(out), 2000, "a binary file printed %s bytes", out);
 	free(out);
-	rc = sh("cglint --color never bin.yaml 2>&1 | sed -n 2p | grep -c 'more bytes)$'", &out);
+	rc = harness_sh(harness_dir, "cglint --color never bin.yaml 2>&1 | sed -n 2p | grep -c 'more bytes)$'", &out);
 	expect_str(out, "1\n");
 	free(out);
 	/* a long line: the window keeps the finding's word and its carets */
 	char line[400];
 	snprintf(line, sizeof(line), "model: {cuda_graph_impl: local, use_te_rng_tracker: false, %*s x: 1, cuda_graph_scope: [moe, moe_router]}\n",
 		 250, "");
-	put("long.yaml", line);
-	rc = sh("cglint --color never --mcore 0.16 --bridge 0.3 long.yaml 2>/dev/null | grep -A2 '^long.yaml:1:.*CG104' | tail -2", &out);
+	harness_put("long.yaml", line);
+	rc = harness_sh(harness_dir, "cglint --color never --mcore 0.16 --bridge 0.3 long.yaml 2>/dev/null | grep -A2 '^long.yaml:1:.*CG104' | tail -2", &out);
 	cr_expect(strstr(out, "    1 | ...") && strstr(out, "cuda_graph_scope") && strlen(out) < 2 * 200, "%s", out);
 	const char *nl = strchr(out, '\n'), *word = strstr(out, "cuda_graph_scope");
 	const char *caret = nl ? strchr(nl + 1, '^') : NULL;
 	cr_expect(word && caret && word - out == caret - (nl + 1), "carets under the word:\n%s", out);
 	free(out);
 
-	put("u.yaml", "model:\n  cuda_graph_impl: local\n  use_te_rng_tracker: false\n");
-	rc = sh("cglint --show-undecided --color never u.yaml 2>/dev/null | sed -n '1p;2p'", &out);
+	harness_put("u.yaml", "model:\n  cuda_graph_impl: local\n  use_te_rng_tracker: false\n");
+	rc = harness_sh(harness_dir, "cglint --show-undecided --color never u.yaml 2>/dev/null | sed -n '1p;2p'", &out);
 	cr_expect_eq(rc, 0);
 	cr_expect(!strncmp(out, "cglint: ", 8) && strstr(out, "undecided, by the key each waits for:\n== "), "%s", out);
 	free(out);
-	rc = sh("cglint --show-undecided --color never u.yaml 2>/dev/null | grep -c '^== '", &out);
+	rc = harness_sh(harness_dir, "cglint --show-undecided --color never u.yaml 2>/dev/null | grep -c '^== '", &out);
 	cr_expect_gt(atoi(out), 1, "grouped by key: %s", out);
 	free(out);
-	rc = sh("cglint -v u.yaml 2>&1 | grep -c 'check undecided'", &out);
+	rc = harness_sh(harness_dir, "cglint -v u.yaml 2>&1 | grep -c 'check undecided'", &out);
 	expect_str(out, "0\n");
 	free(out);
-	rc = sh("cglint -v u.yaml 2>&1 | grep -c ': normalized: '", &out);
+	rc = harness_sh(harness_dir, "cglint -v u.yaml 2>&1 | grep -c ': normalized: '", &out);
 	cr_expect_gt(atoi(out), 0, "-v keeps normalization: %s", out);
 	free(out);
 
-	put("v.yaml", "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [full_iteration]\n  use_te_rng_tracker: false\n"
-		      "rng:\n  te_rng_tracker: false\n");
-	rc = sh("cglint --color never v.yaml 2>&1 >/dev/null", &out);
+	harness_put("v.yaml", "model:\n  cuda_graph_impl: local\n  cuda_graph_scope: [full_iteration]\n  use_te_rng_tracker: false\n"
+			      "rng:\n  te_rng_tracker: false\n");
+	rc = harness_sh(harness_dir, "cglint --color never v.yaml 2>&1 >/dev/null", &out);
 	cr_expect_eq(rc, 1);
 	cr_expect(strstr(out, "cglint: 1 error, 2 notes in 1 file"), "%s", out);
 	free(out);
-	rc = sh("cglint --color never v.yaml 2>/dev/null | grep -c ': note: '", &out);
+	rc = harness_sh(harness_dir, "cglint --color never v.yaml 2>/dev/null | grep -c ': note: '", &out);
 	expect_str(out, "2\n");         /* as many note lines as the summary counts */
 	free(out);
 	expect_run("cglint --format github -q v.yaml | grep -c '^cglint'", 1, "0\n");
-	rc = sh("cglint --format github v.yaml 2>&1 >/dev/null | grep -c '^cglint: 1 error'", &out);
+	rc = harness_sh(harness_dir, "cglint --format github v.yaml 2>&1 >/dev/null | grep -c '^cglint: 1 error'", &out);
 	expect_str(out, "1\n");
 	free(out);
 }
