@@ -101,10 +101,10 @@ Test(help, completions_offer_values_and_rule_ids)
 	out = bash_complete("cglint explain cg10");
 	cr_expect(strstr(out, "CG101 "), "explain, lower case: %s", out);
 	free(out);
-	cr_expect_eq(harness_sh(harness_dir, "cglint completion fish | grep -c \"__fish_seen_subcommand_from explain' -x -a 'CG101 \"", &out), 0);
+	cr_expect_eq(harness_sh(harness_dir, "cglint completion fish | grep -c \"__fish_seen_subcommand_from explain' -x -a 'CG100 \"", &out), 0);
 	expect_str(out, "1\n");
 	free(out);
-	cr_expect_eq(harness_sh(harness_dir, "cglint completion zsh | grep -c 'compadd -- CG101 '", &out), 0);
+	cr_expect_eq(harness_sh(harness_dir, "cglint completion zsh | grep -c 'compadd -- CG100 '", &out), 0);
 	expect_str(out, "1\n");
 	free(out);
 	cr_expect_eq(harness_sh(harness_dir, "cglint completion zsh | grep -c \"'--mcore\\[.*(0.15 0.15-dev\"", &out), 0);

@@ -169,11 +169,11 @@ Test(project, unsupported_target_versions)
 	harness_put("t.yaml", "model:\n  cuda_graph_impl: none\n");
 	harness_expect_lint("", "t.yaml", 2,
 			    ".cglint.yaml:2:10: error: Megatron Core 0.42 is not supported yet (supported: 0.15, 0.15-dev, 0.16, "
-			    "0.17, 0.18, 0.19) [CG915 bad-project-config]\n");
+			    "0.17, 0.18, 0.19, main@2a75ac12, main) [CG915 bad-project-config]\n");
 	harness_put(".cglint.yaml", "target:\n  bridge: \"0.9\"\n");
 	harness_expect_lint("", "t.yaml", 2,
 			    ".cglint.yaml:2:11: error: Megatron-Bridge 0.9 is not supported yet (supported: 0.2, 0.3, 0.4, 0.5, "
-			    "0.6, none) [CG915 bad-project-config]\n");
+			    "0.6, main, none) [CG915 bad-project-config]\n");
 	harness_put(".cglint.yaml", "target:\n  mcore: 0.16.x\n");
 	harness_expect_lint("", "t.yaml", 2,
 			    ".cglint.yaml:2:10: error: target.mcore wants a version like \"0.18\" [CG915 bad-project-config]\n");

@@ -183,9 +183,7 @@ Test(sarif, one_descriptor_per_rule_that_fired)
 		distinct += i == k && fired(log, p->rules[k]->head.id);
 	}
 	cr_assert_gt(distinct, 60, "the config and mlm fixtures fire %zu rules", distinct);
-	int mcore = 0;  /* the default target: the newest MCore and the Bridge that ships it */
-	for (const int *v = target_mcore_supported; *v; v++)
-		mcore = *v;
+	int mcore = target_newest_release();    /* the default target, and the Bridge that ships it */
 	const struct target newest[] = {{.mcore = mcore, .bridge = target_default_bridge(mcore)},
 					{.mcore = mcore, .bridge = TARGET_NO_BRIDGE}};
 	cr_assert_eq(json_array_size(rules), distinct, "%zu descriptors for %zu rule ids that fired",

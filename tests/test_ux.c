@@ -67,7 +67,7 @@ Test(ux, unknown_select_and_ignore_are_usage_errors)
  * default) starts with the 0.18/0.19 CG111, --mcore 0.15 with 0.15's. */
 Test(ux, explain_starts_with_the_targets_variant)
 {
-	expect_run("cglint explain CG111 | sed -n 2p", 0, "applies to: mcore 0.18, 0.19\n");
+	expect_run("cglint explain CG111 | sed -n 2p", 0, "applies to: mcore 0.18, 0.19, main@2a75ac12, main\n");
 	expect_run("cglint explain --mcore 0.15 CG111 | sed -n 2p", 0, "applies to: mcore 0.15\n");
 	expect_run("cglint explain --mcore 0.17 CG111 | grep -c '^applies to'", 0, "1\n");
 }
@@ -294,13 +294,13 @@ Test(ux, terminal_hygiene_and_old_releases)
 	harness_put("a.yaml", bad_impl);
 	expect_run("cglint --mcore 0.12 a.yaml 2>&1", 2,
 		   "cglint: Megatron Core 0.12 is older than the oldest supported release, 0.15 (supported: 0.15, "
-		   "0.15-dev, 0.16, 0.17, 0.18, 0.19)\n(try 'cglint --help')\n");
+		   "0.15-dev, 0.16, 0.17, 0.18, 0.19, main@2a75ac12, main)\n(try 'cglint --help')\n");
 	expect_run("cglint --bridge 0.1 a.yaml 2>&1", 2,
 		   "cglint: Megatron-Bridge 0.1 is older than the oldest supported release, 0.2 (supported: 0.2, 0.3, "
-		   "0.4, 0.5, 0.6, none)\n(try 'cglint --help')\n");
+		   "0.4, 0.5, 0.6, main, none)\n(try 'cglint --help')\n");
 	expect_run("cglint --mcore 0.42 a.yaml 2>&1", 2,
 		   "cglint: Megatron Core 0.42 is not supported yet (supported: 0.15, 0.15-dev, 0.16, 0.17, 0.18, "
-		   "0.19)\n(try 'cglint --help')\n");
+		   "0.19, main@2a75ac12, main)\n(try 'cglint --help')\n");
 }
 
 /* ---- undecided checks and the facts view (issue 28) ---- */

@@ -141,6 +141,11 @@ void opts_version(FILE *f)
 		target_supported_list(target_mcore_supported, buf, sizeof(buf)));
 	fprintf(f, "Megatron-Bridge: %s, or none (Megatron-LM)\n",
 		target_supported_list(target_bridge_supported, buf, sizeof(buf)));
+	/* the development targets: the snapshots' commits */
+	fprintf(f, "  Megatron Core main           = Megatron-LM main at %s\n", target_commit(TARGET_MAIN, false));
+	fprintf(f, "  Megatron Core main@2a75ac12  = Megatron-LM %s, which Megatron-Bridge main pins\n",
+		target_commit(TARGET_MCORE_PIN, false));
+	fprintf(f, "  Megatron-Bridge main         = Megatron-Bridge main at %s\n", target_commit(TARGET_MAIN, true));
 }
 
 /* ---- completions ---- */

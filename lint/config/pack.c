@@ -616,10 +616,15 @@ bool pack_applies(const struct vrange *mcore, const struct vrange *bridge, const
 	return target_in_range(mcore, t->mcore, false) && target_in_range(bridge, t->bridge, true);
 }
 
+/* The narrowest range that holds the target wins ("mcore main" over "mcore >=0.18"), the first
+ * listed on a tie: a range's lines are right for each release it names, and a development target
+ * gets its own line where one is written. */
 const char *pack_mirror_for(const struct mirror *m, size_t n, const struct target *t)
 {
+	const struct mirror *best = NULL;
 	for (size_t k = 0; k < n; k++)
-		if (target_in_range(&m[k].range, m[k].of_bridge ? t->bridge : t->mcore, m[k].of_bridge))
-			return m[k].where;
-	return NULL;
+		if (target_in_range(&m[k].range, m[k].of_bridge ? t->bridge : t->mcore, m[k].of_bridge) &&
+		    (!best || (long)m[k].range.hi - m[k].range.lo < (long)best->range.hi - best->range.lo))
+			best = &m[k];
+	return best ? best->where : NULL;
 }

@@ -9,8 +9,21 @@
 #include <strings.h>
 
 /* Terminated by 0. Extend together with the release map below. */
-const int target_mcore_supported[] = {150, TARGET_MCORE_DEV, 160, 170, 180, 190, 0};
-const int target_bridge_supported[] = {20, 30, 40, 50, 60, 0};
+const int target_mcore_supported[] = {150, TARGET_MCORE_DEV, 160, 170, 180, 190, TARGET_MCORE_PIN, TARGET_MAIN, 0};
+const int target_bridge_supported[] = {20, 30, 40, 50, 60, TARGET_MAIN, 0};
+
+/* The development targets' snapshots (shared/reference/upstream-snapshots.md); a newer snapshot
+ * moves them, with the packs (docs/adding-a-release.md). */
+static const struct {
+	int v;
+	bool bridge;
+	const char *name, *repo, *commit, *date;
+} branches[] = {
+	{TARGET_MAIN, false, "main", "Megatron-LM", "d98e8a64ddf34856e74b24714e3bedb2f5a39553", "2026-08-22"},
+	{TARGET_MCORE_PIN, false, "main@2a75ac12", "Megatron-LM", "2a75ac12c54ba6a42b34024756820bf819a2e25f",
+	 "2026-08-13"},
+	{TARGET_MAIN, true, "main", "Megatron-Bridge", "067f987df03b8355b03192d88d70f1709fedf51a", "2026-08-22"},
+};
 
 /* Bridge release -> MCore it ships as its 3rdparty submodule (catalogue §0.1). */
 static const struct { int bridge, mcore; } release_map[] = {
@@ -19,6 +32,7 @@ static const struct { int bridge, mcore; } release_map[] = {
 	{40, 170},              /* v0.4.x: core_v0.17.x */
 	{50, 180},              /* v0.5.x: core_v0.18.x */
 	{60, 190},              /* v0.6.0: main at cd4afffa64, CUDA-graph code as core_v0.19.0 */
+	{TARGET_MAIN, TARGET_MCORE_PIN}, /* main: its 3rdparty/Megatron-LM submodule */
 };
 
 int target_bridge_mcore(int bridge)
@@ -69,8 +83,30 @@ static int two_digits(const char **s)
 	return v;
 }
 
+/* "main", "main@COMMIT" or a commit of 7 or more hex digits: a development target. */
+static int parse_branch(const char *s, int *out)
+{
+	if (!strcasecmp(s, "main")) {
+		*out = TARGET_MAIN;
+		return 0;
+	}
+	if (!strncasecmp(s, "main@", 5))
+		s += 5;
+	size_t n = strspn(s, "0123456789abcdefABCDEF");
+	if (n < 7 || s[n])
+		return -1;
+	for (size_t i = 0; i < sizeof(branches) / sizeof(branches[0]); i++)
+		if (n <= 40 && !strncasecmp(branches[i].commit, s, n)) {
+			*out = branches[i].v;
+			return 0;
+		}
+	return -1;
+}
+
 int target_parse_version(const char *s, int *out)
 {
+	if (!parse_branch(s, out))
+		return 0;
 	if (!isdigit((unsigned char)*s) || !strncasecmp(s, "0.15-", 5) || !strncasecmp(s, "0.16.0rc", 8)) {
 		for (size_t i = 0; i < sizeof(dev_names) / sizeof(dev_names[0]); i++)
 			if (!strcasecmp(s, dev_names[i])) {
@@ -107,9 +143,42 @@ const char *target_version_str(int v, char buf[16])
 {
 	if (v == TARGET_MCORE_DEV)
 		snprintf(buf, 16, "0.15-dev");
+	else if (v == TARGET_MAIN)
+		snprintf(buf, 16, "main");
+	else if (v == TARGET_MCORE_PIN)
+		snprintf(buf, 16, "main@2a75ac12");
 	else
 		snprintf(buf, 16, "%d.%d", v / 1000 % 100, v / 10 % 100);
 	return buf;
+}
+
+const char *target_commit(int v, bool is_bridge)
+{
+	for (size_t i = 0; i < sizeof(branches) / sizeof(branches[0]); i++)
+		if (branches[i].v == v && branches[i].bridge == is_bridge)
+			return branches[i].commit;
+	return NULL;
+}
+
+const char *target_label(int v, bool is_bridge, char buf[96])
+{
+	char s[16];
+	for (size_t i = 0; i < sizeof(branches) / sizeof(branches[0]); i++)
+		if (branches[i].v == v && branches[i].bridge == is_bridge) {
+			snprintf(buf, 96, "%s (%s %.10s, %s)", branches[i].name, branches[i].repo, branches[i].commit,
+				 branches[i].date);
+			return buf;
+		}
+	snprintf(buf, 96, "%s", target_version_str(v, s));
+	return buf;
+}
+
+int target_newest_release(void)
+{
+	int v = 0;
+	for (const int *s = target_mcore_supported; *s && *s < TARGET_MCORE_PIN; s++)
+		v = *s;
+	return v;
 }
 
 const char *target_supported_list(const int *vs, char *buf, unsigned size)
@@ -258,6 +327,8 @@ static int unsupported(char *why, unsigned size, const char *what, const int *vs
 		last++;
 	target_supported_list(vs, list, sizeof(list));
 	target_version_str(v, a);
+	while (last && vs[last] >= TARGET_MCORE_PIN)     /* "not supported yet": newer than every release */
+		last--;
 	if (v < vs[0])
 		snprintf(why, size, "%s %s is older than the oldest supported release, %s (supported: %s%s)", what, a,
 			 target_version_str(vs[0], b), list, more);
@@ -275,10 +346,7 @@ int target_resolve(struct target *t, char *why, unsigned size)
 		if (t->bridge && t->bridge != TARGET_NO_BRIDGE) {
 			t->mcore = target_bridge_mcore(t->bridge);
 		} else {
-			size_t n = 0;
-			while (target_mcore_supported[n + 1])
-				n++;
-			t->mcore = target_mcore_supported[n];
+			t->mcore = target_newest_release();
 		}
 	}
 	if (!t->bridge)

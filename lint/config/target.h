@@ -13,6 +13,15 @@
 #define TARGET_NO_BRIDGE (-1)   /* plain Megatron-LM */
 #define TARGET_MCORE_DEV 155     /* core_dev_r0.15.0 */
 #define TARGET_BRIDGE_ENV_VARS 60 /* ConfigContainer.env_vars exists from Bridge 0.6 (catalogue BR-14) */
+/*
+ * The development branches, as snapshotted (docs/reference.md, "Development targets"): both sort
+ * after every release. TARGET_MAIN is Megatron-LM main for --mcore and Megatron-Bridge main for
+ * --bridge. Bridge main runs the Megatron Core its 3rdparty/Megatron-LM submodule pins,
+ * TARGET_MCORE_PIN, which is older than Megatron-LM main: in a pack, a check that only Megatron-LM
+ * main has is "main", one that the pin has too ">=main@2a75ac12", and one that main removed "<main".
+ */
+#define TARGET_MCORE_PIN 9980
+#define TARGET_MAIN 9990
 
 struct target {
 	int mcore;          /* e.g. 170 */
@@ -44,6 +53,13 @@ int target_default_bridge(int mcore);           /* Bridge shipping an MCore, or 
  * Bridge 0.2, which ships core_dev_r0.15.0), else the newest. */
 int target_nearest_bridge(int mcore);
 const char *target_version_str(int v, char buf[16]);
+/* The commit a development target stands for (40 hex digits), NULL for a release. */
+const char *target_commit(int v, bool is_bridge);
+/* A target as outputs name it: a release as target_version_str, a development target with its
+ * commit and date ("main (Megatron-LM d98e8a64dd, 2026-08-22)"). */
+const char *target_label(int v, bool is_bridge, char buf[96]);
+/* The newest release, the target when none is given. */
+int target_newest_release(void);
 const char *target_supported_list(const int *vs, char *buf, unsigned size);
 /*
  * Fill in what was not given (mcore 0 or bridge 0): a Bridge release implies the MCore it ships,

@@ -82,6 +82,13 @@ static void json_end(struct out_ctx *o, const struct diag_list *l)
 				t->bridge == TARGET_NO_BRIDGE ? json_string("none") : version_or_null(t->bridge), "gpu",
 				t->gpu ? json_string(t->gpu) : json_null(), "te", version_or_null(t->te), "diagnostics",
 				(json_t *)o->state);
+	/* a development target names the commits it stands for */
+	const char *mc = target_commit(t->mcore, false), *bc = target_commit(t->bridge, true);
+	if (mc || bc) {
+		json_t *tj = json_object_get(doc, "target");
+		json_object_set_new(tj, "mcore_commit", mc ? json_string(mc) : json_null());
+		json_object_set_new(tj, "bridge_commit", bc ? json_string(bc) : json_null());
+	}
 	json_t *open = json_array();   /* checks no input decided: no findings, never left out */
 	for (size_t k = 0; o->undecided && k < o->undecided->n; k++)
 		json_array_append_new(open, json_of(o, &o->undecided->items[k]));
