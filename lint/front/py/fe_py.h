@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fe_py: the CUDA-graph settings of a Python recipe (Megatron-Bridge builder functions), read
- * with tree-sitter and its Python grammar: the face of the front/py sub-stage, the one header
- * the rest of cglint includes for it. Nothing here names tree-sitter's types; the evaluator's
- * files, behind this face, are listed in py_fn.h.
+ * with tree-sitter and its Python grammar: the face of the front/py sub-stage (with py_mod.h,
+ * py_text.h and py_bridge.h, the plain-data headers the rest of cglint may include too:
+ * tests/layers.py). Nothing here names tree-sitter's types; the evaluator's files, behind this
+ * face, are listed in py_fn.h.
  *
  * Each function (a method as Class.method) is one unit. Its body is walked as Python runs it,
  * each statement giving keys with their values and positions:
@@ -54,7 +55,8 @@ struct py_key {
 /* Something a front-end could not follow and says so (an import it cannot resolve). */
 struct py_note {
 	struct loc loc;
-	const char *text;       /* "cannot resolve 'megatron.bridge.recipes' (searched: ...)" */
+	const char *text;       /* "cannot resolve import 'megatron.bridge.recipes' (not found above this
+				 * file or on the Python path): 'llama3_8b_pretrain_config' is not followed" */
 	bool megatron;          /* the import is of Megatron-Bridge or Megatron Core (megatron.bridge,
 				 * megatron.core): the environment the job runs in lacks what defines it
 				 * (CG924, a warning; CG921 otherwise) */
@@ -90,14 +92,14 @@ struct py_file {
 	struct loc *errors;     /* syntax errors (ERROR or MISSING nodes), first position each */
 	size_t n_errors;
 	const char **error_what; /* what each error is: "unexpected 'x'", "missing ')'" */
-	struct py_note *notes;  /* what could not be followed, in file order (CG921) */
+	struct py_note *notes;  /* what could not be followed, in file order (CG921, CG924) */
 	size_t n_notes;
 };
 
 /*
  * The session (below) keeps the modules a run has parsed, for calls into them: a helper in the
- * same file or in a module of the same package (found through the file's imports, see py_mod.h)
- * that changes the config it is given contributes its records in call order, with its own lines as positions;
+ * same file or in any module its imports reach (resolved as Python resolves them, py_mod.h: the
+ * package, then the Python path, installed Bridge recipes included) that changes the config it is given contributes its records in call order, with its own lines as positions;
  * a base recipe (cfg = llama3_8b_pretrain_config()) starts the object with what it sets.
  * Bounded: calls FE_PY_MAX_DEPTH deep, FE_PY_MAX_FILES modules and FE_PY_MAX_BYTES of text a
  * run; a call cut off, or into code cglint cannot read, leaves what it may touch unknown.
@@ -122,8 +124,9 @@ struct py_session;
 struct py_session *fe_py_session_new(struct arena *a);
 void fe_py_session_free(struct py_session *s);
 /* Fields of the model ("cuda_graph_impl") that the packs' normalization steps recompute as
- * MCore's post-init does, for some release: where a provider class's method may assign one,
- * the steps replay it, so the default stands as the class writes it (copied into 's'). */
+ * MCore's post-init does, for some release: where a method of Megatron Core's or Bridge's
+ * TransformerConfig family may assign one, the steps replay it, so the default stands as the
+ * class writes it (a provider's or a user's own methods are not replayed; copied into 's'). */
 void fe_py_session_replayed(struct py_session *s, const char *const *fields, size_t n);
 /* Whether a module went unread because the run reached FE_PY_MAX_FILES or FE_PY_MAX_BYTES. */
 bool fe_py_session_full(const struct py_session *c);

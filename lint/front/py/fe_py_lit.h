@@ -2,7 +2,8 @@
 /*
  * fe_py_lit: the literals of a Python recipe, read from its tree-sitter nodes: str (with
  * escapes, raw and implicit concatenation; not f-strings or bytes), int, float, True/False/None,
- * and lists/tuples of them. Private to the fe_py files, the only ones that include tree-sitter.
+ * and lists/tuples of them. Private to the Python front-end's files, the only ones that include
+ * tree-sitter.
  */
 #ifndef CGLINT_FE_PY_LIT_H
 #define CGLINT_FE_PY_LIT_H

@@ -2,8 +2,9 @@
 /*
  * fe_py_mod: the Python modules a run has parsed (the files it lints, and the modules it reads
  * to follow calls), each with its module-level functions and imports, and what each function
- * does once fe_py has walked it. The table is the session's (py_session.h). Private to the
- * Python front-end's files, the only ones that include tree-sitter.
+ * does once the evaluator has walked it (struct sum, py_call.c). The table is the session's
+ * (py_session.h). Private to the Python front-end's files, the only ones that include
+ * tree-sitter.
  */
 #ifndef CGLINT_FE_PY_MOD_H
 #define CGLINT_FE_PY_MOD_H
@@ -16,8 +17,6 @@
 #include "front/py/fe_py.h"
 #include "front/py/py_unit.h"
 
-/* What one module-level function does with the values its caller passes ('sig': them
- * rendered, "" for none), recorded once for each and replayed at each call. */
 /* A key a function read from its caller's object (a parameter's), and what it found: a summary
  * is reused only where the caller's objects still read so. */
 struct py_read {
@@ -27,6 +26,8 @@ struct py_read {
 	const char *why;
 };
 
+/* What one module-level function does with the values its caller passes ('sig': them
+ * rendered, "" for none), recorded once for each and replayed at each call. */
 struct sum {
 	const char *sig;
 	struct sum *next;

@@ -189,7 +189,7 @@ const char *py_bridge_reg_find(struct fn *f, const char *arch, struct py_bridge_
 	}
 	if (!r->bk)
 		return arena_printf(f->a, "no model bridge of the Megatron-Bridge at %s registers %s", pa->models, arch);
-	/* the provider: register_bridge(provider=...), else a PROVIDER_CLASS up the bases, else GPT's */
+	/* the provider: register_bridge(provider=...), else GPT's */
 	TSNode p = keyword(f, r->bm, registration(f, r->bm, r->bk), "provider");
 	if (py_is(p, "identifier"))
 		r->pk = py_bridge_reg_class(f->session, r->bm, py_node_text(f->a, r->bm->src, p), &r->pm);

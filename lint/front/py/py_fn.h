@@ -122,7 +122,9 @@ const char *py_eval_call_why(struct fn *f, TSNode call);
  * and its bases', merged in Python's method resolution order as dataclasses merge them, up to
  * MCore's classes where the search path reaches them. A default cglint cannot evaluate, or one
  * a method of the class may assign (__post_init__, finalize(), a helper handed 'self'), is
- * unknown with a reason naming the class and field ('known_only': left out instead). False,
+ * unknown with a reason naming the class and field ('known_only': left out instead), except a
+ * model field the packs' steps replay where the TransformerConfig family assigns it
+ * (fe_py_session_replayed). False,
  * with nothing put, for a class it cannot read whole: not found, not a dataclass, its own
  * __init__, a base not found, a class among its own bases. Each class is read once a run. */
 bool py_class_defaults(struct fn *f, TSNode call, const char *key, bool known_only);

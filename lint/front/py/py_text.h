@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Whether a key is a CUDA-graph key, by its last name (cuda_graph_*, *rng_tracker,
+/* Whether a key is a CUDA-graph key, by its last name (one holding cuda_graph, *rng_tracker,
  * NCCL_GRAPH_REGISTER, PYTORCH_CUDA_ALLOC_CONF): a unit without one is not judged. */
 bool py_text_is_graph_key(const char *key);
 /* Whether any word of buf[0..len) is such a name. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * py_unit: what a Python function does to config objects, as plain data: a log of records in
- * statement order, and the variables that name objects or their sections. fe_py walks the
- * syntax and writes here; nothing here knows tree-sitter.
+ * statement order, and the variables that name objects or their sections. The evaluator
+ * (py_fn.h) walks the syntax and writes here; nothing here knows tree-sitter.
  *
  * Every object a function binds (a parameter, a call's result) gets a namespace of its own
  * ("#3"), so two objects never mix; keys are written under it ("#3.model.cuda_graph_impl").
