@@ -165,10 +165,19 @@ static const struct {
 	 * companion CG201 asks for */
 	{"--bridge 0.6 --assume-defaults expandable-segments.yaml", "+  cuda_graph_modules: [attn, mlp]\n",
 	 "+  NCCL_GRAPH_REGISTER: 0\n", NULL},
-	/* a unit that writes the deprecated scope keeps it: modules beside it would fail (CG131),
-	 * so they go empty, whatever a recipe it calls (or that recipe's own patch) sets */
-	{"--bridge 0.6 scope-written.py", "+    cfg.model.cuda_graph_scope = [\"attn\", \"mlp\"]\n",
-	 "+    cfg.model.cuda_graph_modules = []\n", "cuda_graph_modules = [\""},
+	/* issue 42: a unit that writes the deprecated scope on its own line gets it there as None,
+	 * and the modules the target spells below it (a helper it called may have set the scope) */
+	{"--bridge 0.6 scope-written.py",
+	 "-    cfg.model.cuda_graph_scope = \"full\"\n+    cfg.model.cuda_graph_scope = None\n"
+	 "+    cfg.model.cuda_graph_modules = [\"attn\", \"mlp\"]\n",
+	 "+    cfg.model.cuda_graph_impl = \"transformer_engine\"\n", "cuda_graph_modules = []"},
+	/* ... written by a shared helper: the same two lines before the return, the helper left alone */
+	{"--bridge 0.6 scope-in-helper.py",
+	 "+    cfg.model.cuda_graph_scope = None\n+    cfg.model.cuda_graph_modules = [\"attn\", \"mlp\"]\n",
+	 "     _common(cfg)\n", "-    cfg.model.cuda_graph_scope"},
+	/* ... in a Bridge YAML: null where it is written, the modules below it */
+	{"--bridge 0.6 --assume-defaults scope-written.yaml", "+  cuda_graph_scope: null\n+  cuda_graph_modules: [attn, mlp]",
+	 "-  cuda_graph_scope: [attn, mlp]", "+  cuda_graph_scope: ["},
 	/* issue 42: a unit that chose full-iteration graphs keeps them; a value it writes changes on
 	 * its own line (the key once), and the RNG tracker it turns on is not written again */
 	{"--bridge 0.6 recipe-full-iteration.py",

@@ -323,14 +323,19 @@ static void collect(struct sgx *x, const struct run *r, const struct run *off, s
 	c->undecided = copy_list(x->a, lines, c->n_undecided = n);
 }
 
-/* Megatron-LM 0.18+ names the graphed modules --cuda-graph-modules; its hidden --cuda-graph-scope
- * only moves into them, with a deprecation warning (arguments.py core_v0.19.0 L615-621; CG132). A
- * launch script that writes the scope gets it renamed where it is written, its names changed or
- * not: the winner's modules under the flag the target spells them with. */
+/* Megatron Core 0.18+ names the graphed modules cuda_graph_modules (Megatron-LM
+ * --cuda-graph-modules); the deprecated scope only moves into them, with a deprecation warning
+ * (transformer_config.py core_v0.19.0 L2389-2393, arguments.py L615-621; CG132). A launch script,
+ * a recipe or a Bridge YAML that writes the scope gets it renamed where it is written, its names
+ * changed or not: the winner's modules under the key the target spells them with. Where the
+ * patch cannot rename it in place (sg_patch), the deprecated key keeps the value, as before: a
+ * second key beside it would fail MCore's assert that both are not set (CG131). */
 static void respell(struct sgx *x, const struct sg_unit *u, struct sg_choice *c)
 {
-	if (x->lang != SG_MLM || x->tg->mcore < 180 || strstr(u->path, ".yaml") || strstr(u->path, ".yml"))
-		return;
+	bool mlm_yaml = x->lang == SG_MLM && (strstr(u->path, ".yaml") || strstr(u->path, ".yml"));
+	if (x->tg->mcore < 180 || mlm_yaml || (x->lang != SG_MLM && x->lang != SG_PY && x->lang != SG_YAML) ||
+	    !c->n_sets)
+		return;         /* a unit that has its setting already is not patched for the spelling alone */
 	const struct fact *f = sgt_scope_written(x->pre);
 	if (!f || !f->loc.path)
 		return;
@@ -346,6 +351,15 @@ static void respell(struct sgx *x, const struct sg_unit *u, struct sg_choice *c)
 	s->renames = "model.cuda_graph_scope";
 	s->at = f->loc;
 	s->at.path = arena_strdup(x->a, f->loc.path);
+	/* the modules' clearing that went with the old key ([] beside the scope) is this set now */
+	for (size_t k = 0; k < c->n_sets; k++)
+		if (&c->sets[k] != s && !strcmp(c->sets[k].key, "model.cuda_graph_modules")) {
+			size_t at = (size_t)(s - c->sets);
+			memmove(&c->sets[k], &c->sets[k + 1], (c->n_sets - k - 1) * sizeof(*c->sets));
+			c->n_sets--;
+			s = &c->sets[at > k ? at - 1 : at];
+			k--;
+		}
 }
 
 /* The errors a trial leaves: fresh ones (not the unit's own) and open (undecided) ones. */

@@ -2,8 +2,11 @@
 /*
  * sg_patch: a suggestion as edits in its input's own language, applied through fix.h (a unified
  * diff, or each file replaced atomically). Python: assignments to the config the recipe function
- * returns, just before its return, so they win over what the function and its helpers wrote.
- * YAML: the key's value where the file writes it, else a key under its section. Harness command
+ * returns, just before its return, so they win over what the function and its helpers wrote
+ * (or in place, where the function writes the key on a line of its own). YAML: the key's value
+ * where the file writes it, else a key under its section. A deprecated key the suggestion renames
+ * (sg_set.renames) is set to None and the new key written, where the recipe writes the old one
+ * or else before its return; a YAML likewise where it writes the old key, or keeps the old name. Harness command
  * lines: the flag's word where given, else the flag after the command. Anything else is said on
  * stderr and left alone: a patch is never guessed.
  */
@@ -189,6 +192,32 @@ static const char *py_patch(struct arena *a, const char *buf, size_t len, const 
 		size_t from, to;
 		if (st->only_if)
 			continue;
+		if (st->renames) {      /* NAME.model.cuda_graph_scope = X becomes NAME.model.cuda_graph_modules = X */
+			struct sg_set old = *st;
+			old.key = st->renames;
+			old.renames = NULL;
+			/* in place, the old key cleared first: a helper or base recipe the function called
+			 * before may have written it too, and would still reach MCore's migration */
+			if (st->at.path && !strcmp(st->at.path, u->path) &&
+			    py_assigned(buf, len, st->at.line, body, ret, body_ind, name, name_len, st->renames, &from, &to)) {
+				size_t ln, line = (size_t)(text_line(buf, len, st->at.line, &ln) - buf);
+				struct sbuf v;
+				sbuf_init(&v);
+				old.val = value_null;
+				py_set(&v, &old, body_ind, name, name_len);
+				py_set(&v, st, body_ind, name, name_len);
+				v.buf[--v.len] = '\0';         /* the line keeps its own end */
+				edit(ed, line, to, arena_strdup(a, v.buf));
+				sbuf_release(&v);
+				continue;
+			}
+			/* written elsewhere (a helper other recipes share, a constructor): the old key set to
+			 * None, which MCore then leaves alone, and the new one set, before the return */
+			old.val = value_null;
+			py_set(&sb, &old, body_ind, name, name_len);
+			py_set(&sb, st, body_ind, name, name_len);
+			continue;
+		}
 		/* a value the function writes itself changes where it is written: the key once */
 		if (strncmp(st->key, "env.", 4) && !sgt_dict_key(st->key) && st->at.path && !strcmp(st->at.path, u->path) &&
 		    py_assigned(buf, len, st->at.line, body, ret, body_ind, name, name_len, st->key, &from, &to)) {
@@ -340,6 +369,40 @@ static void yaml_set(struct arena *a, const char *buf, size_t len, unsigned firs
 		}
 		ind = child;
 	}
+}
+
+/* A YAML leaf 'key' replaced where the file writes it: null, and its sibling 'leaf' with value
+ * 'val' on the line below; false, and nothing edited, when the file does not write it as a plain
+ * mapping key. */
+static bool yaml_rename(struct arena *a, const char *buf, size_t len, unsigned first, const char *key,
+			const char *leaf, const char *val, struct fix_edits *ed)
+{
+	char *path = arena_strdup(a, key);
+	unsigned from = first, to = ~0u, l = 0;
+	size_t ind = 0, n;
+	for (char *part = path, *dot;; part = dot + 1) {
+		dot = strchr(part, '.');
+		if (dot)
+			*dot = '\0';
+		if (!(l = yaml_find(buf, len, from, to, ind, part)))
+			return false;
+		if (!dot)
+			break;
+		from = l + 1;
+		to = yaml_block_end(buf, len, l, ind);
+		ind = ind + 2;
+		for (unsigned k = from; k < to; k++) {
+			const char *cs = text_line(buf, len, k, &n);
+			if (cs && !blank(cs, n)) {
+				ind = indent_of(cs, n);
+				break;
+			}
+		}
+	}
+	/* the old key null (the config the file overrides may set it too), the new one below it */
+	const char *s = text_line(buf, len, l, &n);
+	yaml_set(a, buf, len, first, key, arena_printf(a, "null\n%*s%s: %s", (int)indent_of(s, n), "", leaf, val), ed);
+	return true;
 }
 
 /* ---- harness command lines ---- */
@@ -572,8 +635,12 @@ static const char *unit_patch(struct arena *a, const char *buf, size_t len, cons
 	switch (u->lang) {
 	case SG_PY: return py_patch(a, buf, len, u, c, ed);
 	case SG_YAML:
-		for (size_t k = 0; k < c->n_sets; k++)
-			yaml_set(a, buf, len, u->line, c->sets[k].key, spelled(a, &c->sets[k].val, SG_YAML), ed);
+		for (size_t k = 0; k < c->n_sets; k++) {
+			const struct sg_set *st = &c->sets[k];
+			const char *val = spelled(a, &st->val, SG_YAML);
+			if (!st->renames || !yaml_rename(a, buf, len, u->line, st->renames, strrchr(st->key, '.') + 1, val, ed))
+				yaml_set(a, buf, len, u->line, st->renames ? st->renames : st->key, val, ed);
+		}
 		return NULL;
 	case SG_HARNESS: return harness_patch(a, buf, len, c, ed);
 	case SG_RUNNER: return sg_runner_patch(a, u->path, u->line, buf, len, c, ed);
