@@ -207,6 +207,8 @@ static const struct {
 	{"--bridge 0.6 runner.sh", "+export NCCL_GRAPH_REGISTER=0\n torchrun", NULL, NULL},
 	/* a script's hidden --cuda-graph-scope becomes --cuda-graph-modules where it is written (no
 	 * second flag beside it), and the companion its CG201 asks for is exported */
+	{"--bridge none mlm-test-scope.yaml", "-  --cuda-graph-scope: \"[attn mlp]\"\n+  --cuda-graph-modules: \"[attn mlp]\"\n",
+	 "+  NCCL_GRAPH_REGISTER: 0\n", NULL},
 	{"--bridge none mlm-scope-written.sh", "+export NCCL_GRAPH_REGISTER=0\n torchrun",
 	 "-    --cuda-graph-impl transformer_engine --cuda-graph-scope attn mlp \\\n"
 	 "+    --cuda-graph-impl transformer_engine --cuda-graph-modules attn mlp \\\n", NULL},

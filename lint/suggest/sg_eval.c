@@ -330,11 +330,9 @@ static void collect(struct sgx *x, const struct run *r, const struct run *off, s
  * changed or not: the winner's modules under the key the target spells them with. Where the
  * patch cannot rename it in place (sg_patch), the deprecated key keeps the value, as before: a
  * second key beside it would fail MCore's assert that both are not set (CG131). */
-static void respell(struct sgx *x, const struct sg_unit *u, struct sg_choice *c)
+static void respell(struct sgx *x, struct sg_choice *c)
 {
-	bool mlm_yaml = x->lang == SG_MLM && (strstr(u->path, ".yaml") || strstr(u->path, ".yml"));
-	if (x->tg->mcore < 180 || mlm_yaml || (x->lang != SG_MLM && x->lang != SG_PY && x->lang != SG_YAML) ||
-	    !c->n_sets)
+	if (x->tg->mcore < 180 || (x->lang != SG_MLM && x->lang != SG_PY && x->lang != SG_YAML) || !c->n_sets)
 		return;         /* a unit that has its setting already is not patched for the spelling alone */
 	const struct fact *f = sgt_scope_written(x->pre);
 	if (!f || !f->loc.path)
@@ -490,7 +488,7 @@ static void decide(struct sgx *x, const struct facts *base, const struct sgt_cla
 				c->scope = scope;
 				prune(x, base, own, n_own, &t, ids_of(&r, true, SEV_ERROR, errs));
 				diff_sets(x, &t, c);
-				respell(x, u, c);
+				respell(x, c);
 				collect(x, &r, off, c);
 				run_close(&r);
 				break;

@@ -7,7 +7,8 @@
  * has gets its value in place (in the quotes it used); a new one goes under MODEL_ARGS after the
  * impl's entry, else after the map's last entry; an environment variable under ENV_VARS (made
  * before MODEL_ARGS when missing). A switch that must be off and an empty list have no spelling:
- * their entries are removed.
+ * their entries are removed. A deprecated flag the suggestion renames (--cuda-graph-scope on
+ * 0.18+) becomes the new one in its entry.
  *
  * The two sections are read line by line: these files are flat maps of one line an entry.
  * Anything else in the way (a value over several lines, a merge key, a section written on its
@@ -248,6 +249,23 @@ static const char *set_one(struct arena *a, const char *buf, const struct sectio
 	return NULL;
 }
 
+/* The deprecated flag 'old' renamed to 'flag' where the file has it, with the new value (its entry
+ * removed for an empty list, which no flag spells); NULL when done, else why not. */
+static const char *rename_one(struct arena *a, const char *buf, const struct entry *e, const char *flag,
+			      const struct value *v, const char *setting, struct out *o)
+{
+	if (!e->one_line)
+		return arena_printf(a, "%.*s: its value runs over several lines", (int)e->key_len, buf + e->key);
+	if (v->kind == V_LIST && !v->n)
+		return put(a, o, e->start, e->next, "") ? NULL : "two edits replace the same text";
+	const char *w = spelling(a, v, e->quote);
+	if (!w)
+		return arena_printf(a, "%s has no spelling in its quotes", setting);
+	return put(a, o, e->key, e->key + e->key_len, flag) &&
+		       put(a, o, e->val, e->val_end, e->val == e->val_end ? arena_printf(a, " %s", w) : w)
+		       ? NULL : "two edits replace the same text";
+}
+
 /* 'text' at 'at', on a line of its own where the file's last line has no line end. */
 static void insert(struct arena *a, struct out *o, const char *buf, size_t len, size_t at, const char *text)
 {
@@ -303,8 +321,11 @@ static const char *patch(struct arena *a, const char *buf, size_t len, const str
 		const char *setting = arena_printf(a, "%s = %s", s->key, s->val.kind == V_BOOL ? (s->val.b ? "true" : "false")
 										: value_string(a, &s->val, true));
 		const char *flag = sgt_mlm_flag(a, s->key);
+		const struct entry *old = s->renames ? find(buf, args, sgt_mlm_flag(a, s->renames)) : NULL;
 		if (s->only_if)
 			why = arena_printf(a, "%s is written only where %s is set", setting, s->only_if);
+		else if (old)   /* the file is the whole command line: the old flag is written only here */
+			why = rename_one(a, buf, old, flag, &s->val, setting, o);
 		else if (!strncmp(s->key, "env.", 4))
 			why = set_one(a, buf, env, s->key + 4, &s->val, setting, o, &add_env);
 		else if (flag)
