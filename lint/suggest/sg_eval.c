@@ -327,9 +327,10 @@ static void collect(struct sgx *x, const struct run *r, const struct run *off, s
  * --cuda-graph-modules); the deprecated scope only moves into them, with a deprecation warning
  * (transformer_config.py core_v0.19.0 L2389-2393, arguments.py L615-621; CG132). A launch script,
  * a recipe or a Bridge YAML that writes the scope gets it renamed where it is written, its names
- * changed or not: the winner's modules under the key the target spells them with. Where the
- * patch cannot rename it in place (sg_patch), the deprecated key keeps the value, as before: a
- * second key beside it would fail MCore's assert that both are not set (CG131). */
+ * changed or not: the winner's modules under the key the target spells them with (sg_patch: a
+ * recipe sets the old key to None, as a helper it called may have set it too; where a YAML or a
+ * script cannot rename it in place, the old key keeps the value, since a second key beside it
+ * would fail MCore's assert that both are not set, CG131). */
 static void respell(struct sgx *x, struct sg_choice *c)
 {
 	if (x->tg->mcore < 180 || (x->lang != SG_MLM && x->lang != SG_PY && x->lang != SG_YAML) || !c->n_sets)
@@ -350,14 +351,11 @@ static void respell(struct sgx *x, struct sg_choice *c)
 	s->at = f->loc;
 	s->at.path = arena_strdup(x->a, f->loc.path);
 	/* the modules' clearing that went with the old key ([] beside the scope) is this set now */
+	size_t keep = 0;
 	for (size_t k = 0; k < c->n_sets; k++)
-		if (&c->sets[k] != s && !strcmp(c->sets[k].key, "model.cuda_graph_modules")) {
-			size_t at = (size_t)(s - c->sets);
-			memmove(&c->sets[k], &c->sets[k + 1], (c->n_sets - k - 1) * sizeof(*c->sets));
-			c->n_sets--;
-			s = &c->sets[at > k ? at - 1 : at];
-			k--;
-		}
+		if (&c->sets[k] == s || strcmp(c->sets[k].key, "model.cuda_graph_modules"))
+			c->sets[keep++] = c->sets[k];
+	c->n_sets = keep;
 }
 
 /* The errors a trial leaves: fresh ones (not the unit's own) and open (undecided) ones. */
