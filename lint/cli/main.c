@@ -309,6 +309,11 @@ static int cmd_rules(const struct pack *p, const struct cli *c)
 		putchar('\n');
 		json_decref(arr);
 	}
+	if (target_commit(t->mcore, false) || target_commit(t->bridge, true)) {  /* a development target */
+		char m[96], b[96];
+		fprintf(stderr, "cglint: rules of Megatron Core %s, Megatron-Bridge %s\n", target_label(t->mcore, false, m),
+			t->bridge == TARGET_NO_BRIDGE ? "none" : target_label(t->bridge, true, b));
+	}
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #include "base/diag.h"
 #include "base/mem.h"
 #include "config/pack.h"
+#include "config/target.h"
 #include "input/text.h"
 
 #define SARIF_TEXT_MAX 1024             /* GitHub's bound on rule descriptions, in bytes here */
@@ -502,6 +503,12 @@ static void sarif_end(struct out_ctx *o, const struct diag_list *l)
 				"invocations", "executionSuccessful", 1, "originalUriBaseIds", "%SRCROOT%", "uri",
 				jstr(root), "columnKind", "unicodeCodePoints", "results", s->results);
 	free(root);
+	const struct target *t = o->target;    /* a development target names the commits it stands for */
+	const char *mc = t ? target_commit(t->mcore, false) : NULL, *bc = t ? target_commit(t->bridge, true) : NULL;
+	if (mc || bc)
+		json_object_set_new(json_array_get(json_object_get(doc, "runs"), 0), "properties",
+				    json_pack("{s:o, s:o}", "mcoreCommit", mc ? json_string(mc) : json_null(), "bridgeCommit",
+					      bc ? json_string(bc) : json_null()));
 	if (*CGLINT_DOCS_URL) { /* no made-up home page: only the address the build was given */
 		char *home = out_docs_home(CGLINT_DOCS_URL);
 		json_object_set_new(json_object_get(json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "tool"),
