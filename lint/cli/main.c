@@ -309,11 +309,9 @@ static int cmd_rules(const struct pack *p, const struct cli *c)
 		putchar('\n');
 		json_decref(arr);
 	}
-	if (target_commit(t->mcore, false) || target_commit(t->bridge, true)) {  /* a development target */
-		char m[96], b[96];
-		fprintf(stderr, "cglint: rules of Megatron Core %s, Megatron-Bridge %s\n", target_label(t->mcore, false, m),
-			t->bridge == TARGET_NO_BRIDGE ? "none" : target_label(t->bridge, true, b));
-	}
+	char dev[256];
+	if (target_describe(t, dev))
+		fprintf(stderr, "cglint: rules of %s\n", dev);
 	return 0;
 }
 

@@ -173,6 +173,16 @@ const char *target_label(int v, bool is_bridge, char buf[96])
 	return buf;
 }
 
+const char *target_describe(const struct target *t, char buf[256])
+{
+	char m[96], b[96];
+	if (!target_commit(t->mcore, false) && !target_commit(t->bridge, true))
+		return NULL;
+	snprintf(buf, 256, "Megatron Core %s, Megatron-Bridge %s", target_label(t->mcore, false, m),
+		 t->bridge == TARGET_NO_BRIDGE ? "none" : target_label(t->bridge, true, b));
+	return buf;
+}
+
 int target_newest_release(void)
 {
 	int v = 0;

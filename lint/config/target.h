@@ -58,6 +58,9 @@ const char *target_commit(int v, bool is_bridge);
 /* A target as outputs name it: a release as target_version_str, a development target with its
  * commit and date ("main (Megatron-LM d98e8a64dd, 2026-08-22)"). */
 const char *target_label(int v, bool is_bridge, char buf[96]);
+/* For a development target, "Megatron Core main (Megatron-LM d98e8a64dd, 2026-08-22),
+ * Megatron-Bridge none": what outputs name it by, in 'buf'; NULL for a release. */
+const char *target_describe(const struct target *t, char buf[256]);
 /* The newest release, the target when none is given. */
 int target_newest_release(void);
 const char *target_supported_list(const int *vs, char *buf, unsigned size);

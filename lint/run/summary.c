@@ -150,12 +150,9 @@ void summary_print(FILE *f, const struct session_result *res, const struct summa
 {
 	fflush(stdout);
 	const struct lint_run *r = &res->run;
-	const struct target *t = &r->opts->target;
-	if (target_commit(t->mcore, false) || target_commit(t->bridge, true)) {  /* a development target */
-		char m[96], b[96];
-		fprintf(f, "cglint: target Megatron Core %s, Megatron-Bridge %s\n", target_label(t->mcore, false, m),
-			t->bridge == TARGET_NO_BRIDGE ? "none" : target_label(t->bridge, true, b));
-	}
+	char dev[256];
+	if (target_describe(&r->opts->target, dev))
+		fprintf(f, "cglint: target %s\n", dev);
 	for (size_t k = 0; k < r->n_empty; k++)
 		fprintf(f, "cglint: warning: no input found in %s (YAML, launch scripts, Python recipes or "
 			   "C/C++/CUDA sources)\n", r->empty[k]);
