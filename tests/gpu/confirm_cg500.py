@@ -7,7 +7,7 @@ runs by name there: `python3 tests/gpu/confirm_failures.py CG500`, `--one cg500_
 this module takes the shared helpers from it. Import confirm_failures, not this module, first.
 """
 
-from confirm_failures import BATCH, HIDDEN, SEQ, SetupError, describe, setup_dist
+from confirm_failures import BATCH, HIDDEN, SEQ, SetupError, describe, local_layer, setup_dist
 
 
 class Verdict:
@@ -29,25 +29,13 @@ def _cg500(dropout, modules=(), fusion=True, steps=3):
     import torch
 
     try:
-        from megatron.core.models.gpt.gpt_layer_specs import get_gpt_layer_local_spec
         from megatron.core.transformer import cuda_graphs
         from megatron.core.transformer.spec_utils import build_module
-        from megatron.core.transformer.transformer_config import TransformerConfig
 
         setup_dist(cudagraphable_rng=True)
-        cfg = TransformerConfig(
-            num_layers=1,
-            hidden_size=HIDDEN,
-            num_attention_heads=4,
-            ffn_hidden_size=128,
-            hidden_dropout=dropout,
-            attention_dropout=dropout,
-            bias_dropout_fusion=fusion,
-            cuda_graph_impl="local",
-            cuda_graph_modules=list(modules),
-            cuda_graph_warmup_steps=1,
-        )
-        layer = build_module(get_gpt_layer_local_spec(), config=cfg, layer_number=1).cuda()
+        cfg, spec = local_layer(modules, hidden_dropout=dropout, attention_dropout=dropout,
+                                bias_dropout_fusion=fusion, cuda_graph_warmup_steps=1)
+        layer = build_module(spec, config=cfg, layer_number=1).cuda()
         # The graphed backward adds the weight gradients into main_grad, which Megatron
         # Core's DDP gives every parameter (as Megatron-LM's own CUDA-graph tests do).
         for p in layer.parameters():

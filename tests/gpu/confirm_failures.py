@@ -264,22 +264,23 @@ def cg174_a2a_droppad_layer():
 # ----------------------------------------------------------------------------- CG175
 
 
+def local_layer(modules, **extra):
+    """The one-layer config with local graphs of 'modules' (and 'extra' fields) and Megatron
+    Core's local layer spec that the CG175 and CG500 cases build."""
+    from megatron.core.models.gpt.gpt_layer_specs import get_gpt_layer_local_spec
+    from megatron.core.transformer.transformer_config import TransformerConfig
+
+    cfg = TransformerConfig(num_layers=1, hidden_size=HIDDEN, num_attention_heads=4, ffn_hidden_size=128,
+                            cuda_graph_impl="local", cuda_graph_modules=list(modules), **extra)
+    return cfg, get_gpt_layer_local_spec()
+
+
 def _cg175_build(modules):
     try:
-        from megatron.core.models.gpt.gpt_layer_specs import get_gpt_layer_local_spec
         from megatron.core.transformer.spec_utils import build_module
-        from megatron.core.transformer.transformer_config import TransformerConfig
 
         setup_dist(cudagraphable_rng=True)
-        cfg = TransformerConfig(
-            num_layers=1,
-            hidden_size=HIDDEN,
-            num_attention_heads=4,
-            ffn_hidden_size=128,
-            cuda_graph_impl="local",
-            cuda_graph_modules=list(modules),
-        )
-        spec = get_gpt_layer_local_spec()
+        cfg, spec = local_layer(modules)
     except SetupError:
         raise
     except Exception as e:  # noqa: BLE001

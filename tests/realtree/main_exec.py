@@ -48,6 +48,7 @@ the value of every key of --keys after validation; the direct calls made and ski
 import argparse
 import contextlib
 import dataclasses
+import importlib
 import io
 import json
 import logging
@@ -180,22 +181,11 @@ def capture():
             got.extend(f"log: {m}" for m in h.records)
 
 
-def _where(tb):
-    best = None
-    for fr in traceback.extract_tb(tb):
-        if "/megatron/" in fr.filename:
-            best = fr
-    if not best:
-        return None
-    f = best.filename
-    return f"{f[f.rfind('/megatron/') + 1:]}:{best.lineno}"
-
-
 def _reject(stage, e):
     if isinstance(e, SystemExit):
         return {"verdict": "reject", "stage": stage, "type": "SystemExit", "message": str(e), "at": None}
     return {"verdict": "reject", "stage": stage, "type": type(e).__name__, "message": str(e),
-            "at": _where(e.__traceback__)}
+            "at": bx._where(e.__traceback__, None)}
 
 
 def _norm(v):
@@ -249,6 +239,26 @@ def _model_config(model):
     return getattr(model, "transformer", model)
 
 
+def _lookup(module, attr):
+    """`attr` of `module`, imported: (it, None), or (None, why not)."""
+    try:
+        found = getattr(importlib.import_module(module), attr, None)
+    except Exception as e:
+        return None, f"import: {bx._short(e)}"
+    return found, None if found is not None else "absent in this tree"
+
+
+def _call(done, name, stage, fn, *args):
+    """One direct call, recorded in `done`: the rejection it raised, or None."""
+    try:
+        fn(*args)
+    except Exception as e:
+        done.append({"call": name, "result": "raised"})
+        return _reject(f"{stage} (direct call: {name})", e)
+    done.append({"call": name, "result": "passed"})
+    return None
+
+
 def direct_calls(model, ddp, optimizer, dataset, front):
     """The later checks, in the order a run meets them: dispatcher construction (model build),
     Megatron-FSDP v2 wrap, optimizer construction, the first training step. Returns (list of
@@ -299,41 +309,25 @@ def direct_calls(model, ddp, optimizer, dataset, front):
     # 2. Megatron-FSDP v2 wrap: mcore_fsdp_adapter.FullyShardedDataParallelV2._validate_config,
     #    called by its __init__ (the FullyShardedDataParallel factory picks V2 for version 2).
     if fsdp2:
-        try:
-            from megatron.core.distributed.fsdp import mcore_fsdp_adapter as fa
-            v2 = getattr(fa, "FullyShardedDataParallelV2", None)
-        except Exception as e:
-            v2, why = None, f"import: {bx._short(e)}"
-        else:
-            why = "absent in this tree"
+        name = "FullyShardedDataParallelV2._validate_config"
+        v2, why = _lookup("megatron.core.distributed.fsdp.mcore_fsdp_adapter", "FullyShardedDataParallelV2")
         if v2 is None:
-            done.append({"call": "FullyShardedDataParallelV2._validate_config", "skipped": why})
+            done.append({"call": name, "skipped": why})
         else:
             pg = types.SimpleNamespace(dp_cp=_Group(), tp=_Group(), pp=_Group(), cp=_Group(), ep=None, expt_dp=None)
-            try:
-                v2._validate_config(cfg, ddp, module, pg, False)
-                done.append({"call": "FullyShardedDataParallelV2._validate_config", "result": "passed"})
-            except Exception as e:
-                done.append({"call": "FullyShardedDataParallelV2._validate_config", "result": "raised"})
-                return done, _reject("model wrap (direct call: FullyShardedDataParallelV2._validate_config)", e)
+            r = _call(done, name, "model wrap", v2._validate_config, cfg, ddp, module, pg, False)
+            if r:
+                return done, r
         # 3. its optimizer: optimizer/fully_sharded_optimizer.py FullyShardedOptimizer._validate_config,
         #    called by its __init__ (get_megatron_optimizer, model chunks wrapped by V2).
-        try:
-            from megatron.core.optimizer import fully_sharded_optimizer as fo
-            fso = getattr(fo, "FullyShardedOptimizer", None)
-        except Exception as e:
-            fso, why = None, f"import: {bx._short(e)}"
-        else:
-            why = "absent in this tree"
+        name = "FullyShardedOptimizer._validate_config"
+        fso, why = _lookup("megatron.core.optimizer.fully_sharded_optimizer", "FullyShardedOptimizer")
         if fso is None:
-            done.append({"call": "FullyShardedOptimizer._validate_config", "skipped": why})
+            done.append({"call": name, "skipped": why})
         else:
-            try:
-                fso._validate_config(optimizer, [module])
-                done.append({"call": "FullyShardedOptimizer._validate_config", "result": "passed"})
-            except Exception as e:
-                done.append({"call": "FullyShardedOptimizer._validate_config", "result": "raised"})
-                return done, _reject("optimizer (direct call: FullyShardedOptimizer._validate_config)", e)
+            r = _call(done, name, "optimizer", fso._validate_config, optimizer, [module])
+            if r:
+                return done, r
 
     # 4. the first graphed forward of a local per-layer graph runner with GTP weight remat
     #    (Megatron-LM main, transformer/cuda_graphs.py _CudaGraphRunner.__init__ ->
@@ -341,16 +335,11 @@ def direct_calls(model, ddp, optimizer, dataset, front):
     #    streams: on CPU the call gets as far as the warning and stops at the streams).
     if (getattr(cfg, "cuda_graph_impl", "none") == "local" and (getattr(cfg, "gtp_weight_remat_size", 1) or 1) > 1
             and "full_iteration" not in [str(m) for m in (getattr(cfg, "cuda_graph_modules", None) or [])]):
-        try:
-            import megatron.core.transformer.cuda_graphs as cg
-            fn = getattr(cg, "_get_cuda_graph_stream", None)
-        except Exception as e:
-            fn, why = None, f"import: {bx._short(e)}"
-        else:
-            why = "absent in this tree"
+        fn, why = _lookup("megatron.core.transformer.cuda_graphs", "_get_cuda_graph_stream")
         if fn is None:
             done.append({"call": "cuda_graphs._get_cuda_graph_stream", "skipped": why})
         else:
+            cg = sys.modules["megatron.core.transformer.cuda_graphs"]
             saved = cg._CUDA_GRAPH_STREAM_POOLS
             cg._CUDA_GRAPH_STREAM_POOLS = None
             try:
@@ -373,22 +362,14 @@ def direct_calls(model, ddp, optimizer, dataset, front):
             getattr(dataset, "enable_in_batch_packing", False)
             and (getattr(dataset, "in_batch_packing_pad_to_multiple_of", 1) or 1) > 1)
         if sends_mask:
-            try:
-                from megatron.bridge.training import gpt_step
-                fn = getattr(gpt_step, "_validate_packed_moe_cuda_graph", None)
-            except Exception as e:
-                fn, why = None, f"import: {bx._short(e)}"
-            else:
-                why = "absent in this tree"
+            name = "gpt_step._validate_packed_moe_cuda_graph"
+            fn, why = _lookup("megatron.bridge.training.gpt_step", "_validate_packed_moe_cuda_graph")
             if fn is None:
-                done.append({"call": "gpt_step._validate_packed_moe_cuda_graph", "skipped": why})
+                done.append({"call": name, "skipped": why})
             else:
-                try:
-                    fn(model)
-                    done.append({"call": "gpt_step._validate_packed_moe_cuda_graph", "result": "passed"})
-                except Exception as e:
-                    done.append({"call": "gpt_step._validate_packed_moe_cuda_graph", "result": "raised"})
-                    return done, _reject("first step (direct call: gpt_step._validate_packed_moe_cuda_graph)", e)
+                r = _call(done, name, "first step", fn, model)
+                if r:
+                    return done, r
     return done, None
 
 

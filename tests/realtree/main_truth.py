@@ -78,6 +78,7 @@ EXEC_TIMEOUT = 200
 
 sys.path.insert(0, HERE)
 from bridge_truth import find_python   # noqa: E402  (the same Python rule as bridge-v0.6-truth)
+from main_exec import read_header      # noqa: E402  (the corpus header, as main_exec reads it)
 
 # name -> (env variable, folder under --trees, file that must exist, [(file, text that must / must
 # not be in it)]): a line that only that commit has, so that a tree of another commit is refused
@@ -133,20 +134,15 @@ def find_trees(trees_dir, names):
 
 # --- corpus and keys ---------------------------------------------------------------------------
 
-def read_header(path):
-    h = {}
-    for line in open(path, encoding="utf-8"):
-        m = re.match(r"^#\s*truth:\s*(.*)$", line)
-        if m:
-            for tok in m.group(1).split():
-                k, _, v = tok.partition("=")
-                h[k] = v
-    return h
+def header_of(path):
+    """A corpus file's `# truth:` options, read as the executing side reads them."""
+    with open(path, encoding="utf-8") as f:
+        return read_header(f.read())
 
 
 def corpus():
     files = sorted(os.path.join(CORPUS, n) for n in os.listdir(CORPUS) if n.endswith(".yaml"))
-    return [(f, read_header(f)) for f in files]
+    return [(f, header_of(f)) for f in files]
 
 
 KEY_RE = re.compile(r"\b((?:model|ddp|dist|optimizer|dataset|comm_overlap|rng|args)\.[A-Za-z][\w]*(?:\.[A-Za-z][\w]*)*)")
