@@ -14,7 +14,7 @@ const int target_bridge_supported[] = {20, 30, 40, 50, 60, TARGET_MAIN, 0};
 
 /* The development targets' snapshots (shared/reference/upstream-snapshots.md); a newer snapshot
  * moves them, with the packs (docs/adding-a-release.md). */
-static const struct {
+static const struct branch {
 	int v;
 	bool bridge;
 	const char *name, *repo, *commit, *date;
@@ -83,6 +83,15 @@ static int two_digits(const char **s)
 	return v;
 }
 
+/* The development target 'v' (for Bridge or MCore; either where 'any'), or NULL. */
+static const struct branch *branch_of(int v, bool is_bridge, bool any)
+{
+	for (size_t i = 0; i < sizeof(branches) / sizeof(branches[0]); i++)
+		if (branches[i].v == v && (any || branches[i].bridge == is_bridge))
+			return &branches[i];
+	return NULL;
+}
+
 /* "main", "main@COMMIT" or a commit of 7 or more hex digits: a development target. */
 static int parse_branch(const char *s, int *out)
 {
@@ -103,10 +112,9 @@ static int parse_branch(const char *s, int *out)
 	return -1;
 }
 
-int target_parse_version(const char *s, int *out)
+/* A release: "0.17", "0.17.1", "dev" and the other names of the development branch Bridge 0.2 ships. */
+static int parse_release(const char *s, int *out)
 {
-	if (!parse_branch(s, out))
-		return 0;
 	if (!isdigit((unsigned char)*s) || !strncasecmp(s, "0.15-", 5) || !strncasecmp(s, "0.16.0rc", 8)) {
 		for (size_t i = 0; i < sizeof(dev_names) / sizeof(dev_names[0]); i++)
 			if (!strcasecmp(s, dev_names[i])) {
@@ -139,14 +147,18 @@ int target_parse_version(const char *s, int *out)
 	return 0;
 }
 
+int target_parse_version(const char *s, int *out)
+{
+	return parse_release(s, out) && parse_branch(s, out) ? -1 : 0;      /* a release first: the common case */
+}
+
 const char *target_version_str(int v, char buf[16])
 {
+	const struct branch *b = branch_of(v, false, true);
 	if (v == TARGET_MCORE_DEV)
 		snprintf(buf, 16, "0.15-dev");
-	else if (v == TARGET_MAIN)
-		snprintf(buf, 16, "main");
-	else if (v == TARGET_MCORE_PIN)
-		snprintf(buf, 16, "main@2a75ac12");
+	else if (b)
+		snprintf(buf, 16, "%s", b->name);
 	else
 		snprintf(buf, 16, "%d.%d", v / 1000 % 100, v / 10 % 100);
 	return buf;
@@ -154,22 +166,18 @@ const char *target_version_str(int v, char buf[16])
 
 const char *target_commit(int v, bool is_bridge)
 {
-	for (size_t i = 0; i < sizeof(branches) / sizeof(branches[0]); i++)
-		if (branches[i].v == v && branches[i].bridge == is_bridge)
-			return branches[i].commit;
-	return NULL;
+	const struct branch *b = branch_of(v, is_bridge, false);
+	return b ? b->commit : NULL;
 }
 
 const char *target_label(int v, bool is_bridge, char buf[96])
 {
 	char s[16];
-	for (size_t i = 0; i < sizeof(branches) / sizeof(branches[0]); i++)
-		if (branches[i].v == v && branches[i].bridge == is_bridge) {
-			snprintf(buf, 96, "%s (%s %.10s, %s)", branches[i].name, branches[i].repo, branches[i].commit,
-				 branches[i].date);
-			return buf;
-		}
-	snprintf(buf, 96, "%s", target_version_str(v, s));
+	const struct branch *b = branch_of(v, is_bridge, false);
+	if (b)
+		snprintf(buf, 96, "%s (%s %.10s, %s)", b->name, b->repo, b->commit, b->date);
+	else
+		snprintf(buf, 96, "%s", target_version_str(v, s));
 	return buf;
 }
 

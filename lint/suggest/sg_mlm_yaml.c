@@ -221,9 +221,10 @@ static bool put(struct arena *a, struct out *o, size_t start, size_t end, const 
 	return true;
 }
 
-/* One setting into a section: the value in place, its entries removed, or a line onto 'add'. */
+/* One setting into a section: the value in place, its entries removed, or a line onto 'add'.
+ * 'rename': the entry of 'key' the file has gets this key too (a deprecated flag renamed). */
 static const char *set_one(struct arena *a, const char *buf, const struct section *sec, const char *key,
-			   const struct value *v, const char *setting, struct out *o, struct sbuf *add)
+			   const struct value *v, const char *setting, struct out *o, struct sbuf *add, const char *rename)
 {
 	const struct entry *e = find(buf, sec, key);
 	if (e && !e->one_line)
@@ -232,9 +233,11 @@ static const char *set_one(struct arena *a, const char *buf, const struct sectio
 	const char *w = spelling(a, v, e ? e->quote : 0);
 	if (!w && !none)
 		return arena_printf(a, "%s has no spelling in its quotes", setting);
-	if (w && e)
-		return put(a, o, e->val, e->val_end, e->val == e->val_end ? arena_printf(a, " %s", w) : w)
-			       ? NULL : "two edits replace the same text";
+	if (w && e) {
+		bool ok = !rename || put(a, o, e->key, e->key + e->key_len, rename);
+		ok = ok && put(a, o, e->val, e->val_end, e->val == e->val_end ? arena_printf(a, " %s", w) : w);
+		return ok ? NULL : "two edits replace the same text";
+	}
 	if (w) {
 		sbuf_printf(add, "%*s%s: %s%s", (int)sec->indent, "", key, w, o->eol);
 		return NULL;
@@ -247,23 +250,6 @@ static const char *set_one(struct arena *a, const char *buf, const struct sectio
 		    !put(a, o, sec->e[k].start, sec->e[k].next, ""))
 			return "two edits replace the same text";
 	return NULL;
-}
-
-/* The deprecated flag 'old' renamed to 'flag' where the file has it, with the new value (its entry
- * removed for an empty list, which no flag spells); NULL when done, else why not. */
-static const char *rename_one(struct arena *a, const char *buf, const struct entry *e, const char *flag,
-			      const struct value *v, const char *setting, struct out *o)
-{
-	if (!e->one_line)
-		return arena_printf(a, "%.*s: its value runs over several lines", (int)e->key_len, buf + e->key);
-	if (v->kind == V_LIST && !v->n)
-		return put(a, o, e->start, e->next, "") ? NULL : "two edits replace the same text";
-	const char *w = spelling(a, v, e->quote);
-	if (!w)
-		return arena_printf(a, "%s has no spelling in its quotes", setting);
-	return put(a, o, e->key, e->key + e->key_len, flag) &&
-		       put(a, o, e->val, e->val_end, e->val == e->val_end ? arena_printf(a, " %s", w) : w)
-		       ? NULL : "two edits replace the same text";
 }
 
 /* 'text' at 'at', on a line of its own where the file's last line has no line end. */
@@ -321,15 +307,16 @@ static const char *patch(struct arena *a, const char *buf, size_t len, const str
 		const char *setting = arena_printf(a, "%s = %s", s->key, s->val.kind == V_BOOL ? (s->val.b ? "true" : "false")
 										: value_string(a, &s->val, true));
 		const char *flag = sgt_mlm_flag(a, s->key);
-		const struct entry *old = s->renames ? find(buf, args, sgt_mlm_flag(a, s->renames)) : NULL;
+		/* the file is the whole command line: a deprecated flag is written only here, if at all */
+		const char *old = s->renames ? sgt_mlm_flag(a, s->renames) : NULL;
+		if (old && !find(buf, args, old))
+			old = NULL;
 		if (s->only_if)
 			why = arena_printf(a, "%s is written only where %s is set", setting, s->only_if);
-		else if (old)   /* the file is the whole command line: the old flag is written only here */
-			why = rename_one(a, buf, old, flag, &s->val, setting, o);
 		else if (!strncmp(s->key, "env.", 4))
-			why = set_one(a, buf, env, s->key + 4, &s->val, setting, o, &add_env);
+			why = set_one(a, buf, env, s->key + 4, &s->val, setting, o, &add_env, NULL);
 		else if (flag)
-			why = set_one(a, buf, args, flag, &s->val, setting, o, &add_args);
+			why = set_one(a, buf, args, old ? old : flag, &s->val, setting, o, &add_args, old ? flag : NULL);
 		else
 			why = arena_printf(a, "%s has no flag spelling", setting);
 	}

@@ -299,8 +299,10 @@ static size_t line_off(const char *buf, size_t len, unsigned l)
 	return s ? (size_t)(s - buf) : len;
 }
 
+/* 'key' set to 'val': where the file writes it, else under its section. With 'sibling' (a
+ * deprecated key renamed), a key the file writes becomes null and 'sibling' gets 'val' below it. */
 static void yaml_set(struct arena *a, const char *buf, size_t len, unsigned first, const char *key, const char *val,
-		     struct fix_edits *ed)
+		     const char *sibling, struct fix_edits *ed)
 {
 	char *path = arena_strdup(a, key);
 	if (!strncmp(path, "env.", 4))
@@ -340,6 +342,8 @@ static void yaml_set(struct arena *a, const char *buf, size_t len, unsigned firs
 		size_t n;
 		const char *s = text_line(buf, len, l, &n);
 		if (!dot) {     /* the leaf: its value, inline or a block below */
+			if (sibling)    /* the old key null (what the file overrides may set it too), the new below */
+				val = arena_printf(a, "null\n%*s%s: %s", (int)indent_of(s, n), "", sibling, val);
 			size_t v = indent_of(s, n) + strlen(part) + 1;
 			size_t end = n, cpos = v;
 			while (cpos < n && !(s[cpos] == '#' && (s[cpos - 1] == ' ' || s[cpos - 1] == '\t')))
@@ -369,40 +373,6 @@ static void yaml_set(struct arena *a, const char *buf, size_t len, unsigned firs
 		}
 		ind = child;
 	}
-}
-
-/* A YAML leaf 'key' replaced where the file writes it: null, and its sibling 'leaf' with value
- * 'val' on the line below; false, and nothing edited, when the file does not write it as a plain
- * mapping key. */
-static bool yaml_rename(struct arena *a, const char *buf, size_t len, unsigned first, const char *key,
-			const char *leaf, const char *val, struct fix_edits *ed)
-{
-	char *path = arena_strdup(a, key);
-	unsigned from = first, to = ~0u, l = 0;
-	size_t ind = 0, n;
-	for (char *part = path, *dot;; part = dot + 1) {
-		dot = strchr(part, '.');
-		if (dot)
-			*dot = '\0';
-		if (!(l = yaml_find(buf, len, from, to, ind, part)))
-			return false;
-		if (!dot)
-			break;
-		from = l + 1;
-		to = yaml_block_end(buf, len, l, ind);
-		ind = ind + 2;
-		for (unsigned k = from; k < to; k++) {
-			const char *cs = text_line(buf, len, k, &n);
-			if (cs && !blank(cs, n)) {
-				ind = indent_of(cs, n);
-				break;
-			}
-		}
-	}
-	/* the old key null (the config the file overrides may set it too), the new one below it */
-	const char *s = text_line(buf, len, l, &n);
-	yaml_set(a, buf, len, first, key, arena_printf(a, "null\n%*s%s: %s", (int)indent_of(s, n), "", leaf, val), ed);
-	return true;
 }
 
 /* ---- harness command lines ---- */
@@ -638,8 +608,9 @@ static const char *unit_patch(struct arena *a, const char *buf, size_t len, cons
 		for (size_t k = 0; k < c->n_sets; k++) {
 			const struct sg_set *st = &c->sets[k];
 			const char *val = spelled(a, &st->val, SG_YAML);
-			if (!st->renames || !yaml_rename(a, buf, len, u->line, st->renames, strrchr(st->key, '.') + 1, val, ed))
-				yaml_set(a, buf, len, u->line, st->renames ? st->renames : st->key, val, ed);
+			/* a renamed key: null where the file writes it, the new one below; else the old name */
+			yaml_set(a, buf, len, u->line, st->renames ? st->renames : st->key, val,
+				 st->renames ? strrchr(st->key, '.') + 1 : NULL, ed);
 		}
 		return NULL;
 	case SG_HARNESS: return harness_patch(a, buf, len, c, ed);
