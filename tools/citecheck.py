@@ -53,18 +53,19 @@ def cmd_moves(args, cites, entries, resolver):
             raise Usage(f"no ref {args.from_ref} in either tree")
     else:
         pairs = [(resolver.repos[name], old, new) for name, old, new in DEFAULT_PAIRS]
-    edits, status = [], 0
+    edits, located, status = [], [], 0
     for repo, old, new in pairs:
         if not repo.sha(new):
             raise Usage(f"no ref {new} in {repo.name}")
-        counts, found = move_pair(sites, repo, old, new, resolver)
+        counts, found, where = move_pair(sites, repo, old, new, resolver)
         edits += found
+        located += where
         print(f"citecheck: {old} -> {new}: {sum(counts.values())} places: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
         status = max(status, 1 if counts["moved"] + counts["changed"] + counts["gone"] else 0)
     if args.rewrite:
         print(f"citecheck: rewrote {rewrite(edits)} line ranges in {args.rules}")
     if args.add:
-        added, skipped = add_key(args.add, sites, pairs, resolver)
+        added, skipped = add_key(args.add, located)
         for why in skipped:
             print(f"citecheck: not added: {why}")
         print(f"citecheck: added {added} '{args.add}' citations in {args.rules}")

@@ -204,21 +204,16 @@ def applies_to_branch(entry, project):
     return "main" in spec and "<main" not in spec or ("<" not in spec and re.search(r"(>=|>)\s*[\d.dev]", spec) is not None)
 
 
-def add_key(key, sites, pairs, resolver):
+def add_key(key, located):
     """--add KEY: for each citation of --from whose every place moved cleanly to --to, a new
     mirrors line KEY beside it with the places at --to, so a development target cites its own
-    lines. A citation with a place that changed, went, sits in another file, or is pinned to
-    another commit is left for a person, and said."""
+    lines. 'located': move_pair's (site, move) pairs. A citation with a place that changed, went,
+    sits in another file, or is pinned to another commit is left for a person, and said."""
     project = key.split()[0]
     by_cite = {}
-    for repo, old, new in pairs:
-        old_sha, sub_new = repo.sha(old), repo.submodule(new) if repo.name == "bridge" else None
-        for site in sites:
-            if site.doc or not site.loc.lines:
-                continue
-            target = to_ref_for(site, repo, old_sha, new, sub_new, resolver)
-            if target:
-                by_cite.setdefault(id(site.cite), (site.cite, []))[1].append((site, locate(site, target)))
+    for site, mv in located:
+        if not site.doc and site.loc.lines:
+            by_cite.setdefault(id(site.cite), (site.cite, []))[1].append((site, mv))
     inserts, skipped = {}, []
     for cite, found in by_cite.values():
         entry = cite.entry
@@ -262,9 +257,10 @@ def add_key(key, sites, pairs, resolver):
 
 
 def move_pair(sites, repo, old, new, resolver):
-    """Print where each place cited at `old` is at `new`: the counts, and the edits that
-    --rewrite would make (moved places of `old` itself, not of the Megatron Core Bridge pins)."""
-    counts, edits = dict.fromkeys(("in place", "moved", "changed", "gone"), 0), []
+    """Print where each place cited at `old` is at `new`: the counts, the edits that --rewrite
+    would make (moved places of `old` itself, not of the Megatron Core Bridge pins), and each
+    place with where it went (for --add)."""
+    counts, edits, located = dict.fromkeys(("in place", "moved", "changed", "gone"), 0), [], []
     old_sha, sub_new = repo.sha(old), repo.submodule(new) if repo.name == "bridge" else None
     print(f"# {repo.name}: {old} ({old_sha[:10]}) -> {new} ({repo.sha(new)[:10]})")
     for site in sites:
@@ -272,13 +268,14 @@ def move_pair(sites, repo, old, new, resolver):
         if not target:
             continue
         mv = locate(site, target)
+        located.append((site, mv))
         counts[mv.status] += 1
         where = f"{mv.path}:{fmt_range(mv.lines)[1:]}" if mv.lines else mv.path
         at = f": {where} @{new if target == new else target[:10]}" if mv.status != "in place" and where else ""
         print(f"{head(site)}: {mv.status}{at}" + (f" ({mv.detail})" if mv.detail else ""))
         if mv.status == "moved" and mv.lines and site.loc.span and mv.path == site.path and target == new and not site.doc:
             edits.append((site.cite, site.loc.span, fmt_range(mv.lines)[1:]))
-    return counts, edits
+    return counts, edits, located
 
 
 def to_ref_for(site, repo, old_sha, new, sub_new, resolver):
