@@ -38,6 +38,7 @@ struct fact {
 	const struct expr *from; /* an unknown a pack step computed: the expression, whose keys say why */
 	const char *written_as; /* normalization placed it where an input wrote this other key, or NULL */
 	const char *moved_by;   /* ... and the note of the step that did (why it reads as this key) */
+	bool appended;          /* a Hydra override with '+' (+model.x=1): a key the config may lack */
 };
 
 struct facts {

@@ -69,6 +69,7 @@ void pack_free(struct pack *p)
 	strmap_release(&p->suggest_last);
 	free(p->apis);
 	free(p->claims);
+	pack_names_release(p);
 	arena_free(p->arena);
 	free(p);
 }
@@ -535,7 +536,8 @@ static void load_suggest(struct loader *ld, const struct node *n)
 /* Load a pack's parsed tree; its strings must outlive the pack. */
 static int load_tree(struct pack *p, struct diag_list *d, const char *name, struct node *root, bool lazy)
 {
-	static const char *const keys[] = {"pack", "rules", "normalize", "defaults", "flags", "suggest", "apis", "probe", NULL};
+	static const char *const keys[] = {"pack", "rules", "normalize", "defaults", "flags", "suggest", "apis", "probe", "fields",
+					   "options", NULL};
 	struct loader ld = {.p = p, .d = d, .lazy = lazy};
 	if (!root || root->kind != NODE_MAP) {
 		diag_input(d, "CG910", (struct loc){name, 1, 1}, "a rule pack is a mapping with 'rules:'");
@@ -549,6 +551,8 @@ static int load_tree(struct pack *p, struct diag_list *d, const char *name, stru
 	each(&ld, root, "suggest", load_suggest);
 	each(&ld, root, "apis", pack_load_api);
 	each(&ld, root, "probe", pack_load_claim);
+	each(&ld, root, "fields", pack_load_field_set);
+	each(&ld, root, "options", pack_load_option_set);
 	return ld.errors ? -1 : 0;
 }
 

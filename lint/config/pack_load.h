@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pack_load: what the files that load a pack share (pack.c: rules, steps, defaults, flags;
- * pack_src.c: the scanner's API table and the probe's claims). Private to them. Every problem
+ * pack_src.c: the scanner's API table and the probe's claims; pack_names.c: rules/fields.yaml). Private to them. Every problem
  * is a CG910 at the pack's own file:line. pack_find() lives here too: both loaders name rules.
  */
 #ifndef CGLINT_PACK_LOAD_H
@@ -38,6 +38,9 @@ struct rule *pack_rule_by(const struct strmap *m, const struct pack *p, const ch
 
 void pack_load_api(struct loader *ld, const struct node *n);    /* one 'apis:' entry */
 void pack_load_claim(struct loader *ld, const struct node *n);  /* one 'probe:' entry */
-void pack_sort_apis(struct pack *p);    /* by name, for pack_api_find */
+void pack_sort_apis(struct pack *p);
+void pack_load_field_set(struct loader *ld, const struct node *n);    /* one 'fields:' entry */
+void pack_load_option_set(struct loader *ld, const struct node *n);   /* one 'options:' entry */
+void pack_names_release(struct pack *p);    /* by name, for pack_api_find */
 
 #endif

@@ -12,6 +12,7 @@
 #include "base/suggest.h"
 #include "base/value.h"
 #include "config/fact.h"
+#include "config/fields.h"
 #include "config/pack.h"
 #include "config/target.h"
 #include "front/cfg.h"
@@ -107,6 +108,7 @@ struct parse {
 	const struct pack_flag *last;   /* the flag, when the tables know it for this target */
 	bool last_eq;                   /* written --flag=value */
 	bool strict;                    /* a positional word here is one no flag takes */
+	bool all_flags;                 /* rules/fields.yaml holds every flag the program takes */
 };
 
 /* The table entry for 'name' on this target; '*elsewhere' is one for another release. */
@@ -195,6 +197,24 @@ static void set_env(struct parse *ps, const char *text, const char *split, struc
 	}
 }
 
+/* A flag the target's parser lacks (rules/fields.yaml): argparse exits with "unrecognized
+ * arguments" (CG931), or a CUDA-graph flag's CG180. False where the sets do not judge it or
+ * hold it. */
+static bool unknown_flag(struct parse *ps, const struct args_word *w, const char *name)
+{
+	struct field_info fi;
+	if (fields_mlm_flag(ps->p, ps->tg, name, true, &fi) != FIELD_ABSENT)
+		return false;
+	char v[16], where[200] = "";
+	if (fi.elsewhere[0])
+		snprintf(where, sizeof(where), " (Megatron Core %s has it)", fi.elsewhere);
+	diag_input(ps->d, strstr(name, "cuda-graph") ? "CG180" : "CG931", w->loc,
+		   "%s is not a flag of Megatron-LM %s%s: argparse stops with 'unrecognized arguments'%s%s%s", name,
+		   target_version_str(ps->tg->mcore, v), where, fi.near[0] ? "; did you mean " : "", fi.near,
+		   fi.near[0] ? "?" : "");
+	return true;
+}
+
 /* One flag at argv[i]; returns the index of the next word to read. */
 static size_t one_flag(struct parse *ps, const struct args_word *argv, size_t argc, size_t i)
 {
@@ -217,6 +237,8 @@ static size_t one_flag(struct parse *ps, const struct args_word *argv, size_t ar
 			   target_range_list(by_bridge ? &elsewhere->bridge : &elsewhere->mcore, by_bridge, list,
 					     sizeof(list)));
 		f = elsewhere;
+	} else if (!f && ps->all_flags && unknown_flag(ps, w, name)) {
+		/* reported: argparse stops at it */
 	} else if (!f && ps->prog == ARGS_MEGATRON_LM) {
 		size_t len = strlen(name);
 		const char *near = closest_graph_flag(ps, name, len < 12 ? 1 : len < 20 ? 2 : 3);
@@ -360,10 +382,23 @@ static size_t mlm_stray(struct parse *ps, const struct args_word *argv, size_t a
 	return end;
 }
 
-bool args_to_facts(struct facts *t, struct diag_list *d, const struct pack *p, const struct target *tg,
-		   enum args_program prog, struct loc where, const struct args_word *argv, size_t argc, const char *layer)
+/* Megatron-LM's training scripts take the parser's flags and Model Optimizer's (pretrain_gpt.py,
+ * pretrain_mamba.py, pretrain_hybrid.py add those where it is installed; the others none); the
+ * VLM script, RL and the examples add flags of their own that rules/fields.yaml does not hold. */
+static bool all_flags_known(enum args_program prog, const char *program)
 {
-	struct parse ps = {.t = t, .d = d, .p = p, .tg = tg, .prog = prog, .layer = layer, .complete = true};
+	if (prog != ARGS_MEGATRON_LM)
+		return false;
+	const char *base = program ? base_name(program) : "pretrain_gpt.py";
+	return !strncmp(base, "pretrain_", 9) && strcmp(base, "pretrain_vlm.py");
+}
+
+bool args_to_facts(struct facts *t, struct diag_list *d, const struct pack *p, const struct target *tg,
+		   enum args_program prog, const char *program, struct loc where, const struct args_word *argv, size_t argc,
+		   const char *layer)
+{
+	struct parse ps = {.t = t, .d = d, .p = p, .tg = tg, .prog = prog, .layer = layer, .complete = true,
+			   .all_flags = all_flags_known(prog, program)};
 	/* what the rules need to know of the program: validate_args runs, the harness edited the recipe */
 	if (prog == ARGS_MEGATRON_LM)
 		facts_set(t, "args._validate_args", value_bool(true), where, layer);

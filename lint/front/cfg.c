@@ -119,7 +119,7 @@ bool cfg_is_dotlist(const char *arg)
 int cfg_dotlist(struct facts *t, struct diag_list *d, const char *arg, struct loc where, bool lenient)
 {
 	const char *p = arg;
-	bool del = *p == '~';
+	bool del = *p == '~', appended = *p == '+';
 	while (*p == '+' || *p == '~')
 		p++;
 	const char *eq = strchr(p, '=');
@@ -151,6 +151,8 @@ int cfg_dotlist(struct facts *t, struct diag_list *d, const char *arg, struct lo
 	if (v.kind == V_LIST)
 		for (size_t k = 0; k < v.n; k++)
 			v.items[k].loc = where;
-	facts_set(t, key, v, where, "dotlist")->enum_form = enum_form;
+	struct fact *f = facts_set(t, key, v, where, "dotlist");
+	f->enum_form = enum_form;
+	f->appended = appended;
 	return 0;
 }

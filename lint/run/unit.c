@@ -11,46 +11,122 @@
 #include "base/strmap.h"
 #include "base/suggest.h"
 #include "config/fact.h"
+#include "config/fields.h"
 #include "config/pack.h"
 #include "config/proj.h"
 #include "config/target.h"
 #include "front/cfg.h"
 #include "run/lint.h"
 
-/* A key that is not a CUDA-graph key the packs know but is one or two typos from one. */
-static void check_key_spelling(struct lint_run *r, const struct facts *t)
+/* Where a fact's key is judged against the target's fields: a Bridge YAML or override, not a
+ * Python recipe (the evaluator also records keys it infers from a helper's keyword arguments,
+ * docs/fields.md) nor cglint's defaults and rewrites. */
+static bool field_judged(const struct fact *f)
 {
-	const struct pack *p = r->pack;
+	size_t n = f->loc.path ? strlen(f->loc.path) : 0;
+	return n && !(n > 3 && !strcmp(f->loc.path + n - 3, ".py")) && strcmp(f->layer, "default") &&
+	       strcmp(f->layer, "normalized");
+}
+
+/* A YAML whose top-level keys are mostly not ConfigContainer's is some other file that happens
+ * to have a 'model:' (a model card): its keys are not judged. */
+static bool looks_like_config(struct lint_run *r, const struct facts *t, const struct target *tg)
+{
+	int known = 0, absent = 0;
+	const char *last = NULL;
+	size_t last_len = 0;
+	for (size_t k = 0; k < t->n; k++) {
+		const struct fact *f = t->order[k];
+		size_t len = strcspn(f->key, ".");
+		if (!field_judged(f) || (last && len == last_len && !strncmp(f->key, last, len)))
+			continue;
+		last = f->key;
+		last_len = len;
+		char top[64];
+		if (len >= sizeof(top))
+			continue;
+		memcpy(top, f->key, len);
+		top[len] = '\0';
+		struct field_info fi;
+		enum field_verdict v = fields_key(r->pack, tg, top, &fi);
+		known += v == FIELD_KNOWN;
+		absent += v == FIELD_ABSENT;
+	}
+	return known > absent;
+}
+
+/* The missing name said last ("model.teacher" of model.teacher.x): said once, at its first key. */
+struct said {
+	const char *key;
+	size_t len;
+};
+
+/* A key the target's ConfigContainer has no field for, reported as its loader treats it: Hydra
+ * refuses a command-line override (CG926), Bridge's YAML loader skips the key (CG927). */
+static void report_field(struct lint_run *r, const struct fact *f, const struct field_info *fi, const struct target *tg,
+			 bool refused, struct said *said)
+{
+	size_t len = strcspn(fi->name, "."), upto = (size_t)(fi->name - f->key) + len;
+	if (said->key && said->len == upto && !strncmp(said->key, f->key, upto))
+		return;
+	*said = (struct said){f->key, upto};
+	char v[16], where[200] = "", sec[64] = "ConfigContainer";
+	if (fi->elsewhere[0])
+		snprintf(where, sizeof(where), " (Bridge %s has it)", fi->elsewhere);
+	if (fi->name != f->key)
+		snprintf(sec, sizeof(sec), "%.*s", (int)(fi->name - 1 - f->key), f->key);
+	diag_input(&r->diags, refused ? "CG926" : "CG927", f->loc, "'%.*s' is not a field of %s in Bridge %s%s: %s%s%s%s",
+		   (int)len, fi->name, sec, target_version_str(tg->bridge, v), where,
+		   refused ? "Hydra refuses the override" : "Bridge skips it with a log warning",
+		   fi->near[0] ? "; did you mean '" : "", fi->near, fi->near[0] ? "'?" : "");
+}
+
+/* The CUDA-graph key the packs know that 'key' is one or two typos from, or NULL. */
+static const char *graph_key_near(const struct pack *p, const char *key)
+{
+	const char *leaf = strrchr(key, '.');
+	size_t parent = leaf ? (size_t)(leaf - key) : 0, i;
+	leaf = leaf ? leaf + 1 : key;
+	const char *best = NULL;
+	unsigned best_d = 99;
+	if (strmap_get(&p->suggest_keys, key, strlen(key), &i) || !strmap_get(&p->suggest_last, key, parent, &i))
+		return NULL;
+	/* the keys under the same parent, last first: on a tie the first listed wins */
+	for (; i != SIZE_MAX; i = p->suggest_prev[i]) {
+		const char *sleaf = p->suggest[i] + parent + (parent > 0);
+		/* a typo seldom hits both ends of a word: skip the edit distance where neither matches */
+		size_t len = strlen(sleaf), llen = strlen(leaf);
+		if (!llen || (leaf[0] != sleaf[0] && leaf[llen - 1] != sleaf[len - 1]))
+			continue;
+		unsigned cap = (len < 9 ? 1 : len < 16 ? 2 : 3) * SUGGEST_EDIT;
+		unsigned d = suggest_distance(leaf, sleaf, cap);
+		if (d <= cap && d <= best_d) {
+			best = sleaf;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* Each input key: a field the target lacks (CG926, CG927), or one or two typos from a CUDA-graph
+ * key (CG905, as before the field sets: a suppression of it keeps working). */
+void unit_check_keys(struct lint_run *r, const struct facts *t, const struct target *tg)
+{
+	struct said said = {0};
+	bool fields = looks_like_config(r, t, tg);
 	for (size_t k = 0; k < t->n; k++) {
 		const struct fact *f = t->order[k];
 		if (!f->loc.path || !strcmp(f->layer, "default") || !strcmp(f->layer, "normalized"))
 			continue;
-		const char *leaf = strrchr(f->key, '.');
-		size_t parent = leaf ? (size_t)(leaf - f->key) : 0;
-		leaf = leaf ? leaf + 1 : f->key;
-		const char *best = NULL;
-		unsigned best_d = 99;
-		size_t i;
-		bool known = strmap_get(&p->suggest_keys, f->key, strlen(f->key), &i);
-		/* the keys under the same parent, last first: on a tie the first listed wins */
-		if (!known && strmap_get(&p->suggest_last, f->key, parent, &i)) {
-			for (; i != SIZE_MAX; i = p->suggest_prev[i]) {
-				const char *sleaf = p->suggest[i] + parent + (parent > 0);
-				/* every key of a dump is compared: a typo seldom hits both ends of a word, so
-				 * skip the edit distance where neither end matches */
-				size_t len = strlen(sleaf), llen = strlen(leaf);
-				if (!llen || (leaf[0] != sleaf[0] && leaf[llen - 1] != sleaf[len - 1]))
-					continue;
-				unsigned cap = (len < 9 ? 1 : len < 16 ? 2 : 3) * SUGGEST_EDIT;
-				unsigned d = suggest_distance(leaf, sleaf, cap);
-				if (d <= cap && d <= best_d) {
-					best = sleaf;
-					best_d = d;
-				}
-			}
-		}
-		if (!known && best)
-			diag_input(&r->diags, "CG905", f->loc, "unknown key '%s'; did you mean '%s'?", leaf, best);
+		struct field_info fi;
+		enum field_verdict v = fields && field_judged(f) ? fields_key(r->pack, tg, f->key, &fi) : FIELD_UNJUDGED;
+		bool refused = v == FIELD_ABSENT && !strcmp(f->layer, "dotlist") && !f->appended;
+		const char *best = v == FIELD_KNOWN || refused ? NULL : graph_key_near(r->pack, f->key);
+		if (best)
+			diag_input(&r->diags, "CG905", f->loc, "unknown key '%s'; did you mean '%s'?",
+				   strrchr(f->key, '.') ? strrchr(f->key, '.') + 1 : f->key, best);
+		else if (v == FIELD_ABSENT)
+			report_field(r, f, &fi, tg, refused, &said);
 	}
 }
 
@@ -103,7 +179,7 @@ void unit_bridge_layers(struct lint_run *r, const struct unit_at *at, struct fac
 	}
 	unit_outer_env(r, t);
 	t->closed = full_dump || o->assume_defaults;
-	check_key_spelling(r, t);
+	unit_check_keys(r, t, tg);
 	unit_judge(r, at, t, tg);
 }
 

@@ -30,6 +30,9 @@ void unit_outer_env(struct lint_run *r, struct facts *t);
 void unit_dotlists(struct lint_run *r, struct facts *t);
 /* Judge one unit's facts, built by its front-end, against its target. */
 void unit_judge(struct lint_run *r, const struct unit_at *at, struct facts *t, const struct target *tg);
+/* The keys the inputs wrote: a field the target's ConfigContainer lacks (CG926, CG927), a typo
+ * of a CUDA-graph key (CG905). unit_bridge_layers does it; a launch command's unit calls it. */
+void unit_check_keys(struct lint_run *r, const struct facts *t, const struct target *tg);
 /* The layers over a Bridge config's own keys, then the unit is judged. 'env_spread': env_vars took
  * entries cglint did not read. */
 void unit_bridge_layers(struct lint_run *r, const struct unit_at *at, struct facts *t, const struct target *tg,
