@@ -487,6 +487,8 @@ def findings(diags, where, style):
     for d in diags:
         if d["rule"] in ("CG921", "CG924"):
             continue    # the base recipe's import is not installed here: what it sets is unknown, as in YAML
+        if d["rule"] in ("CG926", "CG927"):
+            continue    # a key the release lacks: judged in YAML, not yet in Python (docs/fields.md)
         if d["rule"].startswith("CG9"):
             # an input problem (syntax, unreadable file) is a failure of the generator
             sys.exit(f"py_yaml_equiv: {style}: {d['path']}:{d['line']}: {d['rule']} {d['message']}")
