@@ -3,6 +3,7 @@
 #include "base/suggest.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <string.h>
 
 #define SUGGEST_MAX_LEN 255
@@ -60,6 +61,16 @@ unsigned suggest_distance(const char *a, const char *b, unsigned cap)
 		cur = t;
 	}
 	return prev[lb] > cap ? inf : prev[lb];
+}
+
+unsigned suggest_typo(const char *word, const char *cand)
+{
+	size_t len = strlen(cand), wlen = strlen(word);
+	if (!wlen || !len || (word[0] != cand[0] && word[wlen - 1] != cand[len - 1]))
+		return UINT_MAX;
+	unsigned cap = (len < 9 ? 1 : len < 16 ? 2 : 3) * SUGGEST_EDIT;
+	unsigned d = suggest_distance(word, cand, cap);
+	return d <= cap ? d : UINT_MAX;
 }
 
 const char *suggest_closest(const char *word, const char *const *cands, size_t n)

@@ -2,6 +2,7 @@
 /* fields: a key or a flag against the target's name sets (see fields.h). */
 #include "config/fields.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,7 +24,7 @@ struct nearest {
 	const struct target *tg;
 	bool extra;
 	const char *word;
-	unsigned best, cap;
+	unsigned best;
 	char *out;
 };
 
@@ -33,14 +34,10 @@ static void consider(void *ctx, size_t set, const char *name, size_t len)
 	char cand[128];
 	if (len >= sizeof(cand) || name[0] == '_' || !set_holds(&n->p->names[set], n->tg, n->extra))
 		return;
-	size_t wlen = strlen(n->word);
-	/* a typo seldom hits both ends of a word: skip the edit distance where neither matches */
-	if (name[0] != n->word[0] && name[len - 1] != n->word[wlen - 1])
-		return;
 	memcpy(cand, name, len);
 	cand[len] = '\0';
-	unsigned d = suggest_distance(n->word, cand, n->cap);
-	if (d <= n->cap && d < n->best) {
+	unsigned d = suggest_typo(n->word, cand);
+	if (d < n->best) {
 		n->best = d;
 		memcpy(n->out, cand, len + 1);
 	}
@@ -70,7 +67,7 @@ static enum field_verdict judge(const struct pack *p, const struct target *tg, c
 	if (len < sizeof(word)) {
 		memcpy(word, name, len);
 		word[len] = '\0';
-		struct nearest near = {p, tg, extra, word, ~0u, (len < 9 ? 1 : len < 16 ? 2 : 3) * SUGGEST_EDIT, out->near};
+		struct nearest near = {p, tg, extra, word, UINT_MAX, out->near};
 		pack_names_each(p, sec, consider, &near);
 	}
 	return FIELD_ABSENT;

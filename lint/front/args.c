@@ -382,23 +382,18 @@ static size_t mlm_stray(struct parse *ps, const struct args_word *argv, size_t a
 	return end;
 }
 
-/* Megatron-LM's training scripts take the parser's flags and Model Optimizer's (pretrain_gpt.py,
- * pretrain_mamba.py, pretrain_hybrid.py add those where it is installed; the others none); the
- * VLM script, RL and the examples add flags of their own that rules/fields.yaml does not hold. */
-static bool all_flags_known(enum args_program prog, const char *program)
+bool args_all_flags_known(const char *program)
 {
-	if (prog != ARGS_MEGATRON_LM)
-		return false;
-	const char *base = program ? base_name(program) : "pretrain_gpt.py";
+	const char *base = base_name(program);
 	return !strncmp(base, "pretrain_", 9) && strcmp(base, "pretrain_vlm.py");
 }
 
 bool args_to_facts(struct facts *t, struct diag_list *d, const struct pack *p, const struct target *tg,
-		   enum args_program prog, const char *program, struct loc where, const struct args_word *argv, size_t argc,
+		   enum args_program prog, bool all_flags, struct loc where, const struct args_word *argv, size_t argc,
 		   const char *layer)
 {
 	struct parse ps = {.t = t, .d = d, .p = p, .tg = tg, .prog = prog, .layer = layer, .complete = true,
-			   .all_flags = all_flags_known(prog, program)};
+			   .all_flags = all_flags && prog == ARGS_MEGATRON_LM};
 	/* what the rules need to know of the program: validate_args runs, the harness edited the recipe */
 	if (prog == ARGS_MEGATRON_LM)
 		facts_set(t, "args._validate_args", value_bool(true), where, layer);

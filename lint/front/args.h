@@ -49,14 +49,19 @@ const char *args_run_kind(const char *program);
  * TransformerConfig fields), --no-foo-bar to model.foo_bar = false; the harness's --foo_bar to
  * perf.foo_bar, the recipe runner's to recipe.foo_bar; Hydra overrides (model.x=y) given to a
  * Bridge program are dotlists. Reports a CUDA-graph flag the target's parser does not have
- * (CG180), and for Megatron-LM's training scripts any other flag its parser lacks (CG931, from
- * rules/fields.yaml); 'program' is the script's word, NULL for a functional test's MODEL_ARGS
- * (judged as pretrain_gpt.py); a misspelled CUDA-graph flag elsewhere is CG905.
+ * (CG180), and where 'all_flags' (the program takes only the flags rules/fields.yaml holds:
+ * args_all_flags_known) any other flag Megatron-LM's parser lacks (CG931); a misspelled
+ * CUDA-graph flag elsewhere is CG905.
  * Returns false when a word in a flag's place could not be resolved ("$EXTRA_ARGS"): the command
  * line is incomplete and any flag may be set. An unresolved value only makes its flag unknown.
  */
 bool args_to_facts(struct facts *t, struct diag_list *d, const struct pack *p, const struct target *tg,
-		   enum args_program prog, const char *program, struct loc where, const struct args_word *argv, size_t argc,
+		   enum args_program prog, bool all_flags, struct loc where, const struct args_word *argv, size_t argc,
 		   const char *layer);
+/* Whether the Megatron-LM script 'program' takes only the flags rules/fields.yaml holds: the
+ * parser's and Model Optimizer's (pretrain_gpt.py, pretrain_mamba.py, pretrain_hybrid.py add those
+ * where it is installed; the other pretrain_*.py none). pretrain_vlm.py, RL and the examples
+ * add flags of their own. */
+bool args_all_flags_known(const char *program);
 
 #endif

@@ -160,8 +160,7 @@ bool mlm_test_case_facts(struct facts *t, struct diag_list *d, const struct pack
 	const char *at = root->loc.path ? root->loc.path : "";
 	bool own_flags = strcmp(m, "pretraining") || strstr(at, "/test_cases/multimodal") || strstr(at, "/test_cases/mimo/") ||
 			 strstr(at, "flextron");        /* megatron/elastification/pretrain_hybrid_flex.py */
-	bool complete = args_to_facts(t, d, p, tg, ARGS_MEGATRON_LM, own_flags ? "examples/test_script.py" : NULL,
-				      args->loc, ws.w, ws.n, "config");
+	bool complete = args_to_facts(t, d, p, tg, ARGS_MEGATRON_LM, !own_flags, args->loc, ws.w, ws.n, "config");
 	free(ws.w);
 	free(ps.p);
 	return complete;

@@ -223,7 +223,7 @@ static void script_units(struct lint_run *r, const char *path, const char *buf, 
 		unit_outer_env(r, &t);   /* the script's exports override what it inherits */
 		for (size_t k = 0; k < cmd->n_env; k++)
 			cfg_env(&t, cmd->env[k].name, cmd->env[k].value, cmd->env[k].loc, "script");
-		bool complete = args_to_facts(&t, &r->diags, r->pack, &tg, prog, w[at_prog].text, cmd->loc, w + at_prog + 1,
+		bool complete = args_to_facts(&t, &r->diags, r->pack, &tg, prog, args_all_flags_known(w[at_prog].text), cmd->loc, w + at_prog + 1,
 					      cmd->argc - at_prog - 1, "script");
 		const char *run = prog == ARGS_MEGATRON_LM ? args_run_kind(w[at_prog].text) : NULL;
 		if (run)

@@ -2,6 +2,7 @@
 /* unit: what every front-end's unit goes through before and while it is judged (see unit.h). */
 #include "run/unit.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -88,19 +89,14 @@ static const char *graph_key_near(const struct pack *p, const char *key)
 	size_t parent = leaf ? (size_t)(leaf - key) : 0, i;
 	leaf = leaf ? leaf + 1 : key;
 	const char *best = NULL;
-	unsigned best_d = 99;
+	unsigned best_d = UINT_MAX;
 	if (strmap_get(&p->suggest_keys, key, strlen(key), &i) || !strmap_get(&p->suggest_last, key, parent, &i))
 		return NULL;
 	/* the keys under the same parent, last first: on a tie the first listed wins */
 	for (; i != SIZE_MAX; i = p->suggest_prev[i]) {
 		const char *sleaf = p->suggest[i] + parent + (parent > 0);
-		/* a typo seldom hits both ends of a word: skip the edit distance where neither matches */
-		size_t len = strlen(sleaf), llen = strlen(leaf);
-		if (!llen || (leaf[0] != sleaf[0] && leaf[llen - 1] != sleaf[len - 1]))
-			continue;
-		unsigned cap = (len < 9 ? 1 : len < 16 ? 2 : 3) * SUGGEST_EDIT;
-		unsigned d = suggest_distance(leaf, sleaf, cap);
-		if (d <= cap && d <= best_d) {
+		unsigned d = suggest_typo(leaf, sleaf);
+		if (d != UINT_MAX && d <= best_d) {
 			best = sleaf;
 			best_d = d;
 		}

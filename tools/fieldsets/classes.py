@@ -17,9 +17,8 @@ class Klass:
     qual: str                   # module.Class
     module: str
     bases: list                 # the base expressions, resolved lazily
-    own: list                   # fields declared in its body (dataclass only), in order
     is_dataclass: bool
-    ann: dict                   # own field -> its annotation
+    ann: dict                   # the fields its body declares (dataclass only), in order -> annotation
     resolved: list = field(default_factory=list)
 
 
@@ -109,7 +108,7 @@ class Tree:
                 for st in node.body:
                     if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and not _is_classvar(st.annotation):
                         ann[st.target.id] = st.annotation
-            self.classes[f"{mod}.{node.name}"] = Klass(f"{mod}.{node.name}", mod, node.bases, list(ann), dc, ann)
+            self.classes[f"{mod}.{node.name}"] = Klass(f"{mod}.{node.name}", mod, node.bases, dc, ann)
         elif isinstance(node, (ast.If, ast.Try)):
             # imports under "if HAVE_X:" / "try:" still bind the name
             for part in (node.body, getattr(node, "orelse", []), *[h.body for h in getattr(node, "handlers", [])]):
@@ -169,7 +168,7 @@ class Tree:
             for f in self.fields(b, seen):
                 if f not in out:
                     out.append(f)
-        for f in self.classes[qual].own:
+        for f in self.classes[qual].ann:
             if f not in out:
                 out.append(f)
         return out

@@ -10,9 +10,9 @@ import json
 import os
 import subprocess
 import sys
+import io
 import tarfile
 import tempfile
-import io
 
 from cites.packs import MAIN, RELEASES, SUBMODULE
 from .classes import Tree, read_tree
@@ -24,7 +24,7 @@ PIN = "main@2a75ac12"
 
 # The versions, oldest first, and the ref each stands for: a series' first release (as the
 # citations read them), the development branch Bridge 0.2 ships, the two "mains".
-MCORE = [(v, t) for v, t in RELEASES["mcore"]] + [(PIN, "2a75ac12c54ba6a42b34024756820bf819a2e25f"), ("main", MAIN["mcore"])]
+MCORE = list(RELEASES["mcore"]) + [(PIN, "2a75ac12c54ba6a42b34024756820bf819a2e25f"), ("main", MAIN["mcore"])]
 BRIDGE = list(RELEASES["bridge"]) + [("main", MAIN["bridge"])]
 
 
