@@ -158,7 +158,7 @@ bool mlm_test_case_facts(struct facts *t, struct diag_list *d, const struct pack
 	 * test of the families that run pretrain_*.py has every flag judged; inference and RL
 	 * tests, and the multimodal families' own scripts, add flags of their own. */
 	const char *at = root->loc.path ? root->loc.path : "";
-	bool own_flags = strcmp(m, "pretraining") || strstr(at, "/test_cases/multimodal") || strstr(at, "/test_cases/mimo/") ||
+	bool own_flags = strcmp(m, "pretraining") || strstr(at, "multimodal") || strstr(at, "mimo/") ||
 			 strstr(at, "flextron");        /* megatron/elastification/pretrain_hybrid_flex.py */
 	bool complete = args_to_facts(t, d, p, tg, ARGS_MEGATRON_LM, !own_flags, args->loc, ws.w, ws.n, "config");
 	free(ws.w);

@@ -210,7 +210,8 @@ def cglint_env():
 def run_cglint(cglint, args, path):
     p = subprocess.run([cglint, "--isolated", *args, "--format", "json", path], capture_output=True,
                        text=True, env=cglint_env())
-    if p.returncode not in (0, 1):
+    # 2: an input error (a flag the parser rejects, CG931) is still a verdict with its JSON
+    if p.returncode not in (0, 1, 2):
         return None, f"cglint exited {p.returncode}: {p.stderr.strip()[-500:]}"
     try:
         return json.loads(p.stdout), None
@@ -245,22 +246,14 @@ def same(a, b):
 # Rows where cglint's verdict differs from upstream's and the fix belongs in lint/ or rules/: they
 # print as XFAIL with the reading below and do not fail the run; a listed row that comes out equal
 # prints XPASS and fails it, so that the entry is removed with the fix. (file, target) -> reading.
-_GTP_FLAG = (
-    "--gtp-weight-remat-size is not a Megatron-LM flag: gtp_weight_remat_size is in the "
-    "ArgumentGroupFactory exclude list (arguments.py 2369 at main, 2286 at core_v0.19.0), so argparse "
-    "stops with 'unrecognized arguments'; cglint gives no CG180 and reads the flag as "
-    "model.gtp_weight_remat_size")
 KNOWN = {
     ("M9-mlm-gtp-local-graphs-unset.yaml", "mlm-main"): (
         "the job's environment is open: a variable the file does not set may be set by the shell that "
         "launches it, so cglint lists CG209 as undecided (waiting for env.CUDA_DEVICE_MAX_CONNECTIONS; "
         "-E or --env-file decides it) where upstream, run in a clean environment, warns"),
-    ("M9-mlm-gtp-remat-size-flag.ko.yaml", "mlm-main"): _GTP_FLAG,
-    ("M9-mlm-gtp-remat-size-flag.ko.yaml", "mlm-pin"): _GTP_FLAG,
 }
 # the same readings for the release rows (informational)
 KNOWN_RELEASE = {
-    ("M9-mlm-gtp-remat-size-flag.ko.yaml", "mlm-0.19"): _GTP_FLAG,
     ("M6-ncclep-drop-pad.ko.yaml", "bridge-0.6"): None,
     ("M6-ncclep-dropless.ok.yaml", "bridge-0.6"): None,
     ("M6-mlm-ncclep-drop-pad.ko.yaml", "mlm-0.19"): None,
@@ -312,12 +305,13 @@ def compare_row(cglint, target, path, h, up, keys, baseline=None):
         match = [d for d in errors if d.get("message") == up.get("message")]
         unrec = re.search(r"unrecognized arguments: (.*)$", up.get("message") or "")
         if not match and up.get("stage") == "parse_args" and unrec:
-            # argparse's own message lists every unknown argument; cglint's CG180 names each
-            # unknown flag in a sentence of its own: the same rejection, not the same text
+            # argparse's own message lists every unknown argument; cglint's CG180 (a CUDA-graph
+            # flag) or CG931 names each unknown flag in a sentence of its own: the same rejection,
+            # not the same text
             flags = {a for a in unrec.group(1).split() if a.startswith("--")}
-            match = [d for d in errors if d.get("rule") == "CG180" and d["message"].split(" ")[0] in flags]
+            match = [d for d in errors if d.get("rule") in ("CG180", "CG931") and d["message"].split(" ")[0] in flags]
             if match:
-                row["note"] = "argparse's message (unrecognized arguments); cglint CG180 names the flag"
+                row["note"] = f"argparse's message (unrecognized arguments); cglint {match[0]['rule']} names the flag"
         row["equal"] = bool(match)
         row["cglint_rule"] = match[0]["rule"] if match else None
         if not row["equal"]:
