@@ -45,7 +45,7 @@ struct fact *facts_set(struct facts *t, const char *key, struct value v, struct 
 	f->why = NULL;
 	f->origin = (struct loc){0};
 	f->enum_form = false;
-	f->appended = false;
+	f->form = FACT_SET;
 	return f;
 }
 

@@ -26,6 +26,14 @@
 struct arena;
 struct expr;
 
+/* How an input wrote a key, where a loader treats the forms apart (Bridge's, for a key its
+ * config lacks: docs/fields.md). */
+enum fact_form {
+	FACT_SET,               /* a YAML key, a Hydra override, an attribute set in Python */
+	FACT_APPENDED,          /* a Hydra override with '+' (+model.x=1): a key the config may lack */
+	FACT_KEYWORD,           /* a keyword argument of a class's constructor (RNGConfig(seed=1)) */
+};
+
 struct fact {
 	const char *key;
 	struct value val;
@@ -38,7 +46,7 @@ struct fact {
 	const struct expr *from; /* an unknown a pack step computed: the expression, whose keys say why */
 	const char *written_as; /* normalization placed it where an input wrote this other key, or NULL */
 	const char *moved_by;   /* ... and the note of the step that did (why it reads as this key) */
-	bool appended;          /* a Hydra override with '+' (+model.x=1): a key the config may lack */
+	enum fact_form form;
 };
 
 struct facts {

@@ -12,27 +12,38 @@
 
 #define MLM "megatron-lm"
 
-static bool set_holds(const struct pack_names *s, const struct target *tg, bool extra)
+static bool hit_holds(const struct pack_name_hit *h, const struct target *tg, bool extra)
 {
-	if (s->option)
-		return target_in_range(&s->mcore, tg->mcore, false) && (!s->extra || extra);
-	return target_in_range(&s->bridge, tg->bridge, true);
+	if (h->option)
+		return target_in_range(h->range, tg->mcore, false) && (!h->extra || extra);
+	return target_in_range(h->range, tg->bridge, true);
+}
+
+static bool any_holds(const struct pack_name_hit *h, size_t n, const struct target *tg, bool extra)
+{
+	for (size_t k = 0; k < n; k++)
+		if (hit_holds(&h[k], tg, extra))
+			return true;
+	return false;
 }
 
 struct nearest {
-	const struct pack *p;
 	const struct target *tg;
 	bool extra;
 	const char *word;
+	size_t wlen;
 	unsigned best;
 	char *out;
 };
 
-static void consider(void *ctx, size_t set, const char *name, size_t len)
+static void consider(void *ctx, const char *name, size_t len, struct pack_names_item it)
 {
 	struct nearest *n = ctx;
+	struct pack_name_hit hits[16];
 	char cand[128];
-	if (len >= sizeof(cand) || name[0] == '_' || !set_holds(&n->p->names[set], n->tg, n->extra))
+	/* suggest_typo's own first test, before the copy: most names fail it */
+	if (len >= sizeof(cand) || name[0] == '_' || (name[0] != n->word[0] && name[len - 1] != n->word[n->wlen - 1]) ||
+	    !any_holds(hits, pack_names_hits(it, hits, 16), n->tg, n->extra))
 		return;
 	memcpy(cand, name, len);
 	cand[len] = '\0';
@@ -46,46 +57,46 @@ static void consider(void *ctx, size_t set, const char *name, size_t len)
 static enum field_verdict judge(const struct pack *p, const struct target *tg, const char *sec, const char *name,
 				size_t len, bool extra, struct field_info *out)
 {
-	size_t sets[16];
-	size_t n = pack_names_find(p, sec, name, len, sets, 16);
-	for (size_t k = 0; k < n; k++)
-		if (set_holds(&p->names[sets[k]], tg, extra))
-			return FIELD_KNOWN;
+	struct pack_name_hit hits[16];
+	int n = pack_names_find(p, sec, name, len, hits, 16);
+	if (n < 0)
+		return FIELD_UNJUDGED;  /* no set covers the section: a dict field, a value, no table */
+	if (any_holds(hits, (size_t)n, tg, extra))
+		return FIELD_KNOWN;
 	*out = (struct field_info){.name = name};
-	for (size_t k = 0; k < n; k++) {
-		const struct pack_names *s = &p->names[sets[k]];
+	for (int k = 0; k < n; k++) {
 		size_t used = strlen(out->elsewhere);
-		if (s->option && s->extra && !extra)
+		if (hits[k].option && hits[k].extra && !extra)
 			continue;       /* the entry point does not add it */
 		if (used)
 			snprintf(out->elsewhere + used, sizeof(out->elsewhere) - used, ", ");
 		used = strlen(out->elsewhere);
-		target_range_list(s->option ? &s->mcore : &s->bridge, !s->option, out->elsewhere + used,
+		target_range_list(hits[k].range, !hits[k].option, out->elsewhere + used,
 				  (unsigned)(sizeof(out->elsewhere) - used));
 	}
 	char word[128];
 	if (len < sizeof(word)) {
 		memcpy(word, name, len);
 		word[len] = '\0';
-		struct nearest near = {p, tg, extra, word, UINT_MAX, out->near};
-		pack_names_each(p, sec, consider, &near);
+		struct nearest near = {tg, extra, word, len, UINT_MAX, out->near};
+		/* a typo changes the length by three at most (suggest_typo) */
+		pack_names_each(p, sec, len > 3 ? len - 3 : 0, len + 3, consider, &near);
 	}
 	return FIELD_ABSENT;
 }
 
 enum field_verdict fields_key(const struct pack *p, const struct target *tg, const char *key, struct field_info *out)
 {
-	static const char *const own[] = {"env", "args", "runtime", "perf", "recipe"};     /* cglint's namespaces */
-	if (tg->bridge == TARGET_NO_BRIDGE || !pack_names_has_section(p, ""))
+	/* cglint's own namespaces, and env_vars (before Bridge 0.6 it is CG203's to say) */
+	static const struct { const char *s; size_t n; } own[] = {
+		{"env", 3}, {"args", 4}, {"runtime", 7}, {"perf", 4}, {"recipe", 6}, {"env_vars", 8}};
+	if (tg->bridge == TARGET_NO_BRIDGE || key[0] == '_')
 		return FIELD_UNJUDGED;
 	const char *dot = strchr(key, '.');
 	size_t slen = dot ? (size_t)(dot - key) : strlen(key);
 	for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++)
-		if (strlen(own[k]) == slen && !strncmp(key, own[k], slen))
+		if (own[k].n == slen && !memcmp(key, own[k].s, slen))
 			return FIELD_UNJUDGED;
-	/* env_vars before Bridge 0.6 is CG203's to say */
-	if (key[0] == '_' || (slen == 8 && !strncmp(key, "env_vars", 8)))
-		return FIELD_UNJUDGED;
 	enum field_verdict v = judge(p, tg, "", key, slen, false, out);
 	if (v != FIELD_KNOWN || !dot)
 		return v;
@@ -97,7 +108,7 @@ enum field_verdict fields_key(const struct pack *p, const struct target *tg, con
 	const char *field = dot + 1;
 	size_t flen = strcspn(field, ".");
 	/* a section holding a dict, or a value (mixed_precision: "bf16_mixed"), has no name set */
-	if (!flen || field[0] == '_' || !pack_names_has_section(p, sec))
+	if (!flen || field[0] == '_')
 		return FIELD_UNJUDGED;
 	return judge(p, tg, sec, field, flen, false, out);
 }
@@ -105,7 +116,7 @@ enum field_verdict fields_key(const struct pack *p, const struct target *tg, con
 enum field_verdict fields_mlm_flag(const struct pack *p, const struct target *tg, const char *flag, bool extra,
 				   struct field_info *out)
 {
-	if (!pack_names_has_section(p, MLM) || strncmp(flag, "--", 2))
+	if (strncmp(flag, "--", 2))
 		return FIELD_UNJUDGED;
 	return judge(p, tg, MLM, flag, strlen(flag), extra, out);
 }

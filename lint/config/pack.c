@@ -147,7 +147,7 @@ int pack_parse_all(struct pack *p, struct diag_list *d)
 		const struct step *s = p->steps[k];
 		bad |= parse_all(&s->when, 1, d) | parse_all(s->exprs, s->n, d);
 	}
-	return bad;
+	return bad | pack_names_load_all(p, d);
 }
 
 static void mirrors(struct loader *ld, const struct node *map, struct mirror **out, size_t *n_out)
@@ -551,8 +551,7 @@ static int load_tree(struct pack *p, struct diag_list *d, const char *name, stru
 	each(&ld, root, "suggest", load_suggest);
 	each(&ld, root, "apis", pack_load_api);
 	each(&ld, root, "probe", pack_load_claim);
-	each(&ld, root, "fields", pack_load_field_set);
-	each(&ld, root, "options", pack_load_option_set);
+	pack_load_names(&ld, root);
 	return ld.errors ? -1 : 0;
 }
 

@@ -39,8 +39,11 @@ struct rule *pack_rule_by(const struct strmap *m, const struct pack *p, const ch
 void pack_load_api(struct loader *ld, const struct node *n);    /* one 'apis:' entry */
 void pack_load_claim(struct loader *ld, const struct node *n);  /* one 'probe:' entry */
 void pack_sort_apis(struct pack *p);
-void pack_load_field_set(struct loader *ld, const struct node *n);    /* one 'fields:' entry */
-void pack_load_option_set(struct loader *ld, const struct node *n);   /* one 'options:' entry */
+/* A pack's 'fields:' and 'options:' name sets: read now, or for a built-in pack ('lazy') on
+ * first use. */
+void pack_load_names(struct loader *ld, const struct node *root);
+/* The built-in name sets not read yet, read now into 'd' (pack_parse_all, at build time). */
+int pack_names_load_all(struct pack *p, struct diag_list *d);
 void pack_names_release(struct pack *p);    /* by name, for pack_api_find */
 
 #endif

@@ -207,7 +207,7 @@ static bool unknown_flag(struct parse *ps, const struct args_word *w, const char
 		return false;
 	char v[16], where[200] = "";
 	if (fi.elsewhere[0])
-		snprintf(where, sizeof(where), " (Megatron Core %s has it)", fi.elsewhere);
+		snprintf(where, sizeof(where), " (it is one in Megatron-LM %s)", fi.elsewhere);
 	diag_input(ps->d, strstr(name, "cuda-graph") ? "CG180" : "CG931", w->loc,
 		   "%s is not a flag of Megatron-LM %s%s: argparse stops with 'unrecognized arguments'%s%s%s", name,
 		   target_version_str(ps->tg->mcore, v), where, fi.near[0] ? "; did you mean " : "", fi.near,

@@ -153,6 +153,6 @@ int cfg_dotlist(struct facts *t, struct diag_list *d, const char *arg, struct lo
 			v.items[k].loc = where;
 	struct fact *f = facts_set(t, key, v, where, "dotlist");
 	f->enum_form = enum_form;
-	f->appended = appended;
+	f->form = appended ? FACT_APPENDED : FACT_SET;
 	return 0;
 }

@@ -19,14 +19,11 @@
 #include "front/cfg.h"
 #include "run/lint.h"
 
-/* Where a fact's key is judged against the target's fields: a Bridge YAML or override, not a
- * Python recipe (the evaluator also records keys it infers from a helper's keyword arguments,
- * docs/fields.md) nor cglint's defaults and rewrites. */
+/* Where a fact's key is judged against the target's fields: what an input wrote, not cglint's
+ * defaults and rewrites. */
 static bool field_judged(const struct fact *f)
 {
-	size_t n = f->loc.path ? strlen(f->loc.path) : 0;
-	return n && !(n > 3 && !strcmp(f->loc.path + n - 3, ".py")) && strcmp(f->layer, "default") &&
-	       strcmp(f->layer, "normalized");
+	return f->loc.path && strcmp(f->layer, "default") && strcmp(f->layer, "normalized");
 }
 
 /* A YAML whose top-level keys are mostly not ConfigContainer's is some other file that happens
@@ -73,12 +70,16 @@ static void report_field(struct lint_run *r, const struct fact *f, const struct 
 	*said = (struct said){f->key, upto};
 	char v[16], where[200] = "", sec[64] = "ConfigContainer";
 	if (fi->elsewhere[0])
-		snprintf(where, sizeof(where), " (Bridge %s has it)", fi->elsewhere);
+		snprintf(where, sizeof(where), " (it is one in Bridge %s)", fi->elsewhere);
 	if (fi->name != f->key)
 		snprintf(sec, sizeof(sec), "%.*s", (int)(fi->name - 1 - f->key), f->key);
+	size_t n = strlen(f->loc.path);
+	bool python = n > 3 && !strcmp(f->loc.path + n - 3, ".py");
 	diag_input(&r->diags, refused ? "CG926" : "CG927", f->loc, "'%.*s' is not a field of %s in Bridge %s%s: %s%s%s%s",
 		   (int)len, fi->name, sec, target_version_str(tg->bridge, v), where,
-		   refused ? "Hydra refuses the override" : "Bridge skips it with a log warning",
+		   f->form == FACT_KEYWORD ? "the constructor raises TypeError (an unexpected keyword argument)"
+		   : refused ? "Hydra refuses the override"
+		   : python ? "Python makes it an attribute that nothing reads" : "Bridge skips it with a log warning",
 		   fi->near[0] ? "; did you mean '" : "", fi->near, fi->near[0] ? "'?" : "");
 }
 
@@ -116,7 +117,9 @@ void unit_check_keys(struct lint_run *r, const struct facts *t, const struct tar
 			continue;
 		struct field_info fi;
 		enum field_verdict v = fields && field_judged(f) ? fields_key(r->pack, tg, f->key, &fi) : FIELD_UNJUDGED;
-		bool refused = v == FIELD_ABSENT && !strcmp(f->layer, "dotlist") && !f->appended;
+		/* Hydra refuses an override without '+'; a constructor, a keyword it lacks */
+		bool refused = v == FIELD_ABSENT &&
+			       ((!strcmp(f->layer, "dotlist") && f->form != FACT_APPENDED) || f->form == FACT_KEYWORD);
 		const char *best = v == FIELD_KNOWN || refused ? NULL : graph_key_near(r->pack, f->key);
 		if (best)
 			diag_input(&r->diags, "CG905", f->loc, "unknown key '%s'; did you mean '%s'?",

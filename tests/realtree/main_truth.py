@@ -275,6 +275,12 @@ WARN_TEXT = {
     "CG209": "For GTP workloads, consider setting it to 16 or 32",   # cuda_graphs.py 137-141 (main)
 }
 
+def field_key(message):
+    """The key a CG926/CG927 message names: "'x' is not a field of model in ..." -> model.x."""
+    m = re.match(r"'([^']+)' is not a field of (\S+) in ", message)
+    return (m.group(1) if m.group(2) == "ConfigContainer" else f"{m.group(2)}.{m.group(1)}") if m else message
+
+
 def expected(h, target, key="expect"):
     if TARGETS[target][4]:
         return None
@@ -362,6 +368,16 @@ def compare_row(cglint, target, path, h, up, keys, baseline=None):
             row["why"] = (row.get("why", "") + "; " if row.get("why") else "") + (
                 f"upstream warns ({text}…), cglint gives no {rule}" if up_w else
                 f"cglint gives {rule}, upstream does not warn")
+    # the keys the config lacks: Bridge's _apply_overrides skips them (main_exec.py lists them as
+    # ignored_keys); cglint says each with CG927 (CG926 where a loader refuses it)
+    if "ignored_keys" in up:
+        cg_ign = sorted(field_key(d["message"]) for d in diags if d.get("rule") in ("CG926", "CG927"))
+        up_ign = sorted(up["ignored_keys"])
+        row["ignored"] = {"upstream": up_ign, "cglint": cg_ign}
+        if cg_ign != up_ign:
+            row["equal"] = False
+            row["why"] = (row.get("why", "") + "; " if row.get("why") else "") + \
+                f"keys the config lacks: upstream skips {up_ign}, cglint reports {cg_ign}"
     if baseline and TARGETS[target][4]:
         bdoc, berr = run_cglint(baseline, args, path)
         if bdoc is None:

@@ -19,6 +19,7 @@ class Klass:
     bases: list                 # the base expressions, resolved lazily
     is_dataclass: bool
     ann: dict                   # the fields its body declares (dataclass only), in order -> annotation
+    attrs: list                 # the other public names its body defines: methods, properties, class values
     resolved: list = field(default_factory=list)
 
 
@@ -108,7 +109,16 @@ class Tree:
                 for st in node.body:
                     if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and not _is_classvar(st.annotation):
                         ann[st.target.id] = st.annotation
-            self.classes[f"{mod}.{node.name}"] = Klass(f"{mod}.{node.name}", mod, node.bases, dc, ann)
+            attrs = []
+            for st in node.body:
+                if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    attrs.append(st.name)
+                elif isinstance(st, ast.Assign):
+                    attrs += [t.id for t in st.targets if isinstance(t, ast.Name)]
+                elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.target.id not in ann:
+                    attrs.append(st.target.id)
+            attrs = [a for a in attrs if not a.startswith("_")]
+            self.classes[f"{mod}.{node.name}"] = Klass(f"{mod}.{node.name}", mod, node.bases, dc, ann, attrs)
         elif isinstance(node, (ast.If, ast.Try)):
             # imports under "if HAVE_X:" / "try:" still bind the name
             for part in (node.body, getattr(node, "orelse", []), *[h.body for h in getattr(node, "handlers", [])]):
@@ -172,6 +182,23 @@ class Tree:
             if f not in out:
                 out.append(f)
         return out
+
+    def names(self, qual):
+        """What hasattr() finds on an instance beyond __init__'s own: the fields and every public
+        method, property and class value of the class and its bases."""
+        out = set(self.fields(qual))
+        for q in self.ancestors(qual) | {qual}:
+            out.update(self.classes[q].attrs)
+        return out
+
+    def ancestors(self, qual, seen=None):
+        """Every class of the trees 'qual' derives from."""
+        seen = seen if seen is not None else set()
+        for b in self.bases(qual):
+            if b in self.classes and b not in seen:
+                seen.add(b)
+                self.ancestors(b, seen)
+        return seen
 
     def subclasses(self, roots):
         """'roots' and every class of the tree that derives from one of them."""

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""The extracted sets as rules/fields.yaml: each name once per run of versions that have it,
-names grouped by the same runs, every group a range in the packs' syntax."""
-import textwrap
+"""The extracted sets as rules/fields.yaml: per section (or program), the runs of versions its
+names exist in, and every name once, sorted, with the runs it holds as a suffix ('name@1,3';
+none: the first run). cglint looks a name up by binary search over the list as the build
+compiled it, with nothing to index at run time."""
 
 
 def runs(versions, present):
@@ -21,46 +22,39 @@ def runs(versions, present):
     return out
 
 
-def groups(versions, sets):
-    """[(range, sorted names)] from {version: names}, ranges in version order."""
-    by_range = {}
-    for name in set().union(*sets.values()):
-        for r in runs(versions, {v for v in versions if name in sets.get(v, ())}):
-            by_range.setdefault(r, []).append(name)
-    order = {r: k for k, r in enumerate(sorted(by_range, key=lambda r: (r != "", r)))}
-    return [(r, sorted(by_range[r])) for r in sorted(by_range, key=order.get)]
+def table(versions, sets):
+    """([ranges], [name or name@i,j]) from {version: names}: the ranges the names hold, the
+    commonest first (it goes without a suffix)."""
+    held = {name: runs(versions, {v for v in versions if name in sets.get(v, ())})
+            for name in set().union(*sets.values())}
+    count = {}
+    for rs in held.values():
+        for r in rs:
+            count[r] = count.get(r, 0) + 1
+    ranges = sorted(count, key=lambda r: (-count[r], r))
+    at = {r: k for k, r in enumerate(ranges)}
+    names = []
+    for name in sorted(held, key=lambda n: n.encode()):     # byte order, as cglint compares
+        ks = sorted(at[r] for r in held[name])
+        names.append(name if ks == [0] else f"{name}@{','.join(map(str, ks))}")
+    return ranges, names
 
 
-def chunks(names, most=3000):
-    """'names' in runs of at most 'most' characters: cglint embeds each as a C string, and C
-    compilers need not take one over 4095."""
-    out, cur = [], []
-    for n in names:
-        if cur and len(" ".join(cur + [n])) > most:
-            out.append(cur)
-            cur = []
-        cur.append(n)
-    return out + [cur] if cur else out
-
-
-def _names(names):
-    return "\n".join(textwrap.wrap(" ".join(names), 96, break_long_words=False, break_on_hyphens=False,
-                                   initial_indent="      ", subsequent_indent="      "))
+def _entry(lines, head, key, ranges, names):
+    lines += head + [f"    {key}: [{', '.join(f'{chr(34)}{r}{chr(34)}' for r in ranges)}]", "    names:"]
+    lines += [f"      - {n}" for n in names]
 
 
 def write(path, header, bridge_versions, sections, mcore_versions, options):
     """sections: {version: {section: names}}; options: {version: {"base": [...], "modelopt": [...]}}."""
     lines = [f"# {l}" if l else "#" for l in header] + ["pack: fields", "fields:"]
     for section in sorted({s for v in sections.values() for s in v}):
-        for r, all_names in groups(bridge_versions, {v: sections[v].get(section, set()) for v in sections}):
-            for names in chunks(all_names):
-                lines += [f"  - section: {section!r}" if not section else f"  - section: {section}",
-                          *([f'    bridge: "{r}"'] if r else []), "    names: >-", _names(names)]
+        ranges, names = table(bridge_versions, {v: sections[v].get(section, set()) for v in sections})
+        _entry(lines, [f"  - section: {section!r}" if not section else f"  - section: {section}"], "bridge", ranges, names)
     lines.append("options:")
     for extra in ("base", "modelopt"):
-        for r, all_names in groups(mcore_versions, {v: set(options[v][extra]) for v in options}):
-            for names in chunks(all_names):
-                lines += ["  - program: megatron-lm", *([f"    extra: {extra}"] if extra != "base" else []),
-                          *([f'    mcore: "{r}"'] if r else []), "    names: >-", _names(names)]
+        ranges, names = table(mcore_versions, {v: set(options[v][extra]) for v in options})
+        _entry(lines, ["  - program: megatron-lm", *([f"    extra: {extra}"] if extra != "base" else [])], "mcore",
+               ranges, names)
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -38,15 +38,16 @@ def bridge_sections(bridge_git, mcore_git, ref):
     whole container's own fields under ''."""
     tree = Tree().add(read_tree(mcore_git, _pin(bridge_git, ref), ["megatron"]))
     tree.add(read_tree(bridge_git, ref, ["src/megatron/bridge"]), "src/")
-    out = {"": set(tree.fields(CONTAINER))}
+    out = {"": tree.names(CONTAINER)}
     for section, classes in tree.field_classes(CONTAINER).items():
-        # what a section may hold: the classes its annotation names, their direct bases (a
-        # DistillationProvider is a TransformerConfig, not a GPTModelProvider), and every class
-        # derived from one
-        roots = set(classes) | {b for c in classes for b in tree.bases(c)}
+        # what a section may hold: the classes its annotation names, the classes they derive
+        # from (a DistillationProvider is a TransformerConfig, not a GPTModelProvider; a vision
+        # encoder's config is Megatron Core's), and every class derived from one; of each, what
+        # hasattr() finds (Bridge's loader skips a key only where that fails)
+        roots = set(classes).union(*(tree.ancestors(c) for c in classes))
         names = set()
         for c in tree.subclasses(roots):
-            names.update(tree.fields(c))
+            names.update(tree.names(c))
         if names:
             out[section] = names
     return out

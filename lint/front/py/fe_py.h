@@ -50,6 +50,7 @@ struct py_key {
 				 * that has no default"); NULL otherwise or when no reason is kept */
 	struct loc via;         /* written in a followed helper or base recipe (loc is there): the
 				 * call in this file it came through; path NULL otherwise */
+	bool keyword;           /* written as a keyword argument of a constructor (RNGConfig(seed=1)) */
 };
 
 /* Something a front-end could not follow and says so (an import it cannot resolve). */

@@ -182,6 +182,13 @@ static void rec_one(struct py_log *l, struct py_rec r)
 		}
 }
 
+void py_unit_keyword(struct py_log *l, size_t from, const char *key)
+{
+	for (size_t k = from; k < l->n; k++)
+		if (l->recs[k].op == PY_SET && !strcmp(l->recs[k].key, key))
+			l->recs[k].keyword = true;
+}
+
 void py_unit_put(struct py_log *l, const char *key, struct value v, struct loc loc, const char *why)
 {
 	if (v.kind == V_STR && v.i < 0) {      /* a class the evaluator holds (py_fn.h): no value */
@@ -307,7 +314,7 @@ void py_unit_result(const struct py_log *l, const char *ns, struct arena *a, str
 		switch (r->op) {
 		case PY_SET:
 			if (*key)
-				out->keys[cnt++] = (struct py_key){key, r->val, r->loc, r->why, r->via};
+				out->keys[cnt++] = (struct py_key){key, r->val, r->loc, r->why, r->via, r->keyword};
 			break;
 		case PY_SPREAD:
 			out->env_spread |= !strcmp(r->key, env);

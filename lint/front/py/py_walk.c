@@ -254,8 +254,10 @@ static void assign_ctor(struct fn *f, const char *key, TSNode call, unsigned dep
 		TSNode a = ts_node_named_child(args, k);
 		if (is(a, "keyword_argument")) {
 			TSNode name = field(a, "name");
-			assign(f, arena_printf(f->a, "%s.%s", key, py_text(f, name)), field(a, "value"),
-			       loc_of(f->path, name), depth + 1);
+			const char *kw = arena_printf(f->a, "%s.%s", key, py_text(f, name));
+			size_t from = f->log.n;
+			assign(f, kw, field(a, "value"), loc_of(f->path, name), depth + 1);
+			py_unit_keyword(&f->log, from, kw);
 		} else if (is(a, "dictionary_splat")) {
 			const char *w;
 			struct value v = py_eval(f, ts_node_named_child(a, 0), &w, depth + 1);
