@@ -75,7 +75,7 @@ static enum field_verdict judge(const struct pack *p, const struct target *tg, c
 				  (unsigned)(sizeof(out->elsewhere) - used));
 	}
 	char word[128];
-	if (len < sizeof(word)) {
+	if (len && len < sizeof(word)) {
 		memcpy(word, name, len);
 		word[len] = '\0';
 		struct nearest near = {tg, extra, word, len, UINT_MAX, out->near};
@@ -90,10 +90,10 @@ enum field_verdict fields_key(const struct pack *p, const struct target *tg, con
 	/* cglint's own namespaces, and env_vars (before Bridge 0.6 it is CG203's to say) */
 	static const struct { const char *s; size_t n; } own[] = {
 		{"env", 3}, {"args", 4}, {"runtime", 7}, {"perf", 4}, {"recipe", 6}, {"env_vars", 8}};
-	if (tg->bridge == TARGET_NO_BRIDGE || key[0] == '_')
-		return FIELD_UNJUDGED;
 	const char *dot = strchr(key, '.');
 	size_t slen = dot ? (size_t)(dot - key) : strlen(key);
+	if (tg->bridge == TARGET_NO_BRIDGE || key[0] == '_' || !slen)   /* ".x": no name to judge */
+		return FIELD_UNJUDGED;
 	for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++)
 		if (own[k].n == slen && !memcmp(key, own[k].s, slen))
 			return FIELD_UNJUDGED;
