@@ -32,6 +32,7 @@ enum fact_form {
 	FACT_SET,               /* a YAML key, a Hydra override, an attribute set in Python */
 	FACT_APPENDED,          /* a Hydra override with '+' (+model.x=1): a key the config may lack */
 	FACT_KEYWORD,           /* a keyword argument of a class's constructor (RNGConfig(seed=1)) */
+	FACT_DECLARED,          /* a default the environment's class declares: a field there by construction */
 };
 
 struct fact {

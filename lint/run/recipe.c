@@ -198,7 +198,7 @@ static void unit_facts(struct lint_run *r, const struct py_unit *pu, struct fact
 		struct fact *f = facts_set(t, pk->key, pk->val, at ? *at : placed ? pk->via : pk->loc, layer);
 		f->why = pk->why;
 		f->origin = placed ? pk->loc : (struct loc){0};
-		f->form = pk->keyword ? FACT_KEYWORD : FACT_SET;
+		f->form = pk->form == PY_KEYWORD ? FACT_KEYWORD : pk->form == PY_DECLARED ? FACT_DECLARED : FACT_SET;
 	}
 	python_sections(t, pu->keys, pu->n_keys, at);
 	for (size_t c = 0; c < pu->n_closed; c++)       /* env_vars left at ConfigContainer's dict() */

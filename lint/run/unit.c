@@ -20,10 +20,12 @@
 #include "run/lint.h"
 
 /* Where a fact's key is judged against the target's fields: what an input wrote, not cglint's
- * defaults and rewrites. */
+ * defaults and rewrites, nor the defaults of the class the environment holds (which may be
+ * another Megatron Core than the release pins). */
 static bool field_judged(const struct fact *f)
 {
-	return f->loc.path && strcmp(f->layer, "default") && strcmp(f->layer, "normalized");
+	return f->loc.path && strcmp(f->layer, "default") && strcmp(f->layer, "normalized") &&
+	       f->form != FACT_DECLARED;
 }
 
 /* A YAML whose top-level keys are mostly not ConfigContainer's is some other file that happens

@@ -42,6 +42,13 @@
 
 struct arena;
 
+/* How a function set a key, where Bridge's loaders tell the forms apart (docs/fields.md). */
+enum py_form {
+	PY_ASSIGNED,            /* an attribute or a call's result: cfg.model.x = 1 */
+	PY_KEYWORD,             /* a keyword argument of a constructor (RNGConfig(seed=1)) */
+	PY_DECLARED,            /* a default the environment's class declares: its field by construction */
+};
+
 struct py_key {
 	const char *key;        /* "model.cuda_graph_impl" */
 	struct value val;       /* V_UNKNOWN where cglint cannot know it */
@@ -50,7 +57,7 @@ struct py_key {
 				 * that has no default"); NULL otherwise or when no reason is kept */
 	struct loc via;         /* written in a followed helper or base recipe (loc is there): the
 				 * call in this file it came through; path NULL otherwise */
-	bool keyword;           /* written as a keyword argument of a constructor (RNGConfig(seed=1)) */
+	enum py_form form;
 };
 
 /* Something a front-end could not follow and says so (an import it cannot resolve). */

@@ -590,6 +590,7 @@ bool py_class_defaults_of(struct fn *f, struct mod *m, struct klass *k, const ch
 			break;
 	}
 	bool model = !strcmp(py_bridge_section(cls) ? py_bridge_section(cls) : "", "model");
+	size_t from = f->log.n;
 	for (size_t i = 0; i < ki->n_fields; i++) {
 		const struct cfield *fd = &ki->fields[i];
 		if (fd->required)
@@ -610,6 +611,7 @@ bool py_class_defaults_of(struct fn *f, struct mod *m, struct klass *k, const ch
 		v.loc = at;
 		py_unit_put(&f->log, arena_printf(f->a, "%s.%s", key, fd->name), v, at, why);
 	}
+	py_unit_form(&f->log, from, NULL, PY_DECLARED);        /* not judged against a release's fields */
 	return true;
 }
 

@@ -182,11 +182,11 @@ static void rec_one(struct py_log *l, struct py_rec r)
 		}
 }
 
-void py_unit_keyword(struct py_log *l, size_t from, const char *key)
+void py_unit_form(struct py_log *l, size_t from, const char *key, enum py_form form)
 {
 	for (size_t k = from; k < l->n; k++)
-		if (l->recs[k].op == PY_SET && !strcmp(l->recs[k].key, key))
-			l->recs[k].keyword = true;
+		if (l->recs[k].op == PY_SET && (!key || !strcmp(l->recs[k].key, key)))
+			l->recs[k].form = form;
 }
 
 void py_unit_put(struct py_log *l, const char *key, struct value v, struct loc loc, const char *why)
@@ -314,7 +314,7 @@ void py_unit_result(const struct py_log *l, const char *ns, struct arena *a, str
 		switch (r->op) {
 		case PY_SET:
 			if (*key)
-				out->keys[cnt++] = (struct py_key){key, r->val, r->loc, r->why, r->via, r->keyword};
+				out->keys[cnt++] = (struct py_key){key, r->val, r->loc, r->why, r->via, r->form};
 			break;
 		case PY_SPREAD:
 			out->env_spread |= !strcmp(r->key, env);

@@ -40,7 +40,7 @@ struct py_rec {
 				 * what was under the key became unknown */
 	struct loc via;         /* replayed from a call: the call (the outermost one wins) */
 	unsigned hash, len;     /* of 'key', set as the log takes the record: for py_unit_get */
-	bool keyword;           /* PY_SET: written as a keyword argument of a constructor (py_key.keyword) */
+	enum py_form form;      /* PY_SET: how it was written (py_key.form) */
 };
 
 /* A name in a function: an object (or one of its sections), or a plain value. */
@@ -103,9 +103,9 @@ const char *py_unit_new_ns(struct py_log *l);
 bool py_unit_under(const char *key, const char *prefix);
 
 void py_unit_put(struct py_log *l, const char *key, struct value v, struct loc loc, const char *why);
-/* The sets of 'key' itself among the records from 'from' on were written as a constructor's
- * keyword argument (RNGConfig(seed=1)). */
-void py_unit_keyword(struct py_log *l, size_t from, const char *key);
+/* The sets among the records from 'from' on, of 'key' itself or of any key when it is NULL, were
+ * written in 'form' (a constructor's keyword argument, a class's declared default). */
+void py_unit_form(struct py_log *l, size_t from, const char *key, enum py_form form);
 /* Every key set so far under 'prefix' becomes unknown ('why'), and a PY_FORGET (replaced) or
  * PY_TOUCH (changed by code cglint does not read) record says so for callers. */
 void py_unit_forget(struct py_log *l, const char *prefix, bool touch, const char *why);

@@ -257,7 +257,7 @@ static void assign_ctor(struct fn *f, const char *key, TSNode call, unsigned dep
 			const char *kw = arena_printf(f->a, "%s.%s", key, py_text(f, name));
 			size_t from = f->log.n;
 			assign(f, kw, field(a, "value"), loc_of(f->path, name), depth + 1);
-			py_unit_keyword(&f->log, from, kw);
+			py_unit_form(&f->log, from, kw, PY_KEYWORD);
 		} else if (is(a, "dictionary_splat")) {
 			const char *w;
 			struct value v = py_eval(f, ts_node_named_child(a, 0), &w, depth + 1);
