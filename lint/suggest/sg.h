@@ -75,6 +75,8 @@ struct sg_unit {
 	struct sg_choice *choices;      /* one, or one per branch */
 	const char *unknown;            /* branches: the first key they split on, and why it is unknown */
 	size_t n_choices;
+	const struct sg_choice *spelling; /* its own setting in the target's spelling, where it writes a
+					   * deprecated one: --fix's edit where the choices leave it, or NULL */
 };
 
 struct sg;

@@ -300,9 +300,12 @@ static void collect(struct sgx *x, const struct run *r, const struct run *off, s
 	const char *lines[MAX_LIST];
 	const char *seen[MAX_LIST];
 	size_t n = 0, n_seen = ids_of(off, false, SEV_NOTE, seen);
+	/* the trial writes the unit's own keys; the patch renames them as the target spells them */
+	bool respelled = x->tg->mcore >= 180 && (x->lang == SG_MLM || x->lang == SG_PY || x->lang == SG_YAML);
 	for (size_t k = 0; k < r->l.n && n < MAX_LIST; k++) {
 		const struct diag *d = &r->l.items[k];
-		if (d->supp != DIAG_SUPP_NONE || d->sev == SEV_ERROR || listed(seen, n_seen, d->rule->head.id))
+		if (d->supp != DIAG_SUPP_NONE || d->sev == SEV_ERROR || listed(seen, n_seen, d->rule->head.id) ||
+		    (respelled && (!strcmp(d->rule->head.id, "CG132") || !strcmp(d->rule->head.id, "CG133"))))
 			continue;
 		lines[n++] = arena_printf(x->a, "%s %s: %s", d->rule->head.id, diag_sev_name(d->sev), d->message);
 		seen[n_seen < MAX_LIST ? n_seen++ : n_seen - 1] = d->rule->head.id;
@@ -333,8 +336,8 @@ static void collect(struct sgx *x, const struct run *r, const struct run *off, s
  * would fail MCore's assert that both are not set, CG131). */
 static void respell(struct sgx *x, struct sg_choice *c)
 {
-	if (x->tg->mcore < 180 || (x->lang != SG_MLM && x->lang != SG_PY && x->lang != SG_YAML) || !c->n_sets)
-		return;         /* a unit that has its setting already is not patched for the spelling alone */
+	if (x->tg->mcore < 180 || (x->lang != SG_MLM && x->lang != SG_PY && x->lang != SG_YAML))
+		return;
 	const struct fact *f = sgt_scope_written(x->pre);
 	if (!f || !f->loc.path)
 		return;
@@ -398,6 +401,27 @@ static void prune(struct sgx *x, const struct facts *base, const char *const *ow
 		else
 			k++;
 	}
+}
+
+/* A warning of rules/failures.yaml (a run-time failure no check stops: Megatron-FSDP's hooks
+ * captured in the wrong phase, a hang at shutdown) that the trial brings and the unit as written
+ * does not have: the candidate is blocked as by an error, "rule (name): message". */
+static const char *fresh_failure(struct sgx *x, const struct run *r, const struct run *now)
+{
+	for (size_t k = 0; k < r->l.n; k++) {
+		const struct diag *d = &r->l.items[k];
+		const struct rule *rule = d->rule;
+		const char *path = rule->defined.path;
+		size_t n = path ? strlen(path) : 0;
+		if (d->supp != DIAG_SUPP_NONE || d->sev != SEV_WARNING || n < 13 || strcmp(path + n - 13, "failures.yaml"))
+			continue;
+		bool had = false;
+		for (size_t i = 0; i < now->l.n && !had; i++)
+			had = now->l.items[i].rule == rule && now->l.items[i].supp == DIAG_SUPP_NONE;
+		if (!had)
+			return arena_printf(x->a, "%s (%s): %s", rule->head.id, rule->head.name, d->message);
+	}
+	return NULL;
 }
 
 /* The unit's own setting is full-iteration graphs: the impl of MCore 0.18+, or local with the
@@ -474,6 +498,12 @@ static void decide(struct sgx *x, const struct facts *base, const struct sgt_cla
 			size_t ne = ids_of(&r, false, SEV_ERROR, errs), fresh = 0;
 			for (size_t i = 0; i < ne; i++)
 				fresh += !listed(own, n_own, errs[i]);
+			const char *failure = fresh ? NULL : fresh_failure(x, &r, now);
+			if (failure) {  /* no setting lifts it: the candidate itself is the failure */
+				stuck = failure;
+				run_close(&r);
+				break;
+			}
 			if (!fresh) {
 				struct trial before = t;
 				if (!have_passed && round + 1 < MAX_ROUNDS && settle(x, &r, &t)) {
@@ -486,7 +516,8 @@ static void decide(struct sgx *x, const struct facts *base, const struct sgt_cla
 				c->scope = scope;
 				prune(x, base, own, n_own, &t, ids_of(&r, true, SEV_ERROR, errs));
 				diff_sets(x, &t, c);
-				respell(x, c);
+				if (c->n_sets)  /* a unit that has its setting gets the spelling apart (own_spelling) */
+					respell(x, c);
 				collect(x, &r, off, c);
 				run_close(&r);
 				break;
@@ -629,14 +660,52 @@ static struct value kept_scope(struct sgx *x, struct value scope)
 	return v;
 }
 
+/* The unit's own setting in the target's spelling where lint calls it deprecated: the scope
+ * MCore 0.18+ moves into the modules (CG132), local + full_iteration (CG133). What --fix writes for a unit whose setting it otherwise leaves (branches, already, keep): the
+ * written names under the new key, or MCore's full_iteration impl. The same in every branch:
+ * MCore's migration reads none of the keys they assume. */
+static void own_spelling(struct sgx *x, const struct run *now, struct sg_unit *u)
+{
+	const char *ids[MAX_LIST];
+	size_t n = ids_of(now, false, SEV_NOTE, ids);
+	const struct fact *written = sgt_scope_written(x->pre);
+	struct value impl = facts_value(x->pre, sgt_impl_key(x->lang));
+	bool fi = chose_full_iteration(u), local_fi = fi && impl.kind == V_STR && !strcmp(impl.s, "local");
+	if (x->tg->mcore < 180 || (x->lang != SG_MLM && x->lang != SG_PY && x->lang != SG_YAML) || !u->impl ||
+	    (!listed(ids, n, "CG132") && !listed(ids, n, "CG133")))
+		return;         /* what lint calls deprecated, no more: a scope Bridge 0.6 clears is not */
+	struct value scope = local_fi ? u->scope : kept_scope(x, written ? written->raw : u->scope);
+	struct sgt_cand own = {.impl = u->impl, .full_iteration = local_fi};
+	if (scope.kind == V_STR)        /* "attn,mlp": MCore splits it on ',' */
+		scope = value_split(x->a, &scope, &(struct value){.kind = V_STR, .s = ","});
+	for (size_t k = 0; scope.kind == V_LIST && k < scope.n; k++) {
+		if (own.n == sizeof(own.scope) / sizeof(own.scope[0]) || scope.items[k].kind != V_STR)
+			return;
+		own.scope[own.n++] = scope.items[k].s;
+	}
+	struct trial t = {0};
+	struct sg_choice *c = arena_alloc(x->a, sizeof(*c));
+	*c = (struct sg_choice){.status = SG_SUGGEST};
+	spell(x, &own, &c->impl, &c->scope);
+	if (local_fi)   /* else the impl stays as written: a deprecated boolean's migration included */
+		put(&t, sgt_impl_key(x->lang), value_str(c->impl), false);
+	put(&t, sgt_scope_key(x->lang, x->tg, x->pre), c->scope, false);
+	diff_sets(x, &t, c);
+	respell(x, c);
+	c->why = arena_printf(x->a, "its own %s, spelled as %s takes it", setting_text(x->a, c->impl, &c->scope),
+			      version(x->a, x->tg));
+	if (c->n_sets)
+		u->spelling = c;
+}
+
 void sge_unit(struct sgx *x, struct sg_unit *u)
 {
 	const char *ik = sgt_impl_key(x->lang), *sk = sgt_scope_key(x->lang, x->tg, x->pre);
 	struct value impl = facts_value(x->pre, ik);
 	u->impl = impl.kind == V_STR ? arena_strdup(x->a, impl.s) : impl.kind == V_NULL ? "none" : NULL;
 	u->scope = kept_scope(x, facts_value(x->pre, sk));
+	struct run r = {0};
 	if (x->lang != SG_HARNESS) {    /* what MCore makes of it: a deprecated boolean's impl, full_iteration's */
-		struct run r;
 		run_open(x, &r, x->pre, NULL);
 		struct value ni = facts_value(&r.f, ik);
 		if (ni.kind == V_STR && (!u->impl || strcmp(ni.s, u->impl)) && strcmp(ni.s, "none")) {
@@ -644,9 +713,12 @@ void sge_unit(struct sgx *x, struct sg_unit *u)
 			struct value ns = facts_value(&r.f, x->tg->mcore >= 180 ? "model.cuda_graph_modules" : "model.cuda_graph_scope");
 			u->scope = ns.kind == V_LIST || ns.kind == V_STR ? kept_scope(x, ns) : u->scope;
 		}
-		run_close(&r);
 	}
 	walk(x, x->pre, NULL, 0, u);
+	if (r.ta) {
+		own_spelling(x, &r, u);
+		run_close(&r);
+	}
 	for (size_t k = 1; k < u->n_choices; k++)
 		if (!same_choice(&u->choices[0], &u->choices[k]))
 			return;

@@ -92,6 +92,8 @@ static void print_json(const struct sg *s, FILE *f, const struct target *t)
 				       "impl", jtext(u->impl), "scope", jval(&u->scope), "choices", choices);
 		if (u->unknown)
 			json_object_set_new(uj, "unknown", jtext(u->unknown));
+		if (u->spelling)
+			json_object_set_new(uj, "spelling", jchoice(u->spelling));
 		json_array_append_new(units, uj);
 	}
 	char mc[16], br[16];
@@ -135,6 +137,18 @@ static void print_choice(FILE *f, struct arena *a, const struct sg_unit *u, cons
 	}
 }
 
+/* What --fix writes where it leaves the unit's setting: the spelling alone. */
+static void print_spelling(FILE *f, struct arena *a, const struct sg_unit *u, const struct sg_choice *c)
+{
+	if (!u->spelling || (c && c->n_sets && (c->status == SG_SUGGEST || c->status == SG_NONE_FITS)))
+		return;
+	fputs("  spelling: ", f);
+	out_put_clean(f, u->spelling->why, strlen(u->spelling->why));
+	fputc('\n', f);
+	for (size_t k = 0; k < u->spelling->n_sets; k++)
+		fprintf(f, "    set %s = %s\n", u->spelling->sets[k].key, sg_spelled(a, &u->spelling->sets[k].val, u->lang));
+}
+
 static const char *verdict(struct arena *a, const struct sg_choice *c)
 {
 	switch (c->status) {
@@ -155,6 +169,7 @@ static void print_text(const struct sg *s, FILE *f)
 		if (u->n_choices == 1) {
 			fprintf(f, "%s\n", verdict(a, &u->choices[0]));
 			print_choice(f, a, u, &u->choices[0], "  ");
+			print_spelling(f, a, u, &u->choices[0]);
 			continue;
 		}
 		fprintf(f, "depends on what cglint cannot know (%zu branches)", u->n_choices);
@@ -169,6 +184,7 @@ static void print_text(const struct sg *s, FILE *f)
 			fprintf(f, ": %s\n", verdict(a, &u->choices[i]));
 			print_choice(f, a, u, &u->choices[i], "    ");
 		}
+		print_spelling(f, a, u, NULL);
 	}
 	arena_free(a);
 }

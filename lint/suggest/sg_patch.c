@@ -16,6 +16,7 @@
 
 #include "base/mem.h"
 #include "base/value.h"
+#include "front/py/py_bridge.h"
 #include "input/text.h"
 #include "report/fix.h"
 #include "suggest/sg.h"
@@ -133,6 +134,54 @@ static bool py_assigned(const char *buf, size_t len, unsigned l, unsigned from, 
 	return true;
 }
 
+/* The offset of line 'l' in buf; its length past the last line. */
+static size_t line_off(const char *buf, size_t len, unsigned l)
+{
+	size_t n;
+	const char *s = text_line(buf, len, l, &n);
+	return s ? (size_t)(s - buf) : len;
+}
+
+/* The first parameter's name of the def at 'def' ("def f(\n    cfg: ConfigContainer, ..."), or NULL. */
+static const char *param(const char *def, const char *end, size_t *len)
+{
+	const char *p = memchr(def, '(', (size_t)(end - def));
+	if (!p)
+		return NULL;
+	while (++p < end && (*p == ' ' || *p == '\n' || *p == '\r'))
+		;
+	size_t m = 0;
+	while (p + m < end && (isalnum((unsigned char)p[m]) || p[m] == '_'))
+		m++;
+	*len = m;
+	return m && !(m == 4 && !strncmp(p, "self", 4)) ? p : NULL;
+}
+
+/* The class NAME is built from in the body ("NAME = TransformerConfig(" at indent 'ind', the last
+ * one before 'to'), or NULL. */
+static const char *py_built_from(struct arena *a, const char *buf, size_t len, unsigned from, unsigned to,
+				 size_t ind, const char *name, size_t name_len)
+{
+	const char *cls = NULL;
+	for (unsigned l = from; l < to; l++) {
+		size_t n, k;
+		const char *s = text_line(buf, len, l, &n);
+		if (!s || indent_of(s, n) != ind || n < ind + name_len + 3 || strncmp(s + ind, name, name_len))
+			continue;
+		for (k = ind + name_len; k < n && s[k] == ' ';)
+			k++;
+		if (k + 1 >= n || s[k] != '=' || s[k + 1] == '=')
+			continue;
+		for (k++; k < n && s[k] == ' ';)
+			k++;
+		size_t m = 0;
+		while (k + m < n && (isalnum((unsigned char)s[k + m]) || s[k + m] == '_' || s[k + m] == '.'))
+			m++;
+		cls = k + m < n && s[k + m] == '(' ? arena_printf(a, "%.*s", (int)m, s + k) : NULL;
+	}
+	return cls;
+}
+
 static const char *py_patch(struct arena *a, const char *buf, size_t len, const struct sg_unit *u,
 			    const struct sg_choice *c, struct fix_edits *ed)
 {
@@ -155,9 +204,10 @@ static const char *py_patch(struct arena *a, const char *buf, size_t len, const 
 		if (depth <= 0 && e && s[e - 1] == ':')
 			break;
 	}
-	unsigned ret = 0, body = l + 1;
+	unsigned ret = 0, body = l + 1, last = 0, bare = 0;
 	size_t body_ind = 0, name_len = 0;
 	const char *name = NULL;
+	bool returns = false;   /* a body-level return of some value */
 	for (l++;; l++) {
 		const char *s = text_line(buf, len, l, &n);
 		if (!s)
@@ -167,15 +217,21 @@ static const char *py_patch(struct arena *a, const char *buf, size_t len, const 
 		size_t ind = indent_of(s, n);
 		if (ind <= def_ind)
 			break;
+		last = l;
 		if (!body_ind)
 			body_ind = ind;
-		if (ind != body_ind || n - ind < 7 || strncmp(s + ind, "return ", 7))
+		if (ind != body_ind || n - ind < 6 || strncmp(s + ind, "return", 6) ||
+		    (n - ind > 6 && s[ind + 6] != ' ' && s[ind + 6] != '#' && s[ind + 6] != '\r'))
 			continue;
-		size_t k = ind + 7, m = 0;
+		size_t k = ind + 6 + (n - ind > 6 && s[ind + 6] == ' '), m = 0;
 		while (k + m < n && (isalnum((unsigned char)s[k + m]) || s[k + m] == '_'))
 			m++;
 		size_t rest = indent_of(s + k + m, n - k - m) + k + m;
-		if (m && (rest == n || s[rest] == '#' || s[rest] == '\r')) {
+		bool alone = rest == n || s[rest] == '#' || s[rest] == '\r';
+		bool none = alone && (!m || (m == 4 && !strncmp(s + k, "None", 4)));
+		bare = none ? l : 0;
+		returns |= !none;
+		if (m && alone && !none) {
 			ret = l;
 			name = s + k;
 			name_len = m;
@@ -183,8 +239,23 @@ static const char *py_patch(struct arena *a, const char *buf, size_t len, const 
 			ret = 0;        /* a later return of an expression: nothing named to assign to */
 		}
 	}
-	if (!ret)
-		return "the function does not end in 'return NAME'";
+	size_t end = len;       /* where appended settings go */
+	if (ret) {
+		end = line_off(buf, len, ret);
+	} else if (!returns && last && (name = param(def, buf + len, &name_len))) {
+		/* a helper that changes the config it is given (def f(cfg) -> None): at its end */
+		ret = bare ? bare : last + 1;
+		end = line_off(buf, len, ret);
+	} else {
+		return "the function does not end in 'return NAME', nor changes the config it is given";
+	}
+	/* a function that returns the model's own config (a TransformerConfig, a provider) holds
+	 * the model section alone: the other sections' keys have nowhere to go */
+	const char *cls = py_built_from(a, buf, len, body, ret, body_ind, name, name_len);
+	const char *section = cls ? py_bridge_section(strrchr(cls, '.') ? strrchr(cls, '.') + 1 : cls) : NULL;
+	if (section && *section)
+		return arena_printf(a, "the function returns a %s config (%s), not the ConfigContainer the settings go in",
+				    section, cls);
 	struct sbuf sb;
 	sbuf_init(&sb);
 	for (size_t k = 0; k < c->n_sets; k++) {
@@ -245,10 +316,8 @@ static const char *py_patch(struct arena *a, const char *buf, size_t len, const 
 			if (c->sets[i].only_if && !strcmp(c->sets[i].only_if, g))
 				py_set(&sb, &c->sets[i], body_ind + 4, name, name_len);
 	}
-	const char *at = text_line(buf, len, ret, &n);
-	size_t off = (size_t)(at - buf);
 	if (sb.len)
-		edit(ed, off, off, arena_strdup(a, sb.buf));
+		edit(ed, end, end, arena_printf(a, "%s%s", end == len && len && buf[len - 1] != '\n' ? "\n" : "", sb.buf));
 	sbuf_release(&sb);
 	return NULL;
 }
@@ -290,13 +359,6 @@ static unsigned yaml_block_end(const char *buf, size_t len, unsigned l, size_t i
 		last = k;
 	}
 	return last + 1;
-}
-
-static size_t line_off(const char *buf, size_t len, unsigned l)
-{
-	size_t n;
-	const char *s = text_line(buf, len, l, &n);
-	return s ? (size_t)(s - buf) : len;
 }
 
 /* 'key' set to 'val': where the file writes it, else under its section. With 'sibling' (a
@@ -580,15 +642,18 @@ static const char *mlm_patch(struct arena *a, const char *buf, size_t len, unsig
 	if (!why && (tail.len || env.len) && !cmd)
 		why = "no training command (pretrain_*.py) found to add the flags to";
 	if (!why && tail.len && !anchor) {  /* after the command's last line ('\' continuations followed) */
-		size_t n;
-		const char *s;
+		size_t n, last_n = 0;
+		const char *s, *last = NULL;
 		unsigned l = cmd;
-		while ((s = text_line(buf, len, l, &n)) && n && s[n - 1] == '\\')
+		while ((s = text_line(buf, len, l, &n)) && n && s[n - 1] == '\\') {
+			last = s;
+			last_n = n;
 			l++;
-		if (!s)
-			why = "the command does not end";
-		else
+		}
+		if (s)
 			anchor = (size_t)(s - buf) + sg_sh_code_end(s, n);
+		else    /* a '\' on the file's last line: bash ends the command there; before the '\' */
+			anchor = (size_t)(last - buf) + sg_sh_code_end(last, last_n - 1);
 	}
 	if (!why && tail.len)
 		edit(ed, anchor, anchor, arena_strdup(a, tail.buf));
@@ -634,11 +699,12 @@ static const char *unit_edits(struct arena *a, const char *buf, size_t len, cons
 	return why;
 }
 
-static void say(FILE *notes, const struct sg_unit *u, const char *why)
+/* 'respelled': the unit's spelling is patched, its setting is not. */
+static void say(FILE *notes, const struct sg_unit *u, bool respelled, const char *why)
 {
 	if (notes)
-		fprintf(notes, "cglint suggest: %s:%u%s%s: not patched: %s\n", u->path, u->line,
-			u->function ? ": " : "", u->function ? u->function : "", why);
+		fprintf(notes, "cglint suggest: %s:%u%s%s: %s: %s\n", u->path, u->line, u->function ? ": " : "",
+			u->function ? u->function : "", respelled ? "setting not patched (its spelling is)" : "not patched", why);
 }
 
 int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE *f, FILE *notes, size_t *files,
@@ -657,22 +723,23 @@ int sg_patch(const struct sg *s, const struct text_store *texts, bool diff, FILE
 			if (strcmp(u->path, path) || u->n_choices == 0)
 				continue;
 			const struct sg_choice *c = &u->choices[0];
-			if (u->n_choices > 1) {
-				say(notes, u, u->unknown ? arena_printf(a, "the answer depends on %s; cglint suggest shows each branch, "
+			if (u->n_choices > 1)
+				say(notes, u, u->spelling != NULL, u->unknown ? arena_printf(a, "the answer depends on %s; cglint suggest shows each branch, "
 								 "and %.*s=VALUE on the command line picks one",
 								 u->unknown, (int)strcspn(u->unknown, " "), u->unknown)
 						  : "the answer depends on keys cglint cannot know (cglint suggest shows each branch)");
-				continue;
-			}
-			if (!c->n_sets || (c->status != SG_SUGGEST && c->status != SG_NONE_FITS))
+			/* a setting left as it is still takes the target's spelling */
+			if (u->n_choices > 1 || !c->n_sets || (c->status != SG_SUGGEST && c->status != SG_NONE_FITS))
+				c = u->spelling;
+			if (!c)
 				continue;
 			if (!strcmp(path, "<stdin>") || path[0] == '<') {
-				say(notes, u, "no file to change");
+				say(notes, u, false, "no file to change");
 				continue;
 			}
 			const char *why = unit_edits(a, buf, len, u, c, &ed);
 			if (why)
-				say(notes, u, why);
+				say(notes, u, false, why);
 		}
 		size_t new_len;
 		char *out = ed.n ? fix_apply(a, buf, len, ed.e, ed.n, &new_len) : NULL;

@@ -9,7 +9,10 @@ usage: suggest_exec.py CGLINT [TREE] [--json FILE] [--max-fail N] [--keep DIR] [
    to a scratch folder and runs `CGLINT suggest --format json` there, then `--fix`. A unit is
    *patched* when it got one answer that writes settings (status suggest, or none-fits where
    turning graphs off is the answer); a unit whose answer depends on a key cglint cannot know
-   (branches: a Hugging Face config) is left alone by --fix, and counted as such.
+   (branches: a Hugging Face config) is left alone by --fix, and counted as such, unless --fix
+   writes its own setting in the target's spelling (the unit's "spelling": its deprecated
+   cuda_graph_scope renamed, local + full_iteration as the full_iteration impl): then it is
+   patched too, and must pass with the impl and modules it had.
 2. cglint on the patched copy: every error of a patched unit (its diagnostics name the function)
    is listed, and whether the original had it; and `suggest` again must call it `already`.
 3. Executes every patched recipe function twice with tests/realtree/bridge_exec.py (the same
@@ -92,12 +95,13 @@ def answer(unit, branches=False):
     """The suggestion --fix writes for UNIT (None: none); with BRANCHES, a unit with branches
     (each of which --fix writes under an if) is answered by its list of choices."""
     ch = unit["choices"]
-    if len(ch) != 1:
-        ok = branches and all(c["set"] and c["status"] in ("suggest", "none-fits") for c in ch)
-        return {"branches": ch, "impl": "branches", "scope": None, "status": "branches", "set": []} if ok else None
-    c = ch[0]
-    if c["set"] and c["status"] in ("suggest", "none-fits"):
+    if len(ch) != 1 and branches and all(c["set"] and c["status"] in ("suggest", "none-fits") for c in ch):
+        return {"branches": ch, "impl": "branches", "scope": None, "status": "branches", "set": []}
+    c = ch[0] if len(ch) == 1 else None
+    if c and c["set"] and c["status"] in ("suggest", "none-fits"):
         return c
+    if unit.get("spelling"):    # a setting left as it is, written as the target spells it
+        return {**unit["spelling"], "status": "spelling"}
     return None
 
 
@@ -342,6 +346,7 @@ def run(a, cglint, tree, copy, work, mcore, python):
     not_already = sum(1 for r in rows if r["result"] != "not run"
                       and not (r["suggest_again"] and set(r["suggest_again"]) <= {"already", "keep"}))
     print(f"{len(units)} recipe units; {len(patched)} patched by --fix"
+          + f" ({sum(1 for c in patched.values() if c['status'] == 'spelling')} of them only respelled)"
           + (f" ({sum(1 for c in patched.values() if 'branches' in c)} with branches)" if a.suggest_without_cache else "")
           + f"; {branched} left alone with branches (the answer depends on a key cglint cannot know)")
     why_left = collections.Counter(
@@ -396,6 +401,8 @@ def judge(k, c, o, n, lint_before, lint_after, again):
            "lint_new_errors": [e for e in lint_after.get(k, []) if e.split(" ")[0] not in
                                {x.split(" ")[0] for x in lint_before.get(k, [])}],
            "suggest_again": [ch["status"] for ch in again.get(k, {}).get("choices", [])]}
+    if c["status"] == "spelling":   # its setting stays: nothing left to respell
+        row["suggest_again"] = ["spelling"] if again.get(k, {}).get("spelling") else ["already"]
     if o.get("status") != "accepted":
         row["result"] = "not run"
         row["why"] = o.get("error") or o.get("status") or "not executed"
