@@ -176,6 +176,16 @@ static const struct {
 	 * companion CG201 asks for */
 	{"--bridge 0.6 --assume-defaults expandable-segments.yaml", "+  cuda_graph_modules: [attn, mlp]\n",
 	 "+  NCCL_GRAPH_REGISTER: 0\n", NULL},
+	/* issue 42: the unit's own write of the scope, overridden by the helper it calls next, goes;
+	 * the new spelling is written once, after the helper */
+	{"--bridge 0.6 scope-overridden.py", "-    cfg.model.cuda_graph_scope = [\"mlp\"]\n     _finalize(cfg)\n",
+	 "+    cfg.model.cuda_graph_scope = None\n+    cfg.model.cuda_graph_modules = [\"attn\", \"mlp\"]\n", NULL},
+	/* issue 42: a helper that returns nothing is patched at its end, through its parameter */
+	{"--bridge 0.6 helper-returns-none.py", "+    cfg.rerun_state_machine.check_for_nan_in_loss = False\n",
+	 "+    cfg.model.cuda_graph_modules = []\n", "+    return"},
+	/* issue 42: a unit with branches keeps its setting, in the target's spelling */
+	{"--bridge 0.6 spelling-branched.py", "-    cfg.model.cuda_graph_scope = [\"attn\"]\n+    cfg.model.cuda_graph_scope = None\n"
+	 "+    cfg.model.cuda_graph_modules = [\"attn\"]\n", NULL, "+    cfg.model.cuda_graph_impl"},
 	/* issue 42: a unit that writes the deprecated scope on its own line gets it there as None,
 	 * and the modules the target spells below it (a helper it called may have set the scope) */
 	{"--bridge 0.6 scope-written.py",

@@ -283,7 +283,12 @@ static const char *py_patch(struct arena *a, const char *buf, size_t len, const 
 				continue;
 			}
 			/* written elsewhere (a helper other recipes share, a constructor): the old key set to
-			 * None, which MCore then leaves alone, and the new one set, before the return */
+			 * None, which MCore then leaves alone, and the new one set, before the return. A
+			 * write of the old key on a line of the function's own is overridden by that call:
+			 * it goes, so that the function writes the key once */
+			for (unsigned own = body; own < ret; own++)
+				if (py_assigned(buf, len, own, body, ret, body_ind, name, name_len, st->renames, &from, &to))
+					edit(ed, line_off(buf, len, own), line_off(buf, len, own + 1), "");
 			old.val = value_null;
 			py_set(&sb, &old, body_ind, name, name_len);
 			py_set(&sb, st, body_ind, name, name_len);

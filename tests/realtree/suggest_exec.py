@@ -14,7 +14,8 @@ usage: suggest_exec.py CGLINT [TREE] [--json FILE] [--max-fail N] [--keep DIR] [
    cuda_graph_scope renamed, local + full_iteration as the full_iteration impl): then it is
    patched too, and must pass with the impl and modules it had.
 2. cglint on the patched copy: every error of a patched unit (its diagnostics name the function)
-   is listed, and whether the original had it; and `suggest` again must call it `already`.
+   is listed, and whether the original had it; `suggest` again must call it `already`; and no
+   patched function may assign a key twice in its own statements where the original did not.
 3. Executes every patched recipe function twice with tests/realtree/bridge_exec.py (the same
    stand-ins as the truth harness: CPU, Debian's torch, no Hugging Face access): the original
    tree and the patched copy, each through Bridge's runtime_config_update(), which ends in
@@ -103,6 +104,25 @@ def answer(unit, branches=False):
     if unit.get("spelling"):    # a setting left as it is, written as the target spells it
         return {**unit["spelling"], "status": "spelling"}
     return None
+
+
+def assigned(root, path, function):
+    """How often FUNCTION in PATH assigns each attribute (cfg.model.x) in its own statements."""
+    src = open(os.path.join(root, path), encoding="utf-8").read()
+    fn = next((f for f in ast.parse(src).body if isinstance(f, ast.FunctionDef) and f.name == function), None)
+    out = collections.Counter()
+    for st in fn.body if fn else []:
+        for tg in st.targets if isinstance(st, ast.Assign) else []:
+            for x in tg.elts if isinstance(tg, ast.Tuple) else [tg]:
+                if isinstance(x, ast.Attribute):
+                    out[ast.unparse(x)] += 1
+    return out
+
+
+def twice(tree, copy, path, function):
+    """The keys the patched FUNCTION assigns more than once where the original did not."""
+    before, after = assigned(tree, path, function), assigned(copy, path, function)
+    return sorted(k for k, n in after.items() if n > 1 and n > before[k])
 
 
 def changed(tree, copy, path, function):
@@ -340,7 +360,10 @@ def run(a, cglint, tree, copy, work, mcore, python):
     new = finish(new_run)
     rows = [judge(k, c, orig.get(k, {}), new.get(k, {}), lint_before, lint_after, again)
             for k, c in sorted(patched.items())]
+    for r in rows:
+        r["assigned_twice"] = twice(tree, copy, r["path"], r["function"])
     count = collections.Counter(r["result"] for r in rows)
+    dup = [f"{r['function']}: {', '.join(r['assigned_twice'])}" for r in rows if r["assigned_twice"]]
     lint_err = sum(1 for r in rows if r["lint_errors"])
     lint_new = sum(1 for r in rows if r["lint_new_errors"])
     not_already = sum(1 for r in rows if r["result"] != "not run"
@@ -387,7 +410,8 @@ def run(a, cglint, tree, copy, work, mcore, python):
     caught = r["result"] == "fail" and r["lint_new_errors"]
     print(f"canary: cuda_graph_impl local written into {k[1]}: {r['result']}, new cglint errors "
           f"{[e.split(' ')[0] for e in r['lint_new_errors']]} ({'caught' if caught else 'NOT CAUGHT'})")
-    return 1 if failed > a.max_fail or lint_new or not_already or not caught else 0
+    print(f"keys a patched function assigns twice: {len(dup)}" + "".join(f"\n  {d}" for d in dup[:10]))
+    return 1 if failed > a.max_fail or lint_new or not_already or dup or not caught else 0
 
 
 def judge(k, c, o, n, lint_before, lint_after, again):
