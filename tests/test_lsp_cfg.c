@@ -249,7 +249,8 @@ static bool is_register(json_t *m, const void *arg)
 	return method && !strcmp(method, "client/registerCapability");
 }
 
-/* A client that can watch files is asked to watch the configs; one that cannot is asked nothing. */
+/* A client that can watch files is asked to watch the configs and Python modules (a module that
+ * comes or goes drops the modules the server keeps); one that cannot is asked nothing. */
 Test(lsp_cfg, configs_are_watched_where_the_client_can)
 {
 	struct srv s;
@@ -259,9 +260,9 @@ Test(lsp_cfg, configs_are_watched_where_the_client_can)
 	cr_assert_not_null(m, "no client/registerCapability");
 	json_t *id = json_object_get(m, "id");
 	cr_expect(json_is_string(id) || json_is_integer(id));
-	json_t *want = json_pack("{s:[{s:s, s:s, s:{s:[{s:s}, {s:s}]}}]}", "registrations", "id", "cglint-configs",
-				 "method", "workspace/didChangeWatchedFiles", "registerOptions", "watchers", "globPattern",
-				 "**/.cglint.yaml", "globPattern", "**/.cglint.yml");
+	json_t *want = json_pack("{s:[{s:s, s:s, s:{s:[{s:s}, {s:s}, {s:s}]}}]}", "registrations", "id",
+				 "cglint-configs", "method", "workspace/didChangeWatchedFiles", "registerOptions", "watchers",
+				 "globPattern", "**/.cglint.yaml", "globPattern", "**/.cglint.yml", "globPattern", "**/*.py");
 	cr_expect(json_equal(json_object_get(m, "params"), want), "%s", json_dumps(m, JSON_COMPACT));
 	json_decref(want);
 	/* the client's answer is taken quietly */

@@ -386,6 +386,58 @@ Test(lsp, python_diagnostics_hover_and_actions)
 	free(path);
 }
 
+/* Issue 43: the server keeps the modules a recipe imports from one edit to the next, and reads
+ * one again once it changes on disk: the helper's setting, changed there, is what the next
+ * edit's diagnostics follow (CG101 while the helper leaves the TE RNG tracker off, none once it
+ * turns it on). */
+Test(lsp, python_imports_kept_until_they_change_on_disk)
+{
+	static const char off[] = "def set_graphs(cfg):\n    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+				  "    cfg.rng.te_rng_tracker = False\n";
+	static const char on[] = "def set_graphs(cfg):\n    cfg.model.cuda_graph_impl = \"transformer_engine\"\n"
+				 "    cfg.rng.te_rng_tracker = True\n    cfg.model.use_te_rng_tracker = True\n";
+	static const char recipe[] = "from graph_helpers import set_graphs\n\n\n"
+				     "def team_config():\n    cfg = ConfigContainer(model=GPTModelProvider(num_layers=2))\n"
+				     "    set_graphs(cfg)\n    return cfg\n";
+	free(harness_write(harness_dir, "graph_helpers.py", off, strlen(off)));
+	struct srv s;
+	srv_start(&s, NULL);
+	json_decref(srv_init(&s, NULL));
+	char *uri = uri_of("team.py");
+	open_doc(&s, uri, "python", 1, recipe);
+	json_t *list = srv_diags(&s, uri, 1);
+	diag_with(list, "CG101");
+	json_decref(list);
+	change_doc(&s, uri, 2, recipe);        /* an edit: the helper, kept, gives the same */
+	list = srv_diags(&s, uri, 2);
+	diag_with(list, "CG101");
+	json_decref(list);
+	free(harness_write(harness_dir, "graph_helpers.py", on, strlen(on)));
+	change_doc(&s, uri, 3, recipe);
+	list = srv_diags(&s, uri, 3);
+	cr_expect_eq(json_array_size(list), 0, "the helper changed on disk, its old text still read: %s",
+		     json_dumps(list, 0));
+	json_decref(list);
+	/* a module that is not there yet is cached as absent until a watched-files notice says a
+	 * Python file came */
+	static const char later[] = "from later_helpers import set_graphs\n\n\n"
+				    "def team_config():\n    cfg = ConfigContainer(model=GPTModelProvider(num_layers=2))\n"
+				    "    set_graphs(cfg)\n    return cfg\n";
+	change_doc(&s, uri, 4, later);
+	list = srv_diags(&s, uri, 4);
+	cr_expect_eq(json_array_size(list), 0, "%s", json_dumps(list, 0));   /* nothing it can follow sets graphs */
+	json_decref(list);
+	free(harness_write(harness_dir, "later_helpers.py", off, strlen(off)));
+	char *helper = uri_of("later_helpers.py");
+	srv_notify(&s, "workspace/didChangeWatchedFiles", json_pack("{s:[{s:s, s:i}]}", "changes", "uri", helper, "type", 1));
+	list = srv_diags(&s, uri, 4);
+	diag_with(list, "CG101");
+	json_decref(list);
+	free(helper);
+	free(uri);
+	cr_expect_eq(srv_stop(&s), 0);
+}
+
 /* languageId python makes a buffer without a .py name a Python recipe; one without settings is quiet. */
 Test(lsp, python_by_language_id)
 {

@@ -72,6 +72,11 @@ void pyenv_add(const char *dir)
 	}
 }
 
+size_t pyenv_added(void)
+{
+	return extra.n;
+}
+
 static bool executable(const char *p)
 {
 	struct stat st;

@@ -20,6 +20,8 @@
 
 /* A folder searched before $PYTHONPATH (in the order added). */
 void pyenv_add(const char *dir);
+/* How many folders pyenv_add has been given, ever: a change says the search path may have. */
+size_t pyenv_added(void);
 /* The search path, each folder once; computed on the first call. */
 const char *const *pyenv_path(size_t *n);
 /* What the path was made of, for -v: "python3 (/venv/bin/python3, cached): 12 folders". */

@@ -588,6 +588,7 @@ int lsp_main(const struct session_opts *o, FILE *in, FILE *out)
 		arena_free(a);
 		return 2;
 	}
+	session_keep_python(s);         /* the modules a recipe imports do not change as it is typed */
 	int status = 2;
 	if (problems.n) {
 		struct out_ctx oc = {.f = stderr, .target = session_target(s)};

@@ -312,7 +312,7 @@ void lsp_cfg_closed(struct lsp_cfgs *cs, const char *uri)
 
 json_t *lsp_cfg_watch_params(void)
 {
-	return json_pack("{s:[{s:s, s:s, s:{s:[{s:s}, {s:s}]}}]}", "registrations", "id", "cglint-configs", "method",
-			 "workspace/didChangeWatchedFiles", "registerOptions", "watchers", "globPattern",
-			 "**/.cglint.yaml", "globPattern", "**/.cglint.yml");
+	return json_pack("{s:[{s:s, s:s, s:{s:[{s:s}, {s:s}, {s:s}]}}]}", "registrations", "id", "cglint-configs",
+			 "method", "workspace/didChangeWatchedFiles", "registerOptions", "watchers", "globPattern",
+			 "**/.cglint.yaml", "globPattern", "**/.cglint.yml", "globPattern", "**/*.py");
 }

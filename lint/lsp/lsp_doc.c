@@ -330,6 +330,14 @@ int lsp_doc_watched(struct lsp_docs *ds, const json_t *params, const char **why)
 		*why = "didChangeWatchedFiles: needs a changes array";
 		return -1;
 	}
+	size_t k;
+	json_t *c;
+	json_array_foreach(json_object_get(params, "changes"), k, c) {
+		const char *uri = json_string_value(json_object_get(c, "uri"));
+		size_t n = uri ? strlen(uri) : 0;
+		if (n > 3 && !strcmp(uri + n - 3, ".py"))
+			session_forget_python(ds->s);   /* a module came or went: its absence was kept */
+	}
 	touch_all(ds);  /* a config changed on disk, or went, or came */
 	return 0;
 }

@@ -92,7 +92,8 @@ void lint_run_release(struct lint_run *r)
 	batch_free(r->batch);
 	proj_free(r->proj);
 	text_store_free(r->texts);
-	fe_py_session_free(r->py);
+	if (!r->py_kept)
+		fe_py_session_free(r->py);
 	arena_free(r->arena);
 }
 

@@ -82,6 +82,7 @@ struct lint_run {
 	struct text_store *texts;       /* every input read, by path (texts in the run's arena) */
 	size_t excluded;                /* inputs a config's exclude: skipped */
 	struct py_session *py;            /* Python modules parsed to follow calls (fe_py.h), or NULL */
+	bool py_kept;                   /* 'py' is the session's, kept across runs: not the run's to free */
 	const char *named;              /* the path lint_path was given, while it is read */
 	size_t files;                   /* inputs read and checked, sources included */
 	bool said_python_path;          /* -v named the Python search path (input/pyenv.h) */

@@ -214,33 +214,44 @@ static void unit_facts(struct lint_run *r, const struct py_unit *pu, struct fact
 		}
 }
 
-/* The run's Python modules, made once: the model fields the packs' steps recompute (any
- * release's, so that what is cached a run holds for every target) told to it. */
-static struct py_session *py_session_of(struct lint_run *r)
+struct py_session *recipe_py_session(const struct pack *p, struct arena *a)
 {
-	if (r->py)
-		return r->py;
-	r->py = fe_py_session_new(r->arena);
+	struct py_session *py = fe_py_session_new(a);
 	const char **fields = NULL;
 	size_t n = 0;
-	for (size_t k = 0; k < r->pack->n_steps; k++)
-		for (size_t i = 0; i < r->pack->steps[k]->n; i++) {
-			const char *key = r->pack->steps[k]->keys[i];
+	for (size_t k = 0; k < p->n_steps; k++)
+		for (size_t i = 0; i < p->steps[k]->n; i++) {
+			const char *key = p->steps[k]->keys[i];
 			if (strncmp(key, "model.", 6) || strchr(key + 6, '.') || facts_internal(key))
 				continue;
 			fields = mem_realloc(fields, (n + 1) * sizeof(*fields));
 			fields[n++] = key + 6;
 		}
-	fe_py_session_replayed(r->py, fields, n);
+	fe_py_session_replayed(py, fields, n);
 	free(fields);
+	return py;
+}
+
+/* The run's Python modules, made once (or the session's, kept across runs). */
+static struct py_session *py_session_of(struct lint_run *r)
+{
+	if (!r->py)
+		r->py = recipe_py_session(r->pack, r->arena);
 	return r->py;
+}
+
+/* The first of the modules read from disk that this run has not put in its texts yet: all of a
+ * session kept across runs (an earlier run may have read what this one follows). */
+static size_t read_so_far(const struct lint_run *r)
+{
+	return r->py_kept ? 0 : fe_py_session_count(r->py);
 }
 
 bool recipe_launch(struct lint_run *r, const char *script, const char *name, struct loc at, struct facts *t,
 		   const struct target *tg)
 {
 	py_session_of(r);
-	size_t read_before = fe_py_session_count(r->py);
+	size_t read_before = read_so_far(r);
 	struct arena *a = arena_new();
 	/* as Bridge's load_recipe: a benchmark recipe first, else a library one */
 	static const char *const packages[] = {"megatron.bridge.perf_recipes", "megatron.bridge.recipes"};
@@ -380,7 +391,7 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 	struct arena *a = arena_new();
 	struct py_file py;
 	py_session_of(r);
-	size_t read_before = fe_py_session_count(r->py);
+	size_t read_before = read_so_far(r);
 	if (fe_py_parse(a, r->py, NULL, path, buf, len, &py)) {
 		diag_input(&r->diags, "CG917", (struct loc){path, 1, 1}, "the Python parser could not run on this file");
 		arena_free(a);

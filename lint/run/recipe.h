@@ -17,6 +17,14 @@ struct facts;
 struct lint_run;
 struct target;
 
+struct arena;
+struct pack;
+struct py_session;
+
+/* The Python modules a run reads (fe_py.h), in 'a', told the model fields the packs' steps
+ * recompute (any release's, so that what is cached holds for every target). */
+struct py_session *recipe_py_session(const struct pack *p, struct arena *a);
+
 void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t len, const struct target *tg);
 
 /* The keys of recipe 'name', named by a launcher in 'script' at 'at', into 't' under the layer

@@ -9,10 +9,13 @@
 #include "base/mem.h"
 #include "config/pack.h"
 #include "config/proj.h"
+#include "front/py/fe_py.h"
+#include "input/pyenv.h"
 #include "input/read.h"
 #include "input/text.h"
 #include "report/baseline.h"
 #include "run/post.h"
+#include "run/recipe.h"
 
 struct session {
 	struct session_opts o;
@@ -20,7 +23,32 @@ struct session {
 	struct baseline *baseline;
 	struct arena *arena;            /* the texts of --rules packs */
 	const struct text_store *open;  /* config texts read in place of their files */
+	bool keep_python;               /* session_keep_python: 'py' serves run after run */
+	struct arena *py_arena;         /* py's texts, trees' summaries */
+	struct py_session *py;
+	size_t py_search;               /* pyenv_added() when it was made: a folder added since drops it */
 };
+
+/* Each edit adds its document's text to a kept session: past this many it is read afresh. */
+#define SESSION_PY_MAX_TEXTS 64
+
+static void drop_python(struct session *s)
+{
+	fe_py_session_free(s->py);
+	arena_free(s->py_arena);
+	s->py = NULL;
+	s->py_arena = NULL;
+}
+
+void session_keep_python(struct session *s)
+{
+	s->keep_python = true;
+}
+
+void session_forget_python(struct session *s)
+{
+	drop_python(s);
+}
 
 /* --select/--ignore patterns must name a rule: a typo would silently check nothing (or everything). */
 static bool filter_ok(const struct pack *p, const char *opt, const char *const *pats, size_t n)
@@ -87,6 +115,7 @@ void session_free(struct session *s)
 {
 	if (!s)
 		return;
+	drop_python(s);
 	baseline_free(s->baseline);
 	pack_free(s->pack);
 	arena_free(s->arena);
@@ -107,6 +136,17 @@ static void begin(struct session *s, struct session_result *out)
 {
 	*out = (struct session_result){0};
 	lint_run_init(&out->run, s->pack, &s->o.lint, &s->o.filter, NULL);
+	if (s->keep_python) {
+		if (s->py && (!fe_py_session_current(s->py, SESSION_PY_MAX_TEXTS) || s->py_search != pyenv_added()))
+			drop_python(s);
+		if (!s->py) {
+			s->py_arena = arena_new();
+			s->py = recipe_py_session(s->pack, s->py_arena);
+			s->py_search = pyenv_added();
+		}
+		out->run.py = s->py;
+		out->run.py_kept = true;
+	}
 	if (!s->o.isolated) {
 		out->run.proj = proj_new(out->run.arena, &out->run.diags, s->pack);
 		proj_set_open(out->run.proj, s->open);

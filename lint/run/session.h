@@ -53,6 +53,14 @@ struct session_result {
 	struct text_store *texts;       /* every input read, by path */
 };
 
+/* The language server's: the Python modules runs read to follow imports are kept for the next
+ * run while they are unchanged on disk (fe_py_session_current), so an edit re-reads only the
+ * document. */
+void session_keep_python(struct session *s);
+/* Read every module afresh on the next run (a Python file came or went on disk: a module cached
+ * as absent may be there now). */
+void session_forget_python(struct session *s);
+
 /* Lint paths as the command line does. */
 void session_lint(struct session *s, const char *const *paths, size_t n, struct session_result *out);
 /* Lint one buffer as if it were the file 'path' (the language server's open documents). */

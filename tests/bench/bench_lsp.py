@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Time the language server's re-check of an edited C/C++/CUDA file against a cold check.
+"""Time the language server's re-check of an edited file against a cold check.
 
 usage: bench_lsp.py CGLINT FILE... [--edits N] [--runs R] [-- CGLINT_OPTIONS...]
 
 Cold: `cglint [OPTIONS] FILE`, one process, R times (a one-file run makes no preamble).
 Server: one `cglint lsp [OPTIONS]`; FILE is opened (its first check also makes the precompiled
-preamble the edits reuse), then edited N times, each edit a full-text change of one comment line;
+preamble the edits reuse; a Python recipe's, the modules its imports reach), then edited N
+times, each edit a full-text change of one comment line ('//' in C/C++/CUDA, '#' otherwise);
 each check is timed from the didChange sent to the publishDiagnostics of that version received.
 Prints medians in ms and the ratio re-check / cold per file. Asserts nothing about times.
 """
@@ -53,6 +54,9 @@ def server_times(cglint, opts, path, edits):
     send = lambda m: (p.stdin.write(frame(m)), p.stdin.flush())
     uri = "file://" + os.path.abspath(path)
     text = open(path, encoding="utf-8", errors="replace").read()
+    ext = os.path.splitext(path)[1]
+    lang = {".py": "python", ".sh": "shellscript", ".yaml": "yaml", ".yml": "yaml"}.get(ext, "cuda")
+    comment = "//" if lang == "cuda" else "#"
     send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
           "params": {"processId": os.getpid(), "rootUri": None, "capabilities": {}}})
     while read_msg(p.stdout).get("id") != 1:
@@ -60,7 +64,7 @@ def server_times(cglint, opts, path, edits):
     send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
     t = time.perf_counter()
     send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
-          "params": {"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": text}}})
+          "params": {"textDocument": {"uri": uri, "languageId": lang, "version": 1, "text": text}}})
     first_diags = wait_publish(p, uri, 1)
     first = time.perf_counter() - t
     times, same = [], True
@@ -69,7 +73,7 @@ def server_times(cglint, opts, path, edits):
         t = time.perf_counter()
         send({"jsonrpc": "2.0", "method": "textDocument/didChange",
               "params": {"textDocument": {"uri": uri, "version": v},
-                         "contentChanges": [{"text": text + "// edit %d\n" % k}]}})
+                         "contentChanges": [{"text": text + "%s edit %d\n" % (comment, k)}]}})
         d = wait_publish(p, uri, v)
         times.append(time.perf_counter() - t)
         same &= [x["code"] for x in d] == [x["code"] for x in first_diags]

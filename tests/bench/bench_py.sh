@@ -12,6 +12,10 @@
 #   N            number of generated recipe modules (default: 290, as many as v0.6.0 has)
 # environment:
 #   RUNS         timed runs of each measurement (default: 5, after 1 warm-up); medians reported
+#   SECTIONS     which to run (default: "tree generated lsp"); lsp: a 10-line recipe calling Bridge's
+#                llama3_8b_pretrain_config(), re-checked by `cglint lsp` after each edit against a
+#                cold `cglint FILE` (tests/bench/bench_lsp.py), Megatron-LM found as
+#                CGLINT_MCORE_TREE, else /tmp/mlmfull, ../Megatron-LM
 #   SEED         generator seed (default: the generator's own)
 #   CGLINT_BRIDGE_TREE   a Megatron-Bridge checkout (its root or its src/)
 #
@@ -95,13 +99,49 @@ for p in ${CGLINT_BRIDGE_TREE:-} /tmp/mb6 ../Megatron-Bridge; do
 	[ "${p##*/}" = src ] && p=${p%/src}
 	if [ -d "$p/src/megatron/bridge/recipes" ]; then tree=$p; break; fi
 done
-if [ -n "$tree" ]; then
+if [ -z "$tree" ]; then
+	echo "(no Megatron-Bridge checkout found: set CGLINT_BRIDGE_TREE to time the real recipes)"
+elif [[ " ${SECTIONS:-tree} " == *" tree "* ]]; then
 	section "Megatron-Bridge recipes + perf_recipes ($tree)" \
 		"$tree/src/megatron/bridge/recipes" "$tree/src/megatron/bridge/perf_recipes"
 	echo
-else
-	echo "(no Megatron-Bridge checkout found: set CGLINT_BRIDGE_TREE to time the real recipes)"
 fi
-python3 "$here/gen_recipes.py" "$tmp/recipes" -n "$n" ${SEED:+--seed "$SEED"}
-section "generated recipe modules (tests/bench/gen_recipes.py -n $n)" "$tmp/recipes"
+# --- an editor on a team's recipe: `cglint lsp` re-checking an edit against a cold run --------
+lsp_section() {
+	local mcore=""
+	for p in ${CGLINT_MCORE_TREE:-} /tmp/mlmfull ../Megatron-LM; do
+		if [ -d "$p/megatron/core" ]; then mcore=$p; break; fi
+	done
+	if [ -z "$tree" ] || [ -z "$mcore" ]; then
+		echo "(lsp: needs a Megatron-Bridge and a Megatron-LM checkout: CGLINT_BRIDGE_TREE, CGLINT_MCORE_TREE)"
+		return
+	fi
+	mkdir -p "$tmp/team"
+	cat >"$tmp/team/team_recipe.py" <<-'EOF'
+	from megatron.bridge.recipes.llama import llama3_8b_pretrain_config
+
+
+	def team_llama3_8b_config():
+	    cfg = llama3_8b_pretrain_config()
+	    cfg.model.cuda_graph_impl = "transformer_engine"
+	    cfg.rng.te_rng_tracker = True
+	    cfg.train.micro_batch_size = 2
+	    return cfg
+	EOF
+	echo "== lsp: a 10-line recipe calling Bridge's llama3_8b_pretrain_config(), edited in \`cglint lsp\` (issue 43: edit <= 0.2x cold)"
+	python3 "$here/bench_lsp.py" "$cglint" "$tmp/team/team_recipe.py" --edits 10 --runs "$runs" -- \
+		--bridge 0.6 --python-path "$tree/src" --python-path "$mcore"
+}
+
+for s in ${SECTIONS:-tree generated lsp}; do
+	case $s in
+	tree) ;;        # above
+	generated)
+		python3 "$here/gen_recipes.py" "$tmp/recipes" -n "$n" ${SEED:+--seed "$SEED"}
+		section "generated recipe modules (tests/bench/gen_recipes.py -n $n)" "$tmp/recipes"
+		echo ;;
+	lsp) lsp_section ;;
+	*) echo "bench_py.sh: unknown section '$s' (tree, generated, lsp)" >&2; exit 2 ;;
+	esac
+done
 exit 0

@@ -136,6 +136,12 @@ void fe_py_session_free(struct py_session *s);
  * TransformerConfig family may assign one, the steps replay it, so the default stands as the
  * class writes it (a provider's or a user's own methods are not replayed; copied into 's'). */
 void fe_py_session_replayed(struct py_session *s, const char *const *fields, size_t n);
+/* Whether a session kept from earlier runs (the language server's) can serve the next one as a
+ * fresh one would: every module it read from disk is unchanged there (size, modification time),
+ * no module went unread for the budgets, and it holds at most 'max_texts' texts given to it to
+ * lint (each edit of a document adds one). A module new on disk is not seen: its absence was
+ * cached. */
+bool fe_py_session_current(const struct py_session *c, size_t max_texts);
 /* Whether a module went unread because the run reached FE_PY_MAX_FILES or FE_PY_MAX_BYTES. */
 bool fe_py_session_full(const struct py_session *c);
 /* The k-th module read from disk to follow a call (k < count), for the run's text store. */

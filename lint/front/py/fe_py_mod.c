@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/mem.h"
 #include "front/py/py_mod.h"
@@ -352,8 +353,11 @@ struct mod *fe_py_mod_load(struct py_session *c, const struct mod *from, const c
 		return NULL;
 	}
 	FILE *fp = fopen(path, "rb");
+	struct stat st;
 	if (!fp)
 		return NULL;
+	if (fstat(fileno(fp), &st))
+		st = (struct stat){0};
 	c->files++;
 	struct sbuf sb;
 	sbuf_init(&sb);
@@ -371,6 +375,10 @@ struct mod *fe_py_mod_load(struct py_session *c, const struct mod *from, const c
 		memcpy(buf, sb.buf ? sb.buf : "", sb.len);
 		buf[sb.len] = '\0';
 		m = fe_py_mod_add(c, path, buf, sb.len, true);
+		if (m) {
+			m->disk_size = (long long)st.st_size;
+			m->disk_mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+		}
 	}
 	sbuf_release(&sb);
 	return m;

@@ -99,6 +99,7 @@ struct mod {
 	size_t len;
 	TSTree *tree;
 	bool from_disk;         /* read to follow a call */
+	long long disk_size, disk_mtime_ns; /* from_disk: the file as read (fe_py_session_current) */
 	struct def *defs;
 	size_t n_defs;
 	struct imp *imps;

@@ -3,6 +3,7 @@
 #include "front/py/py_session.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "base/mem.h"
 #include "front/py/py_node.h"
@@ -40,6 +41,23 @@ void fe_py_session_replayed(struct py_session *c, const char *const *fields, siz
 	for (size_t k = 0; k < n; k++)
 		c->replayed[k] = arena_strdup(c->a, fields[k]);
 	c->n_replayed = n;
+}
+
+bool fe_py_session_current(const struct py_session *c, size_t max_texts)
+{
+	size_t texts = 0;
+	for (size_t k = 0; k < c->n && !c->full && texts <= max_texts; k++) {
+		const struct mod *m = c->mods[k];
+		struct stat st;
+		if (!m->from_disk) {
+			texts++;
+			continue;
+		}
+		if (stat(m->path, &st) || (long long)st.st_size != m->disk_size ||
+		    (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec != m->disk_mtime_ns)
+			return false;
+	}
+	return !c->full && texts <= max_texts;
 }
 
 bool fe_py_session_full(const struct py_session *c)
