@@ -156,6 +156,46 @@ Test(cache, a_changed_header_is_read_anew)
 	cr_expect_neq(after.st_ino, before.st_ino, "a new preamble was made");
 }
 
+/* Issue 43: a header that includes one not found (a CPU-only libtorch lacks
+ * c10/cuda/impl/cuda_cmake_macros.h) leaves the file analysed in part; its preamble is still
+ * saved, with the error beside it (.pch.err, no .bad mark), and a run from it says what a run
+ * without it says, word for word. Once the header is there, the preamble is made again. */
+Test(cache, a_header_not_found_keeps_its_preamble)
+{
+	static const char vendor[] = "#include \"vendor_config.h\"\n"
+				     "static inline void step(cudaStream_t s) { (void)s; }\n";
+	char *user_vendor = strdup(user);
+	memcpy(strstr(user_vendor, "\"step.h\""), "\"vnd.h\" ", 8);
+	harness_put("a.cu", user_vendor);
+	harness_put("vnd.h", vendor);
+	char *first = NULL, *plain = NULL, *second = NULL;
+	harness_run(harness_dir, "a.cu 2>&1", &first);
+	harness_run(harness_dir, "--no-cache a.cu 2>&1", &plain);
+	cr_expect_str_eq(first, plain, "a miss: the same words as without the cache");
+	cr_expect_not_null(strstr(first, "[CG919"), "analysed in part: %s", first);
+	cr_expect_not_null(strstr(first, "vendor_config.h"), "%s", first);
+	char pch[600];
+	cr_assert_eq(count(".pch", pch, sizeof(pch)), 1, "the preamble was saved");
+	cr_expect_eq(count(".pch.err", NULL, 0), 1, "with the header not found beside it");
+	cr_expect_eq(count(".bad", NULL, 0), 0, "and no mark that it failed");
+	struct stat before, after;
+	cr_assert_eq(stat(pch, &before), 0);
+	harness_run(harness_dir, "a.cu 2>&1", &second);
+	cr_expect_str_eq(second, plain, "a hit: the same words as without the cache");
+	cr_assert_eq(stat(pch, &after), 0);
+	cr_expect_eq(after.st_ino, before.st_ino, "the hit read the saved preamble");
+	free(second);
+	harness_put("vendor_config.h", "#define VENDOR 1\n");     /* the header is there now */
+	char *third = NULL;
+	harness_run(harness_dir, "a.cu 2>&1", &third);
+	cr_expect_null(strstr(third, "CG919"), "the header found, not read from the preamble without it: %s", third);
+	cr_expect_eq(count(".pch.err", NULL, 0), 0, "the new preamble has no error to keep");
+	free(third);
+	free(first);
+	free(plain);
+	free(user_vendor);
+}
+
 Test(cache, no_cache_reads_and_writes_nothing)
 {
 	harness_put("a.cu", user);

@@ -483,7 +483,9 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 		struct fe_clang_err e;
 		const char *quotable[] = {repo_of(a, abspath), tk ? tk : FE_CLANG_SHIM_DIR, FE_CLANG_SHIM_DIR, FE_CLANG_STUB_DIR,
 					 CGLINT_CLANG_RESOURCE_DIR, "/usr/include", "/usr/lib", NULL};
-		fe_clang_err_read(a, tu, path, quotable, &e);
+		struct fe_clang_err_item *pre;
+		size_t n_pre = fe_clang_tu_pch_errors(a, pch, &pre);
+		fe_clang_err_read(a, tu, path, quotable, pre, n_pre, &e);
 		if (tk && e.other_elsewhere) {  /* the toolkit's headers (or a project's) did not parse */
 			fe_clang_tu_release(tu);
 			real = e;

@@ -64,7 +64,7 @@ static void name_of(struct names *nm, const char *msg)
 		add_name(nm, q + 1, (size_t)(e - q - 1));
 }
 
-static bool is_missing(const char *msg)
+bool fe_clang_err_is_missing(const char *msg)
 {
 	for (size_t k = 0; k < sizeof(missing_forms) / sizeof(missing_forms[0]); k++)
 		if (strstr(msg, missing_forms[k]))
@@ -97,14 +97,61 @@ static bool inside(const char *file, const char *const *dirs)
 	return false;
 }
 
+/* One error: clang's message, its file (NULL: the driver's), position, and whether it is in the
+ * main file. */
+struct reading {
+	struct arena *a;
+	const char *path;
+	const char *const *trusted;
+	struct fe_clang_err *e;
+	struct names nm;
+	size_t cap;
+	bool any_missing;
+};
+
+static void one(struct reading *r, const char *msg, const char *name, unsigned line, unsigned col, unsigned off,
+		bool main)
+{
+	struct fe_clang_err *e = r->e;
+	char real[PATH_MAX];    /* "repo/../secret.txt" is not inside repo/ */
+	bool quoted = main || !name || inside(realpath(name, real) ? real : name, r->trusted);
+	const char *text = main || !name ? msg
+			 : quoted ? arena_printf(r->a, "%s:%u:%u: %s", name, line, col, msg)
+			 : arena_printf(r->a, "%s:%u:%u: an error in a file outside the repository (not quoted)", name,
+					line, col);
+	if (!e->count++) {
+		e->first = text;
+		if (main)
+			e->where = (struct loc){r->path, line, col};
+	}
+	if (fe_clang_err_is_missing(msg)) {
+		r->any_missing = true;
+		if (quoted)
+			name_of(&r->nm, msg);
+	} else if (!main) {
+		if (!e->other_elsewhere)
+			e->other_first = text;
+		e->other_elsewhere = true;
+	} else {
+		if (e->n_other == r->cap) {
+			unsigned *v = arena_alloc(r->a, (r->cap = r->cap ? r->cap * 2 : 8) * sizeof(*v));
+			if (e->n_other)
+				memcpy(v, e->other_off, e->n_other * sizeof(*v));
+			e->other_off = v;
+		}
+		e->other_off[e->n_other++] = off;
+	}
+}
+
 void fe_clang_err_read(struct arena *a, struct CXTranslationUnitImpl *tu, const char *path,
-		       const char *const *trusted, struct fe_clang_err *e)
+		       const char *const *trusted, const struct fe_clang_err_item *pre, size_t n_pre,
+		       struct fe_clang_err *e)
 {
 	*e = (struct fe_clang_err){.where = {path, 0, 0}};
-	struct names nm = {.a = a};
-	sbuf_init(&nm.sb);
-	size_t cap = 0;
-	bool any_missing = false;
+	struct reading r = {.a = a, .path = path, .trusted = trusted, .e = e, .nm = {.a = a}};
+	sbuf_init(&r.nm.sb);
+	for (size_t k = 0; k < n_pre; k++)
+		one(&r, pre[k].msg, pre[k].file, pre[k].line, pre[k].col, 0, false);
 	unsigned n = fe_clang_lib.getNumDiagnostics(tu);
 	for (unsigned i = 0; i < n; i++) {
 		CXDiagnostic d = fe_clang_lib.getDiagnostic(tu, i);
@@ -122,43 +169,15 @@ void fe_clang_err_read(struct arena *a, struct CXTranslationUnitImpl *tu, const 
 			continue;
 		}
 		bool main = file && fe_clang_lib.Location_isFromMainFile(l);   /* no file: the driver's */
-		const char *name = file ? fe_clang_lib_str(a, fe_clang_lib.getFileName(file)) : "";
-		char real[PATH_MAX];    /* "repo/../secret.txt" is not inside repo/ */
-		bool quoted = main || !file || inside(realpath(name, real) ? real : name, trusted);
-		const char *text = main || !file ? msg
-				 : quoted ? arena_printf(a, "%s:%u:%u: %s", name, line, col, msg)
-				 : arena_printf(a, "%s:%u:%u: an error in a file outside the repository (not quoted)", name,
-						line, col);
-		if (!e->count++) {
-			e->first = text;
-			if (main)
-				e->where = (struct loc){path, line, col};
-		}
-		if (is_missing(msg)) {
-			any_missing = true;
-			if (quoted)
-				name_of(&nm, msg);
-		} else if (!main) {
-			if (!e->other_elsewhere)
-				e->other_first = text;
-			e->other_elsewhere = true;
-		} else {
-			if (e->n_other == cap) {
-				unsigned *v = arena_alloc(a, (cap = cap ? cap * 2 : 8) * sizeof(*v));
-				if (e->n_other)
-					memcpy(v, e->other_off, e->n_other * sizeof(*v));
-				e->other_off = v;
-			}
-			e->other_off[e->n_other++] = off;
-		}
+		one(&r, msg, file ? fe_clang_lib_str(a, fe_clang_lib.getFileName(file)) : NULL, line, col, off, main);
 		fe_clang_lib.disposeDiagnostic(d);
 	}
-	if (any_missing) {
-		fe_clang_lib.visitChildren(fe_clang_lib.getTranslationUnitCursor(tu), unresolved, &nm);
-		if (nm.more)
-			sbuf_printf(&nm.sb, " and %u more", nm.more);
-		e->missing = nm.sb.len ? arena_strdup(a, nm.sb.buf) : "names clang could not resolve";
+	if (r.any_missing) {
+		fe_clang_lib.visitChildren(fe_clang_lib.getTranslationUnitCursor(tu), unresolved, &r.nm);
+		if (r.nm.more)
+			sbuf_printf(&r.nm.sb, " and %u more", r.nm.more);
+		e->missing = r.nm.sb.len ? arena_strdup(a, r.nm.sb.buf) : "names clang could not resolve";
 	}
-	sbuf_release(&nm.sb);
-	strmap_release(&nm.seen);
+	sbuf_release(&r.nm.sb);
+	strmap_release(&r.nm.seen);
 }

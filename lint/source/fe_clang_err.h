@@ -31,14 +31,27 @@ struct fe_clang_err {
 	const char *missing;            /* "checkCudaErrors, 'helper_cuda.h'": what is not declared, or NULL */
 };
 
+/* Whether clang's message is about a name nothing declares (a header not found, an undeclared
+ * identifier, ...): clang goes on past these, and so does the analysis. */
+bool fe_clang_err_is_missing(const char *msg);
+
+/* An error the precompiled preamble a unit was parsed from held when it was made, outside the
+ * main file (fe_clang_tu.c keeps them beside it): the unit does not report them again. */
+struct fe_clang_err_item {
+	const char *file, *msg;
+	unsigned line, col;
+};
+
 /*
- * Read the diagnostics of 'tu' (libclang's CXTranslationUnit); 'path' names the main file.
+ * Read the diagnostics of 'tu' (libclang's CXTranslationUnit), after the n_pre errors of its
+ * preamble 'pre' (in the order a parse without the preamble reports them); 'path' names the main file.
  * clang's messages quote the text they are about ("unknown type name 'root'"): an error in a
  * file outside the folders in 'trusted' (NULL-terminated: the repository, the toolkit, the
  * system's headers) is reported by its position alone, so that a compile database's
  * `-include /etc/passwd` cannot print a line of it into a public CI log.
  */
 void fe_clang_err_read(struct arena *a, struct CXTranslationUnitImpl *tu, const char *path,
-		       const char *const *trusted, struct fe_clang_err *e);
+		       const char *const *trusted, const struct fe_clang_err_item *pre, size_t n_pre,
+		       struct fe_clang_err *e);
 
 #endif

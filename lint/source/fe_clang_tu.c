@@ -4,6 +4,7 @@
 #include "source/fe_clang_tu.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -18,6 +19,7 @@
 #include "base/mem.h"
 #include "source/cflags.h"
 #include "source/fe_clang.h"
+#include "source/fe_clang_err.h"
 #include "source/fe_clang_lib.h"
 #include "source/pch_cache.h"
 #include "source/preamble.h"
@@ -116,26 +118,40 @@ void fe_clang_tu_release(CXTranslationUnit tu)
 		fe_clang_lib.disposeTranslationUnit(tu);
 }
 
-/* Whether 'tu' has errors; *main_at: the offset of the first in its main file, or SIZE_MAX. */
-static bool has_errors(CXTranslationUnit tu, size_t *main_at)
+/* Whether 'tu' has errors; *main_at: the offset of the first in its main file, or SIZE_MAX. With
+ * 'errs', a preamble's errors that are all missing declarations outside the main file (a header
+ * a CPU-only libtorch lacks) do not count: they are written to 'errs' as "line\tcol\tfile\tmessage"
+ * lines (fe_clang_tu_pch_errors reads them back), for the units parsed from it to report. */
+static bool has_errors(struct arena *a, CXTranslationUnit tu, size_t *main_at, struct sbuf *errs)
 {
-	bool bad = false;
+	bool bad = false, saved = false;
 	*main_at = SIZE_MAX;
 	for (unsigned i = 0, n = fe_clang_lib.getNumDiagnostics(tu); i < n && !bad; i++) {
 		CXDiagnostic dg = fe_clang_lib.getDiagnostic(tu, i);
-		bad = fe_clang_lib.getDiagnosticSeverity(dg) >= CXDiagnostic_Error;
+		bool error = fe_clang_lib.getDiagnosticSeverity(dg) >= CXDiagnostic_Error;
 		CXSourceLocation l = fe_clang_lib.getDiagnosticLocation(dg);
-		if (bad && fe_clang_lib.Location_isFromMainFile(l)) {
-			unsigned off;
-			fe_clang_lib.getFileLocation(l, NULL, NULL, NULL, &off);
-			*main_at = off;
+		CXFile file;
+		unsigned line, col, off;
+		fe_clang_lib.getFileLocation(l, &file, &line, &col, &off);
+		const char *msg = error ? fe_clang_lib_str(a, fe_clang_lib.getDiagnosticSpelling(dg)) : "";
+		const char *name = error && file ? fe_clang_lib_str(a, fe_clang_lib.getFileName(file)) : "";
+		if (error && errs && file && !fe_clang_lib.Location_isFromMainFile(l) && fe_clang_err_is_missing(msg) &&
+		    !strpbrk(msg, "\t\n") && !strpbrk(name, "\t\n")) {
+			sbuf_printf(errs, "%u\t%u\t%s\t%s\n", line, col, name, msg);
+			saved = true;
+		} else if (error) {
+			bad = true;
+			if (fe_clang_lib.Location_isFromMainFile(l))
+				*main_at = off;
 		}
 		fe_clang_lib.disposeDiagnostic(dg);
 	}
+	if (bad && saved)
+		errs->len = 0;
 	return bad;
 }
 
-/* Delete a file's older preambles: the .pch and .pch.inc files in 'dir' whose names start with
+/* Delete a file's older preambles: the .pch, .pch.inc and .pch.err files in 'dir' whose names start with
  * 'prefix' (the .bad marks stay, so a preamble that failed is not tried again). */
 static void forget_preambles(const char *dir, const char *prefix)
 {
@@ -143,7 +159,8 @@ static void forget_preambles(const char *dir, const char *prefix)
 	for (struct dirent *e; d && (e = readdir(d));) {
 		size_t n = strlen(e->d_name);
 		if (!strncmp(e->d_name, prefix, strlen(prefix)) && n > 4 &&
-		    (!strcmp(e->d_name + n - 4, ".pch") || !strcmp(e->d_name + n - 4, ".inc")))
+		    (!strcmp(e->d_name + n - 4, ".pch") || !strcmp(e->d_name + n - 4, ".inc") ||
+		     !strcmp(e->d_name + n - 4, ".err")))
 			unlinkat(dirfd(d), e->d_name, 0);
 	}
 	if (d)
@@ -218,8 +235,59 @@ static struct cflags plus(struct arena *a, const struct cflags *f, const char *c
 	return with;
 }
 
+/* The errors a preamble was saved with (has_errors), as 'path' (pch.err), through a temporary
+ * file; none: no such file, an older one removed. */
+static bool put_errors(const char *path, const struct sbuf *errs)
+{
+	if (!errs->len)
+		return unlink(path) == 0 || errno == ENOENT;
+	char tmp[PATH_MAX + 64];
+	pch_cache_tmp(tmp, sizeof(tmp), path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return false;
+	bool ok = fwrite(errs->buf, 1, errs->len, f) == errs->len;
+	ok = fclose(f) == 0 && ok && rename(tmp, path) == 0;
+	if (!ok)
+		unlink(tmp);
+	return ok;
+}
+
+size_t fe_clang_tu_pch_errors(struct arena *a, const char *pch, struct fe_clang_err_item **out)
+{
+	*out = NULL;
+	size_t n = 0, cap = 0;
+	FILE *f = pch ? fopen(arena_printf(a, "%s.err", pch), "r") : NULL;
+	char *line = NULL;
+	size_t len = 0;
+	while (f && getline(&line, &len, f) > 0) {
+		unsigned l, c;
+		char *file = strchr(line, '\t');
+		file = file ? strchr(file + 1, '\t') : NULL;   /* past the line and the column */
+		char *msg = file ? strchr(file + 1, '\t') : NULL;
+		if (!msg || sscanf(line, "%u\t%u", &l, &c) != 2)
+			continue;
+		file++;
+		*msg++ = '\0';
+		msg[strcspn(msg, "\n")] = '\0';
+		if (n == cap) {
+			struct fe_clang_err_item *v = arena_alloc(a, (cap = cap ? 2 * cap : 4) * sizeof(*v));
+			if (n)
+				memcpy(v, *out, n * sizeof(*v));
+			*out = v;
+		}
+		(*out)[n++] = (struct fe_clang_err_item){arena_strdup(a, file), arena_strdup(a, msg), l, c};
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	return n;
+}
+
 /* Parse src (text[0..len)) for a preamble and save it as 'pch'; false, with a mark 'bad' made,
- * if it has errors (*err_at: where the first is in 'text', or SIZE_MAX). */
+ * if it has errors (*err_at: where the first is in 'text', or SIZE_MAX), those of a header not
+ * found (missing declarations, fe_clang_err.h) apart: they are saved beside it (pch.err), and
+ * the files parsed from it, analysed in part, report them as a parse without it does. */
 static bool make_pch(struct arena *a, const struct cflags *f, const char *src, const char *text, size_t len,
 		     const char *pch, const char *bad, size_t *err_at)
 {
@@ -229,14 +297,19 @@ static bool make_pch(struct arena *a, const struct cflags *f, const char *src, c
 	static const char *const instantiate[] = {"-fpch-instantiate-templates"};
 	struct cflags with = f->n > 1 && (!strcmp(f->v[1], "c++") || !strcmp(f->v[1], "cuda"))
 				     ? plus(a, f, instantiate, 1) : *f;
-	CXTranslationUnit tu = parse_with(a, src, text, len, &with,
-					  CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, false, &rc);
+	/* KeepGoing, as the file's own parse: past a header not found, the rest of the block */
+	CXTranslationUnit tu = parse_with(a, src, text, len, &with, CXTranslationUnit_Incomplete |
+					  CXTranslationUnit_ForSerialization | CXTranslationUnit_KeepGoing, false, &rc);
 	char tmp[PATH_MAX + 64];
 	pch_cache_tmp(tmp, sizeof(tmp), pch);
 	*err_at = SIZE_MAX;
-	bool ok = tu && !has_errors(tu, err_at) &&
+	struct sbuf errs;
+	sbuf_init(&errs);
+	bool ok = tu && !has_errors(a, tu, err_at, &errs) &&
 		  fe_clang_lib.saveTranslationUnit(tu, tmp, fe_clang_lib.defaultSaveOptions(tu)) == CXSaveError_None &&
-		  save_inclusions(a, tu, tmp, pch) && rename(tmp, pch) == 0;
+		  save_inclusions(a, tu, tmp, pch) && put_errors(arena_printf(a, "%s.err", pch), &errs) &&
+		  rename(tmp, pch) == 0;
+	sbuf_release(&errs);
 	if (tu)
 		fe_clang_lib.disposeTranslationUnit(tu);
 	if (!ok) {              /* the mark holds where the error was */
@@ -260,11 +333,44 @@ static bool marked_bad(const char *bad, bool cache)
 	return stat(bad, &st) == 0 && (!cache || time(NULL) - st.st_mtime < 86400);
 }
 
-/* Whether the preamble 'pch' can be used: in the cache, only while the files it holds are as
- * they were (pch_cache_fresh). */
-static bool usable(struct arena *a, const char *pch, bool cache)
+/* Whether a header a preamble was made without ('pch'.err) is there now: where the file that
+ * included it or an include folder of 'f' (or the system's) holds its name. */
+static bool found_since(struct arena *a, const char *pch, const struct cflags *f)
 {
-	return cache ? pch_cache_fresh(pch, arena_printf(a, "%s.inc", pch)) : access(pch, R_OK) == 0;
+	struct fe_clang_err_item *errs;
+	size_t n = fe_clang_tu_pch_errors(a, pch, &errs);
+	for (size_t k = 0; k < n; k++) {
+		const char *q = strchr(errs[k].msg, '\''), *e = q ? strchr(q + 1, '\'') : NULL;
+		if (!e || !strstr(errs[k].msg, "file not found"))
+			continue;
+		const char *name = arena_printf(a, "%.*s", (int)(e - q - 1), q + 1), *slash = strrchr(errs[k].file, '/');
+		if (slash && access(arena_printf(a, "%.*s/%s", (int)(slash - errs[k].file), errs[k].file, name), F_OK) == 0)
+			return true;
+		static const char *const sys[] = {"/usr/include", "/usr/local/include"};
+		for (size_t i = 0; i < 2; i++)
+			if (access(arena_printf(a, "%s/%s", sys[i], name), F_OK) == 0)
+				return true;
+		for (size_t i = 0; f && i < f->n; i++) {
+			const char *o = f->v[i], *dir = NULL;
+			if (!strcmp(o, "-I") || !strcmp(o, "-isystem") || !strcmp(o, "-idirafter") || !strcmp(o, "-iquote"))
+				dir = i + 1 < f->n ? f->v[i + 1] : NULL;
+			else if (!strncmp(o, "-I", 2))
+				dir = o + 2;
+			if (dir && access(arena_printf(a, "%s/%s", dir, name), F_OK) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Whether the preamble 'pch' can be used: in the cache, only while the files it holds are as
+ * they were (pch_cache_fresh), and, for one made without a header not found, while that header
+ * is still not there (found_since). */
+static bool usable(struct arena *a, const char *pch, bool cache, const struct cflags *f)
+{
+	if (!cache)
+		return access(pch, R_OK) == 0;
+	return pch_cache_fresh(pch, arena_printf(a, "%s.inc", pch)) && !found_since(a, pch, f);
 }
 
 /* What the cache's names depend on besides the text and flags: libclang's version and the
@@ -375,7 +481,7 @@ static void cut_at(struct own_preamble *p, size_t k)
  * of a folder precompile what they begin with in common (src.c), so a later run over one of
  * them finds that. */
 static const char *shorter_cached(struct arena *a, const char *buf, struct own_preamble *p, uint64_t h,
-				  const char *dir, const char *prefix, size_t on)
+				  const char *dir, const char *prefix, size_t on, const struct cflags *f)
 {
 	for (size_t k = on > 1 ? on - 1 : 0; k > 0; k--) {
 		if (!cut_after(buf, p, k))
@@ -384,7 +490,7 @@ static const char *shorter_cached(struct arena *a, const char *buf, struct own_p
 		size_t tlen;
 		const char *t = own_text(a, buf, p, &tlen);
 		const char *pch = arena_printf(a, "%s/%s%016llx.pch", dir, prefix, (unsigned long long)fnv(h, t, tlen));
-		if (tlen && usable(a, pch, true))
+		if (tlen && usable(a, pch, true, f))
 			return pch;
 	}
 	cut_at(p, on);
@@ -433,12 +539,12 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 		const char *base = arena_printf(a, "%s/%s%016llx", o->pch_dir, prefix, (unsigned long long)fnv(h, t, tlen));
 		const char *pch = arena_printf(a, "%s.pch", base), *bad = arena_printf(a, "%s.bad", base);
 		size_t err_at = SIZE_MAX;
-		bool ok = tlen && usable(a, pch, o->pch_cache);
+		bool ok = tlen && usable(a, pch, o->pch_cache, f);
 		if (tlen && !ok && !tries && o->pch_cache && o->share_preamble) {
 			size_t on = 0;
 			while (on < own->n && !own->off[on])
 				on++;
-			const char *shorter = shorter_cached(a, buf, own, h, o->pch_dir, prefix, on);
+			const char *shorter = shorter_cached(a, buf, own, h, o->pch_dir, prefix, on, f);
 			if (shorter)
 				return shorter;
 		}
@@ -468,7 +574,7 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 	const char *base = arena_printf(a, "%s/%016llx", o->pch_dir, (unsigned long long)h);
 	const char *pch = arena_printf(a, "%s.pch", base), *bad = arena_printf(a, "%s.bad", base);
 	size_t err_at;
-	if (usable(a, pch, o->pch_cache))
+	if (usable(a, pch, o->pch_cache, f))
 		return pch;
 	return !marked_bad(bad, o->pch_cache) && make_pch(a, f, arena_printf(a, "%s.cu", base), "", 0, pch, bad, &err_at)
 		       ? pch : NULL;
@@ -496,8 +602,10 @@ CXTranslationUnit fe_clang_tu_parse(struct arena *a, const char *abspath, const 
 	unsigned flags = CXTranslationUnit_KeepGoing;
 	if (!*pch)
 		return parse_with(a, abspath, buf, len, f, flags, o->keep_unit, rc);
-	const char *include[] = {"-include-pch", *pch};
-	struct cflags with = plus(a, f, include, 2);
+	/* a preamble saved past a header not found holds its errors (make_pch) */
+	const char *include[] = {"-include-pch", *pch, "-Xclang", "-fallow-pch-with-compiler-errors"};
+	bool errs = access(arena_printf(a, "%s.err", *pch), F_OK) == 0;
+	struct cflags with = plus(a, f, include, errs ? 4 : 2);
 	const char *text = buf;
 	if (own.n) {            /* the lines the preamble stands for are blanked, keeping positions */
 		char *t = arena_alloc(a, len + 1);

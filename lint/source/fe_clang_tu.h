@@ -39,6 +39,10 @@ struct CXTranslationUnitImpl *fe_clang_tu_parse(struct arena *a, const char *abs
 
 void fe_clang_tu_release(struct CXTranslationUnitImpl *tu);
 
+/* The errors the preamble 'pch' was saved with (a header not found in it), for
+ * fe_clang_err_read; 0 for none or a NULL pch. */
+struct fe_clang_err_item;
+size_t fe_clang_tu_pch_errors(struct arena *a, const char *pch, struct fe_clang_err_item **out);
 /* The files the unit included, its preamble's among them, into t->included. */
 void fe_clang_tu_included(struct arena *a, struct CXTranslationUnitImpl *tu, const char *pch, struct sir_tu *t);
 

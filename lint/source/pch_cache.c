@@ -277,7 +277,7 @@ void pch_cache_each(const char *list, void (*add)(void *ctx, const char *name), 
 	free(text);
 }
 
-/* The files of one preamble (its .pch, .pch.inc and .bad share a stem), aged and sized together. */
+/* The files of one preamble (its .pch, .pch.inc, .pch.err and .bad share a stem), aged and sized together. */
 struct entry {
 	char *stem;
 	time_t used;
@@ -302,7 +302,7 @@ static char *stem_of(const char *name, bool *tmp)
 	size_t n = strlen(name);
 	*tmp = n > 4 && !strcmp(name + n - 4, ".tmp");
 	bool ours = *tmp || (n > 4 && (!strcmp(name + n - 4, ".pch") || !strcmp(name + n - 4, ".inc") ||
-				       !strcmp(name + n - 4, ".bad")));
+				       !strcmp(name + n - 4, ".err") || !strcmp(name + n - 4, ".bad")));
 	if (!ours || name[0] == '.')
 		return NULL;
 	char *stem = mem_strdup(name);
@@ -313,7 +313,7 @@ static char *stem_of(const char *name, bool *tmp)
 static void remove_stem(int dfd, const char *stem)
 {
 	/* the preamble first: a list without it is never read as fresh */
-	static const char *const ext[] = {".pch", ".pch.inc", ".bad"};
+	static const char *const ext[] = {".pch", ".pch.inc", ".pch.err", ".bad"};
 	char name[512];
 	for (size_t k = 0; k < sizeof(ext) / sizeof(ext[0]); k++) {
 		snprintf(name, sizeof(name), "%s%s", stem, ext[k]);

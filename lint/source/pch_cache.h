@@ -47,7 +47,7 @@ void pch_cache_each(const char *list, void (*add)(void *ctx, const char *name), 
 
 /* Delete in 'dir' the files not touched for 'days', then the least recently touched until
  * what is left is at most max_bytes; 'now' is the time to age them from. Files of other
- * programs (names not ending in .pch, .inc, .bad or .tmp) are left alone. */
+ * programs (names not ending in .pch, .inc, .err, .bad or .tmp) are left alone. */
 void pch_cache_clean(const char *dir, time_t now, unsigned days, uint64_t max_bytes);
 
 #endif
