@@ -136,6 +136,8 @@ static int parse_all(struct cond *const *c, size_t n, struct diag_list *d)
 	return bad;
 }
 
+static int load_tree(struct pack *p, struct diag_list *d, const char *name, struct node *root, bool lazy, bool trusted);
+
 int pack_parse_all(struct pack *p, struct diag_list *d)
 {
 	int bad = 0;
@@ -147,6 +149,11 @@ int pack_parse_all(struct pack *p, struct diag_list *d)
 		const struct step *s = p->steps[k];
 		bad |= parse_all(&s->when, 1, d) | parse_all(s->exprs, s->n, d);
 	}
+	/* the built-in packs' keys, which a run trusts (struct loader's 'trusted'): read again, checked */
+	struct pack *q = pack_new();
+	for (size_t k = 0; k < pack_n_trees; k++)
+		bad |= load_tree(q, d, pack_trees[k].path, pack_trees[k].root, true, false) != 0;
+	pack_free(q);
 	return bad | pack_names_load_all(p, d);
 }
 
@@ -534,11 +541,11 @@ static void load_suggest(struct loader *ld, const struct node *n)
 }
 
 /* Load a pack's parsed tree; its strings must outlive the pack. */
-static int load_tree(struct pack *p, struct diag_list *d, const char *name, struct node *root, bool lazy)
+static int load_tree(struct pack *p, struct diag_list *d, const char *name, struct node *root, bool lazy, bool trusted)
 {
 	static const char *const keys[] = {"pack", "rules", "normalize", "defaults", "flags", "suggest", "apis", "probe", "fields",
 					   "options", NULL};
-	struct loader ld = {.p = p, .d = d, .lazy = lazy};
+	struct loader ld = {.p = p, .d = d, .lazy = lazy, .trusted = trusted};
 	if (!root || root->kind != NODE_MAP) {
 		diag_input(d, "CG910", (struct loc){name, 1, 1}, "a rule pack is a mapping with 'rules:'");
 		return -1;
@@ -562,7 +569,7 @@ int pack_load(struct pack *p, struct diag_list *d, const char *path, const char 
 	/* pack strings must outlive the run: parse into the pack's arena */
 	if (fe_yaml_parse(p->arena, d, name, text, len, &root))
 		return -1;
-	int rc = load_tree(p, d, name, root, false);
+	int rc = load_tree(p, d, name, root, false, false);
 	pack_sort_apis(p);
 	return rc;
 }
@@ -573,7 +580,7 @@ void pack_load_builtin(struct pack *p)
 	struct diag_list d;
 	diag_init(&d, a, &p->lookup, NULL);
 	for (size_t k = 0; k < pack_n_trees; k++)
-		if (load_tree(p, &d, pack_trees[k].path, pack_trees[k].root, true) || d.n) {
+		if (load_tree(p, &d, pack_trees[k].path, pack_trees[k].root, true, true) || d.n) {
 			for (size_t i = 0; i < d.n; i++)
 				fprintf(stderr, "%s:%u:%u: %s\n", d.items[i].loc.path, d.items[i].loc.line,
 					d.items[i].loc.col, d.items[i].message);

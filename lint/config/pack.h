@@ -240,7 +240,8 @@ void pack_free(struct pack *p);
 int pack_load(struct pack *p, struct diag_list *d, const char *path, const char *text, size_t len);
 /* Load the packs compiled into the binary; exits with status 3 if they are broken. */
 void pack_load_builtin(struct pack *p);
-/* Parse every condition not parsed yet, reporting each broken one into 'd'; returns 0 or -1. */
+/* Parse every condition not parsed yet, and check the keys of the built-in packs (which a run
+ * trusts), reporting each broken one into 'd'; returns 0 or -1. The build runs it. */
 int pack_parse_all(struct pack *p, struct diag_list *d);
 
 /* The rule with this id (in any case) or name, or NULL. */

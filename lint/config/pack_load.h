@@ -17,6 +17,8 @@ struct loader {
 	struct diag_list *d;
 	int errors;
 	bool lazy;              /* conditions parsed on first use (the built-in packs) */
+	bool trusted;           /* keys not checked: the built-in packs at run time, whose keys
+				 * pack_parse_all checked when the build read them */
 };
 
 #define GROW(arr, n, cap) \
