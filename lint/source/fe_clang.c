@@ -462,12 +462,15 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 	bool shim = false;
 	const char *real_tk = NULL;
 	struct fe_clang_err real = {0};         /* the toolkit parse's errors, when the shim was tried after */
+	bool whole = false;     /* this attempt parses the whole file, no preamble */
 	for (;;) {
 		const char *tk;
 		struct cflags f = build_args(a, path, buf, len, o, shim, &tk);
 		int rc;
 		const char *pch;
-		CXTranslationUnit tu = fe_clang_tu_parse(a, abspath, buf, len, &f, o, &rc, &pch);
+		struct fe_clang_opts no_pch = *o;
+		no_pch.pch_dir = NULL;
+		CXTranslationUnit tu = fe_clang_tu_parse(a, abspath, buf, len, &f, whole ? &no_pch : o, &rc, &pch);
 		if (!tu) {
 			/* libclang turns an allocation the limit refused into a crash it recovers from */
 			unsigned peak = o->mem_mib ? jobs_peak_mib() : 0;
@@ -486,11 +489,20 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 		struct fe_clang_err_item *pre;
 		size_t n_pre = fe_clang_tu_pch_errors(a, pch, &pre);
 		fe_clang_err_read(a, tu, path, quotable, pre, n_pre, &e);
+		if (n_pre && (e.other_elsewhere || e.n_other)) {
+			/* a preamble kept past a header not found holds those errors, and clang counts
+			 * errors of another kind after it otherwise than without it: parsed whole, so
+			 * that the words are a parse's without the cache */
+			fe_clang_tu_release(tu);
+			whole = true;
+			continue;
+		}
 		if (tk && e.other_elsewhere) {  /* the toolkit's headers (or a project's) did not parse */
 			fe_clang_tu_release(tu);
 			real = e;
 			real_tk = tk;
 			shim = true;
+			whole = false;
 			continue;
 		}
 		struct sir_tu *t = fe_clang_walk_tu(a, tu, path, abspath, buf, len, f.per_thread_stream);
