@@ -183,6 +183,11 @@ static const struct {
 	/* issue 42: a helper that returns nothing is patched at its end, through its parameter */
 	{"--bridge 0.6 helper-returns-none.py", "+    cfg.rerun_state_machine.check_for_nan_in_loss = False\n",
 	 "+    cfg.model.cuda_graph_modules = []\n", "+    return"},
+	/* issue 42, item 4: a unit with branches keeps its full-iteration graphs, respelled, with the
+	 * companion its own setting needs whatever the branch (CG176) */
+	{"--bridge 0.6 spelling-companion.py", "+    cfg.model.cuda_graph_impl = \"full_iteration\"\n",
+	 "-    cfg.optimizer.overlap_param_gather_with_optimizer_step = True\n"
+	 "+    cfg.optimizer.overlap_param_gather_with_optimizer_step = False\n", "pad_cu_seqlens"},
 	/* issue 42: a unit with branches keeps its setting, in the target's spelling */
 	{"--bridge 0.6 spelling-branched.py", "-    cfg.model.cuda_graph_scope = [\"attn\"]\n+    cfg.model.cuda_graph_scope = None\n"
 	 "+    cfg.model.cuda_graph_modules = [\"attn\"]\n", NULL, "+    cfg.model.cuda_graph_impl"},

@@ -690,10 +690,28 @@ static void own_spelling(struct sgx *x, const struct run *now, struct sg_unit *u
 	if (local_fi)   /* else the impl stays as written: a deprecated boolean's migration included */
 		put(&t, sgt_impl_key(x->lang), value_str(c->impl), false);
 	put(&t, sgt_scope_key(x->lang, x->tg, x->pre), c->scope, false);
+	/* its own setting's errors that hold whatever the branch (a companion left on: CG176's
+	 * overlapped param gather) lifted with it, when every one has its setting; else none */
+	struct trial lifted = t;
+	const char *stuck = NULL, *lifts = NULL;
+	struct run r;
+	run_open(x, &r, x->pre, &lifted);
+	const char *errs[MAX_LIST], *left[MAX_LIST];
+	size_t ne = ids_of(&r, false, SEV_ERROR, errs);
+	if (ne && lift(x, &r, NULL, 0, &lifted, &stuck)) {
+		struct run again;
+		run_open(x, &again, x->pre, &lifted);
+		if (!ids_of(&again, false, SEV_ERROR, left)) {
+			t = lifted;
+			lifts = arena_printf(x->a, ", with what %s needs", errs[0]);
+		}
+		run_close(&again);
+	}
+	run_close(&r);
 	diff_sets(x, &t, c);
 	respell(x, c);
-	c->why = arena_printf(x->a, "its own %s, spelled as %s takes it", setting_text(x->a, c->impl, &c->scope),
-			      version(x->a, x->tg));
+	c->why = arena_printf(x->a, "its own %s, spelled as %s takes it%s", setting_text(x->a, c->impl, &c->scope),
+			      version(x->a, x->tg), lifts ? lifts : "");
 	if (c->n_sets)
 		u->spelling = c;
 }
