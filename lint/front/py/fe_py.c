@@ -159,8 +159,8 @@ int fe_py_parse(struct arena *a, struct py_session *c, const struct py_choice *p
 	for (size_t k = use->n; k-- > 0 && !m;)
 		if (!strcmp(use->mods[k]->path, path) && use->mods[k]->len == len && !memcmp(use->mods[k]->src, buf, len))
 			m = use->mods[k];
-	if (!m)
-		m = fe_py_mod_add(use, arena_strdup(use->a, path), buf, len, false);
+	if (!m)         /* the text in the session's arena: a session kept across runs outlives 'buf' */
+		m = fe_py_mod_add(use, arena_strdup(use->a, path), arena_strndup(use->a, buf, len), len, false);
 	if (!m) {
 		fe_py_session_free(own);
 		return -1;
