@@ -109,6 +109,9 @@ struct parse {
 	bool last_eq;                   /* written --flag=value */
 	bool strict;                    /* a positional word here is one no flag takes */
 	bool all_flags;                 /* rules/fields.yaml holds every flag the program takes */
+	const struct pack_flag **hints; /* the CUDA-graph flags of this program and target, made on */
+	size_t n_hints;                 /* first use (closest_graph_flag): a script asks for each */
+	bool hints_made;                /* flag the tables do not know */
 };
 
 /* The table entry for 'name' on this target; '*elsewhere' is one for another release. */
@@ -128,17 +131,24 @@ static const struct pack_flag *find_flag(const struct parse *ps, const char *nam
 }
 
 /* The closest CUDA-graph flag this target's parser has within 'edits', or NULL. */
-static const char *closest_graph_flag(const struct parse *ps, const char *name, unsigned edits)
+static const char *closest_graph_flag(struct parse *ps, const char *name, unsigned edits)
 {
-	const char *prog = program_name(ps->prog), *best = NULL;
+	if (!ps->hints_made) {
+		const char *prog = program_name(ps->prog);
+		ps->hints = arena_alloc(ps->t->arena, (ps->p->n_flags + 1) * sizeof(*ps->hints));
+		for (size_t k = 0; k < ps->p->n_flags; k++) {
+			const struct pack_flag *f = &ps->p->flags[k];
+			if (f->hint && !strcmp(f->program, prog) && pack_applies(&f->mcore, &f->bridge, ps->tg))
+				ps->hints[ps->n_hints++] = f;
+		}
+		ps->hints_made = true;
+	}
+	const char *best = NULL;
 	unsigned cap = edits * SUGGEST_EDIT, best_d = cap + 1;
-	for (size_t k = 0; k < ps->p->n_flags; k++) {
-		const struct pack_flag *f = &ps->p->flags[k];
-		if (!f->hint || strcmp(f->program, prog) || !pack_applies(&f->mcore, &f->bridge, ps->tg))
-			continue;
-		unsigned dist = suggest_distance(name, f->flag, cap);
+	for (size_t k = 0; k < ps->n_hints; k++) {
+		unsigned dist = suggest_distance(name, ps->hints[k]->flag, cap);
 		if (dist < best_d) {
-			best = f->flag;
+			best = ps->hints[k]->flag;
 			best_d = dist;
 		}
 	}
