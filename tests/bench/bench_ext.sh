@@ -46,30 +46,28 @@ timed() {
 		measure "$@"
 		echo "$us $cpu_us"
 	done >"$tmp/t.txt"
-	echo "$(cut -d' ' -f1 "$tmp/t.txt" | median_min_max | cut -d' ' -f1) $(cut -d' ' -f2 "$tmp/t.txt" | median_min_max | cut -d' ' -f1)"
+	wall_cpu_medians "$tmp/t.txt"
 }
 
-# clang -fsyntax-only on each file with the arguments cglint parses it with: clang_each DB FILE...
+# clang -fsyntax-only on a file with the arguments cglint parses it with: clang_one DB FILE
 clang_one() {
 	local db=$1 f=$2
-	mapfile -t args < <("$cglint" --show-clang-args -p "$db" "$f" 2>/dev/null |
-		sed -e "s#^/cglint-shim\$#$repo/lint/source/shim#" -e "s#^/cglint-shim/stub\$#$repo/lint/source/shim/stub#")
+	mapfile -t args < <("$cglint" --show-clang-args -p "$db" "$f" 2>/dev/null | shim_on_disk "$repo")
 	"$CLANG" -fsyntax-only "${args[@]}" "$f"
 }
-export -f clang_one
+export -f clang_one shim_on_disk
 export cglint repo CLANG
 
-# cglint with an empty cache, then with that cache kept: cold_warm LABEL ARGS...
+# cglint with an empty cache (median of RUNS), then with that cache kept: cold_warm ARGS...
 cold_warm() {
-	local label=$1 k cw cc ww wc
-	shift
+	local k cw cc ww wc
 	: >"$tmp/cold.txt"
 	for ((k = 0; k < runs; k++)); do
 		rm -rf "$tmp/cache"
 		XDG_CACHE_HOME=$tmp/cache measure "$cglint" "$@"
 		echo "$us $cpu_us" >>"$tmp/cold.txt"
 	done
-	read -r cw cc < <(echo "$(cut -d' ' -f1 "$tmp/cold.txt" | median_min_max | cut -d' ' -f1) $(cut -d' ' -f2 "$tmp/cold.txt" | median_min_max | cut -d' ' -f1)")
+	read -r cw cc < <(wall_cpu_medians "$tmp/cold.txt")
 	export XDG_CACHE_HOME=$tmp/cache
 	read -r ww wc < <(timed "$runs" "$cglint" "$@")
 	unset XDG_CACHE_HOME
@@ -107,10 +105,10 @@ ext_section() {
 	  "command": "c++ -DTORCH_EXTENSION_NAME=graph_ext -DTORCH_API_INCLUDE_EXTENSION_H $torch_inc -std=c++17 -O2 -fPIC -c graph_ext.cpp -o graph_ext.o"}]
 	EOF
 	echo "== ext: one PyTorch extension, Debian's libtorch (a CPU build), $RUNS_TXT"
-	(cd "$tmp/ext" && "$cglint" -p build graph_ext.cpp 2>&1 | grep -o '\[CG[0-9]*[^]]*\]' | sort | uniq -c | tr '\n' ' '); echo
+	(cd "$tmp/ext" && "$cglint" --no-cache -p build graph_ext.cpp 2>&1 | grep -o '\[CG[0-9]*[^]]*\]' | sort | uniq -c | tr '\n' ' '); echo
 	local cw cc ww wc lw lc
 	read -r lw lc < <(cd "$tmp/ext" && timed "$runs" clang_one build graph_ext.cpp)
-	read -r cw cc ww wc < <(cd "$tmp/ext" && cold_warm ext -p build graph_ext.cpp)
+	read -r cw cc ww wc < <(cd "$tmp/ext" && cold_warm -p build graph_ext.cpp)
 	row "case" "wall ms" "CPU ms" "wall x" "CPU x"
 	row "clang -fsyntax-only, the same arguments" "$(ms "$lw")" "$(ms "$lc")" "" ""
 	row "cglint, cold (empty cache; goal <= 1.2x)" "$(ms "$cw")" "$(ms "$cc")" "$(ratio "$cw" "$lw")" "$(ratio "$cc" "$lc")"
@@ -139,8 +137,7 @@ te_section() {
 	echo "== te: $te/transformer_engine/pytorch/csrc, ${#files[@]} .cpp files (TransformerEngine $(git -C "$te" rev-parse --short=9 HEAD 2>/dev/null || echo "at an unknown commit")), $RUNS_TXT"
 	local cw cc ww wc lw lc
 	read -r lw lc < <(timed "$runs" bash -c 'printf "%s\n" "${@:2}" | xargs -P 2 -I{} bash -c "clang_one $1 {} >/dev/null 2>&1"' _ "$tmp/te" "${files[@]}")
-	read -r cw cc ww wc < <(cold_warm te -j 2 -p "$tmp/te" "${files[@]}")
-	(XDG_CACHE_HOME=$tmp/cache "$cglint" -j 2 -p "$tmp/te" "${files[@]}" 2>&1 | tail -n 1)
+	read -r cw cc ww wc < <(cold_warm -j 2 -p "$tmp/te" "${files[@]}")
 	row "case" "wall ms" "CPU ms" "wall x" "CPU x"
 	row "clang -fsyntax-only, 2 files at a time" "$(ms "$lw")" "$(ms "$lc")" "" ""
 	row "cglint -j 2, cold (empty cache)" "$(ms "$cw")" "$(ms "$cc")" "$(ratio "$cw" "$lw")" "$(ratio "$cc" "$lc")"

@@ -126,8 +126,7 @@ mode_section() {
 	: >"$tmp/lines-$mode"
 	for f in "${files[@]}"; do
 		b=$(basename "$f")
-		"$cglint" --show-clang-args "${cflags[@]}" "$f" |
-			sed -e "s#^/cglint-shim\$#$repo/lint/source/shim#" -e "s#^/cglint-shim/stub\$#$repo/lint/source/shim/stub#" >"$ad/$b"
+		"$cglint" --show-clang-args "${cflags[@]}" "$f" | shim_on_disk "$repo" >"$ad/$b"
 		[ -s "$ad/$b" ] || { echo "bench_src.sh: cglint --show-clang-args printed nothing for $b" >&2; exit 1; }
 		{ tr '\n' ' ' <"$ad/$b"; echo "$f"; } >>"$tmp/lines-$mode"
 	done

@@ -54,5 +54,16 @@ bench() {
 	done | median_min_max
 }
 
+# The median wall and median CPU time of the "WALL CPU" lines (microseconds) in FILE.
+wall_cpu_medians() {
+	echo "$(cut -d' ' -f1 "$1" | median_min_max | cut -d' ' -f1) $(cut -d' ' -f2 "$1" | median_min_max | cut -d' ' -f1)"
+}
+
+# `cglint --show-clang-args` on stdin with the shim's virtual folder made the on-disk one of
+# the repository REPO, so that clang runs with exactly those arguments: shim_on_disk REPO
+shim_on_disk() {
+	sed -e "s#^/cglint-shim\$#$1/lint/source/shim#" -e "s#^/cglint-shim/stub\$#$1/lint/source/shim/stub#"
+}
+
 ms() { awk -v u="$1" 'BEGIN { printf "%.1f", u / 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf (b > 0 ? "%.3f" : "n/a"), (b > 0 ? a / b : 0) }'; }
