@@ -468,9 +468,11 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 		struct cflags f = build_args(a, path, buf, len, o, shim, &tk);
 		int rc;
 		const char *pch;
+		struct fe_clang_err_item *pre;
+		size_t n_pre;
 		struct fe_clang_opts no_pch = *o;
 		no_pch.pch_dir = NULL;
-		CXTranslationUnit tu = fe_clang_tu_parse(a, abspath, buf, len, &f, whole ? &no_pch : o, &rc, &pch);
+		CXTranslationUnit tu = fe_clang_tu_parse(a, abspath, buf, len, &f, whole ? &no_pch : o, &rc, &pch, &pre, &n_pre);
 		if (!tu) {
 			/* libclang turns an allocation the limit refused into a crash it recovers from */
 			unsigned peak = o->mem_mib ? jobs_peak_mib() : 0;
@@ -486,8 +488,6 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 		struct fe_clang_err e;
 		const char *quotable[] = {repo_of(a, abspath), tk ? tk : FE_CLANG_SHIM_DIR, FE_CLANG_SHIM_DIR, FE_CLANG_STUB_DIR,
 					 CGLINT_CLANG_RESOURCE_DIR, "/usr/include", "/usr/lib", NULL};
-		struct fe_clang_err_item *pre;
-		size_t n_pre = fe_clang_tu_pch_errors(a, pch, &pre);
 		fe_clang_err_read(a, tu, path, quotable, pre, n_pre, &e);
 		if (n_pre && (e.other_elsewhere || e.n_other)) {
 			/* a preamble kept past a header not found holds those errors, and clang counts

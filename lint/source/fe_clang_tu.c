@@ -121,7 +121,7 @@ void fe_clang_tu_release(CXTranslationUnit tu)
 /* Whether 'tu' has errors; *main_at: the offset of the first in its main file, or SIZE_MAX. With
  * 'errs', a preamble's errors that are all missing declarations outside the main file (a header
  * a CPU-only libtorch lacks) do not count: they are written to 'errs' as "line\tcol\tfile\tmessage"
- * lines (fe_clang_tu_pch_errors reads them back), for the units parsed from it to report. */
+ * lines (pch_errors reads them back), for the units parsed from it to report. */
 static bool has_errors(struct arena *a, CXTranslationUnit tu, size_t *main_at, struct sbuf *errs)
 {
 	bool bad = false, saved = false;
@@ -253,7 +253,8 @@ static bool put_errors(const char *path, const struct sbuf *errs)
 	return ok;
 }
 
-size_t fe_clang_tu_pch_errors(struct arena *a, const char *pch, struct fe_clang_err_item **out)
+/* The errors the preamble 'pch' was saved with (put_errors); 0 for none or a NULL pch. */
+static size_t pch_errors(struct arena *a, const char *pch, struct fe_clang_err_item **out)
 {
 	*out = NULL;
 	size_t n = 0, cap = 0;
@@ -338,7 +339,7 @@ static bool marked_bad(const char *bad, bool cache)
 static bool found_since(struct arena *a, const char *pch, const struct cflags *f)
 {
 	struct fe_clang_err_item *errs;
-	size_t n = fe_clang_tu_pch_errors(a, pch, &errs);
+	size_t n = pch_errors(a, pch, &errs);
 	for (size_t k = 0; k < n; k++) {
 		const char *q = strchr(errs[k].msg, '\''), *e = q ? strchr(q + 1, '\'') : NULL;
 		if (!e || !strstr(errs[k].msg, "file not found"))
@@ -594,18 +595,19 @@ size_t fe_clang_tu_preamble_keys(struct arena *a, const char *abspath, const cha
 }
 
 CXTranslationUnit fe_clang_tu_parse(struct arena *a, const char *abspath, const char *buf, size_t len,
-				    const struct cflags *f, const struct fe_clang_opts *o, int *rc, const char **pch)
+				    const struct cflags *f, const struct fe_clang_opts *o, int *rc, const char **pch,
+				    struct fe_clang_err_item **pre, size_t *n_pre)
 {
 	struct own_preamble own;
 	*pch = preamble(a, f, abspath, buf, len, o, &own);
+	*n_pre = pch_errors(a, *pch, pre);
 	/* KeepGoing: a missing header is an error we report, not a silent stop */
 	unsigned flags = CXTranslationUnit_KeepGoing;
 	if (!*pch)
 		return parse_with(a, abspath, buf, len, f, flags, o->keep_unit, rc);
 	/* a preamble saved past a header not found holds its errors (make_pch) */
 	const char *include[] = {"-include-pch", *pch, "-Xclang", "-fallow-pch-with-compiler-errors"};
-	bool errs = access(arena_printf(a, "%s.err", *pch), F_OK) == 0;
-	struct cflags with = plus(a, f, include, errs ? 4 : 2);
+	struct cflags with = plus(a, f, include, *n_pre ? 4 : 2);
 	const char *text = buf;
 	if (own.n) {            /* the lines the preamble stands for are blanked, keeping positions */
 		char *t = arena_alloc(a, len + 1);
@@ -621,6 +623,7 @@ CXTranslationUnit fe_clang_tu_parse(struct arena *a, const char *abspath, const 
 		return tu;
 	unlink(*pch);           /* libclang refuses one older than a header it holds: parse without */
 	*pch = NULL;
+	*n_pre = 0;
 	return parse_with(a, abspath, buf, len, f, flags, o->keep_unit, rc);
 }
 

@@ -28,21 +28,19 @@ struct CXTranslationUnitImpl;   /* libclang's CXTranslationUnit; see fe_clang_wa
 void fe_clang_tu_index(void);
 
 /* Parse abspath (text buf[0..len)) with flags f, the shim served from memory. *rc: libclang's
- * CXErrorCode; *pch: the preamble the unit was parsed from, or NULL. NULL when libclang made
+ * CXErrorCode; *pch: the preamble the unit was parsed from, or NULL, and *pre the n_pre errors it
+ * was saved with (a header not found in it), for fe_clang_err_read. NULL when libclang made
  * no unit. The caller gives the unit back with fe_clang_tu_release. With o->keep_unit (the
  * language server's worker, between edits) the process keeps its last unit, and the next parse
  * of the same file with the same flags and preamble reparses it: libclang then reuses the
  * compiler's set-up (the driver's search for the toolchain) and the pages it has touched. */
+struct fe_clang_err_item;
 struct CXTranslationUnitImpl *fe_clang_tu_parse(struct arena *a, const char *abspath, const char *buf, size_t len,
 						const struct cflags *f, const struct fe_clang_opts *o, int *rc,
-						const char **pch);
+						const char **pch, struct fe_clang_err_item **pre, size_t *n_pre);
 
 void fe_clang_tu_release(struct CXTranslationUnitImpl *tu);
 
-/* The errors the preamble 'pch' was saved with (a header not found in it), for
- * fe_clang_err_read; 0 for none or a NULL pch. */
-struct fe_clang_err_item;
-size_t fe_clang_tu_pch_errors(struct arena *a, const char *pch, struct fe_clang_err_item **out);
 /* The files the unit included, its preamble's among them, into t->included. */
 void fe_clang_tu_included(struct arena *a, struct CXTranslationUnitImpl *tu, const char *pch, struct sir_tu *t);
 
