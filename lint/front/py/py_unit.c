@@ -206,27 +206,36 @@ void py_unit_mark(struct py_log *l, enum py_op op, const char *key, struct loc l
 
 void py_unit_forget(struct py_log *l, const char *prefix, bool touch, const char *why)
 {
-	/* each key's latest write under 'prefix' (its index in 'latest'): the known ones become
-	 * unknown, in the order they were written */
-	struct strmap latest = {0};
-	size_t n = l->n, at, from = 0, len = strlen(prefix);
+	/* each key's latest write under 'prefix' that is known becomes unknown, in the order they
+	 * were written. Scanned from the end: a key's first record met is its latest, and the scan
+	 * stops at a forget of 'prefix' or of a section above it, before which every key known under
+	 * it was made unknown already (repeated forgets of one object cost what was written since) */
+	struct strmap seen = {0};
+	size_t len = strlen(prefix), from = 0, n_known = 0, at;
+	size_t *known = NULL;
 	if (!strmap_get(&l->written, prefix, len, &from))
-		n = 0;          /* nothing was ever set under it */
-	for (size_t k = from; k < n; k++)
-		if (l->recs[k].op == PY_SET && under_len(l->recs[k].key, l->recs[k].len, prefix, len))
-			strmap_put(&latest, l->recs[k].key, l->recs[k].len, k);
-	for (size_t k = from; latest.n && k < n; k++) {
+		from = l->n;    /* nothing was ever set under it */
+	for (size_t k = l->n; k-- > from;) {
 		const struct py_rec *q = &l->recs[k];
-		if (q->op != PY_SET || q->val.kind == V_UNKNOWN || !under_len(q->key, q->len, prefix, len) ||
-		    !strmap_get(&latest, q->key, q->len, &at) || at != k)
+		if ((q->op == PY_FORGET || q->op == PY_TOUCH) && under_len(prefix, len, q->key, q->len))
+			break;
+		if (q->op != PY_SET || !under_len(q->key, q->len, prefix, len) || strmap_get(&seen, q->key, q->len, &at))
 			continue;
-		struct py_rec r = *q;   /* a copy: rec() may move the records */
+		strmap_put(&seen, q->key, q->len, k);
+		if (q->val.kind != V_UNKNOWN) {
+			known = mem_realloc(known, (n_known + 1) * sizeof(*known));
+			known[n_known++] = k;
+		}
+	}
+	strmap_release(&seen);
+	while (n_known-- > 0) {
+		struct py_rec r = l->recs[known[n_known]];     /* a copy: rec() may move the records */
 		r.val = value_unknown;
 		r.val.loc = r.loc;
 		r.why = why;
 		rec(l, r);
 	}
-	strmap_release(&latest);
+	free(known);
 	rec(l, (struct py_rec){touch ? PY_TOUCH : PY_FORGET, prefix, value_unknown, {0}, why, {0}});
 }
 
