@@ -137,7 +137,8 @@ Test(cache, a_miss_makes_the_preamble_and_a_hit_uses_it)
 	free(second);
 	cr_assert_eq(stat(pch, &after), 0);
 	cr_expect_eq(after.st_ino, before.st_ino, "the hit read the saved preamble, it did not make a new one");
-	cr_expect_gt(after.st_mtime, before.st_mtime, "the hit marked the preamble used");
+	cr_expect_gt(after.st_atime, before.st_atime, "the hit marked the preamble used");
+	cr_expect_eq(after.st_mtime, before.st_mtime, "by its access time: a chain on it holds its modification time");
 	cr_expect_eq(count(".pch", NULL, 0), 1);
 }
 
@@ -358,16 +359,74 @@ Test(cache, files_share_the_lines_they_begin_with)
 	char *got = same_as_without("-j 1 a.cu b.cu");
 	cr_expect_str_eq(got, "step.h:CG301@1 a.cu:CG301@7 ", "each file's own header read with it");
 	free(got);
-	char pch[600];
-	cr_assert_eq(count(".pch", pch, sizeof(pch)), 1, "one preamble, of the two lines both begin with");
-	struct stat before, after;
-	cr_assert_eq(stat(pch, &before), 0);
+	cr_assert_eq(count(".pch", NULL, 0), 3, "one of the two lines both begin with, each file's block on top of it");
 	got = same_as_without("a.cu");
 	cr_expect_str_eq(got, "step.h:CG301@1 a.cu:CG301@7 ");
 	free(got);
-	cr_expect_eq(count(".pch", NULL, 0), 1, "alone, a.cu found the shared preamble and made none of its own");
-	cr_assert_eq(stat(pch, &after), 0);
-	cr_expect_eq(after.st_ino, before.st_ino);
+	cr_expect_eq(count(".pch", NULL, 0), 3, "alone, a.cu found its preamble and made none");
+}
+
+/* The largest preamble in the cache: the one files share (a chain on it holds only the rest). */
+static void largest(char *path, size_t size)
+{
+	DIR *d = opendir(cache);
+	off_t best = -1;
+	for (struct dirent *e; d && (e = readdir(d));) {
+		size_t len = strlen(e->d_name);
+		char p[600];
+		struct stat st;
+		snprintf(p, sizeof(p), "%s/%s", cache, e->d_name);
+		if (len > 4 && !strcmp(e->d_name + len - 4, ".pch") && stat(p, &st) == 0 && st.st_size > best) {
+			best = st.st_size;
+			snprintf(path, size, "%s", p);
+		}
+	}
+	if (d)
+		closedir(d);
+	cr_assert_geq(best, 0, "a preamble in the cache");
+}
+
+/* Issue 43: a file's block past the lines it shares with others is precompiled on top of their
+ * preamble (a chain), so that the next run reads none of its headers; a shared preamble made
+ * again (another run renamed its own into place) gets new chains rather than ones clang refuses. */
+Test(cache, the_rest_of_a_block_is_chained_to_the_shared_lines)
+{
+	static const char own_a[] = "#define OWN(s) cudaStreamSynchronize(s)\n",
+			  same_size[] = "#define OWN(s) ((void)(s))             \n";
+	cr_assert_eq(strlen(own_a), strlen(same_size));
+	harness_put("a.cu", "#include <cuda_runtime.h>\n#include \"step.h\"\n#include \"a_only.h\"\n"
+			    "int f(cudaStream_t s, cudaGraph_t *g) {\n"
+			    "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+			    "  OWN(s);\n"
+			    "  return cudaStreamEndCapture(s, g) != cudaSuccess;\n}\n");
+	harness_put("b.cu", "#include <cuda_runtime.h>\n#include \"step.h\"\n");
+	harness_put("step.h", quiet_step);
+	harness_put("a_only.h", own_a);
+	char *got = same_as_without("-j 1 a.cu b.cu");
+	cr_expect_str_eq(got, "a.cu:CG301@6 ");
+	free(got);
+	cr_assert_eq(count(".pch", NULL, 0), 2, "the shared lines', and a.cu's whole block on them");
+	/* a_only.h changed under the same size and time: the cache takes it as it was */
+	char path[600];
+	snprintf(path, sizeof(path), "%s/a_only.h", harness_dir);
+	struct stat st;
+	cr_assert_eq(stat(path, &st), 0);
+	harness_put("a_only.h", same_size);
+	struct timespec t[2] = {st.st_atim, st.st_mtim};
+	cr_assert_eq(utimensat(AT_FDCWD, path, t, 0), 0);
+	int rc;
+	got = findings("a.cu", &rc);
+	cr_expect_str_eq(got, "a.cu:CG301@6 ", "the macro read from the chain, not from the header");
+	free(got);
+	harness_put("a_only.h", own_a);
+	cr_assert_eq(utimensat(AT_FDCWD, path, t, 0), 0);
+	char base[600];
+	largest(base, sizeof(base));
+	age(base, 946684800);   /* made again: another time */
+	got = same_as_without("a.cu");
+	cr_expect_str_eq(got, "a.cu:CG301@6 ");
+	free(got);
+	cr_expect_eq(count(".pch", NULL, 0), 3, "a chain of its own on the base as it is now");
 }
 
 /* Runs at the same time over the same files, the cache empty: each writes under a name of its

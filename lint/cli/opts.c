@@ -42,7 +42,7 @@ const struct opt opts[] = {
 	{"jobs", 'j', "N", O_JOBS, "N worker processes at once: a source each, other inputs in chunks once there are enough; the output is the same for any N (probe: N rows at once) (default: one per CPU; probe: 1)"},
 	{"source-timeout", 0, "SECONDS", O_SRC_TIMEOUT, "stop analysing a source after SECONDS (default 60)"},
 	{"source-memory", 0, "MIB", O_SRC_MEMORY, "stop analysing a source past MIB of address space (default 4096)"},
-	{"no-cache", 0, NULL, O_NO_CACHE, "neither read nor write the precompiled headers kept between runs in $XDG_CACHE_HOME/cglint (default ~/.cache/cglint; entries unused for 30 days are deleted, and the oldest past 2 GiB)"},
+	{"no-cache", 0, NULL, O_NO_CACHE, "neither read nor write the precompiled headers kept between runs in $XDG_CACHE_HOME/cglint (default ~/.cache/cglint; entries unused for 30 days are deleted, and the oldest past 8 GiB)"},
 	{"show-clang-args", 0, NULL, O_SHOW_ARGS, "print the arguments each source would be parsed with, and stop"},
 	{"config", 0, "FILE", O_CONFIG, "probe: lint FILE with this machine's GPU and environment instead (repeatable)"},
 	{"from", 0, "FILE", O_FROM, "probe: judge a recording of cglint-probe's output instead of running it"},

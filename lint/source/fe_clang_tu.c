@@ -200,16 +200,6 @@ static void included(struct arena *a, CXTranslationUnit tu, struct sir_tu *t)
 	fe_clang_lib.getInclusions(tu, add_inclusion, &in);
 }
 
-/* Save the files a preamble (made as 'tmp', to be renamed 'pch') included beside it, as
- * <pch>.inc (pch_cache.h): a unit parsed from it does not list them (clang_getInclusions walks
- * only its own files), and the cache checks them before it is used again. */
-static bool save_inclusions(struct arena *a, CXTranslationUnit tu, const char *tmp, const char *pch)
-{
-	struct sir_tu t = {0};
-	included(a, tu, &t);
-	return pch_cache_put_list(arena_printf(a, "%s.inc", pch), tmp, t.included, t.n_included);
-}
-
 static void add_listed(void *ctx, const char *name)
 {
 	struct inclusions *in = ctx;
@@ -221,6 +211,19 @@ static void pch_inclusions(struct arena *a, const char *pch, struct sir_tu *t)
 {
 	struct inclusions in = {a, t, t->n_included};
 	pch_cache_each(arena_printf(a, "%s.inc", pch), add_listed, &in);
+}
+
+/* Save the files a preamble (made as 'tmp', to be renamed 'pch') included beside it, as
+ * <pch>.inc (pch_cache.h), those of the preamble 'base' it was made on (or NULL) after its own:
+ * a unit parsed from it does not list them (clang_getInclusions walks only its own files), and
+ * the cache checks them before it is used again. */
+static bool save_inclusions(struct arena *a, CXTranslationUnit tu, const char *tmp, const char *pch, const char *base)
+{
+	struct sir_tu t = {0};
+	included(a, tu, &t);
+	if (base)
+		pch_inclusions(a, base, &t);
+	return pch_cache_put_list(arena_printf(a, "%s.inc", pch), tmp, t.included, t.n_included);
 }
 
 /* f with the n arguments 'more' after its own. */
@@ -285,19 +288,36 @@ static size_t pch_errors(struct arena *a, const char *pch, struct fe_clang_err_i
 	return n;
 }
 
-/* Parse src (text[0..len)) for a preamble and save it as 'pch'; false, with a mark 'bad' made,
- * if it has errors (*err_at: where the first is in 'text', or SIZE_MAX), those of a header not
- * found (missing declarations, fe_clang_err.h) apart: they are saved beside it (pch.err), and
- * the files parsed from it, analysed in part, report them as a parse without it does. */
+/* The lines of the file 'path' (a preamble's pch.err), appended to 'b'; none when it is missing. */
+static void add_file(struct sbuf *b, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char chunk[4096];
+	for (size_t got; f && (got = fread(chunk, 1, sizeof(chunk), f)) > 0;)
+		sbuf_addn(b, chunk, got);
+	if (f)
+		fclose(f);
+}
+
+/* Parse src (text[0..len)) for a preamble and save it as 'pch', on top of the preamble 'base'
+ * when it is not NULL (a chained one: clang loads 'base' through it); false, with a mark 'bad'
+ * made, if it has errors (*err_at: where the first is in 'text', or SIZE_MAX), those of a header
+ * not found (missing declarations, fe_clang_err.h) apart: they are saved beside it (pch.err),
+ * after those of 'base', and the files parsed from it, analysed in part, report them as a parse
+ * without it does. */
 static bool make_pch(struct arena *a, const struct cflags *f, const char *src, const char *text, size_t len,
-		     const char *pch, const char *bad, size_t *err_at)
+		     const char *pch, const char *bad, const char *base, size_t *err_at)
 {
 	int rc;
 	/* C++: the templates the headers use are instantiated once here, not in every parse from
-	 * the preamble (PyTorch's ATen headers: 0.3 s of CPU a parse instead of 3 s) */
-	static const char *const instantiate[] = {"-fpch-instantiate-templates"};
+	 * the preamble (PyTorch's ATen headers: 0.3 s of CPU a parse instead of 3 s); a base saved
+	 * with errors (a header not found) loads only when clang is told it may */
+	const char *more[] = {"-fpch-instantiate-templates", "-include-pch", base, "-Xclang",
+			      "-fallow-pch-with-compiler-errors"};
+	struct fe_clang_err_item *base_errs;
+	size_t n_more = !base ? 1 : pch_errors(a, base, &base_errs) ? 5 : 3;
 	struct cflags with = f->n > 1 && (!strcmp(f->v[1], "c++") || !strcmp(f->v[1], "cuda"))
-				     ? plus(a, f, instantiate, 1) : *f;
+				     ? plus(a, f, more, n_more) : base ? plus(a, f, more + 1, n_more - 1) : *f;
 	/* KeepGoing, as the file's own parse: past a header not found, the rest of the block */
 	CXTranslationUnit tu = parse_with(a, src, text, len, &with, CXTranslationUnit_Incomplete |
 					  CXTranslationUnit_ForSerialization | CXTranslationUnit_KeepGoing, false, &rc);
@@ -306,9 +326,11 @@ static bool make_pch(struct arena *a, const struct cflags *f, const char *src, c
 	*err_at = SIZE_MAX;
 	struct sbuf errs;
 	sbuf_init(&errs);
+	if (base)
+		add_file(&errs, arena_printf(a, "%s.err", base));
 	bool ok = tu && !has_errors(a, tu, err_at, &errs) &&
 		  fe_clang_lib.saveTranslationUnit(tu, tmp, fe_clang_lib.defaultSaveOptions(tu)) == CXSaveError_None &&
-		  save_inclusions(a, tu, tmp, pch) && put_errors(arena_printf(a, "%s.err", pch), &errs) &&
+		  save_inclusions(a, tu, tmp, pch, base) && put_errors(arena_printf(a, "%s.err", pch), &errs) &&
 		  rename(tmp, pch) == 0;
 	sbuf_release(&errs);
 	if (tu)
@@ -498,6 +520,42 @@ static const char *shorter_cached(struct arena *a, const char *buf, struct own_p
 	return NULL;
 }
 
+/* In the cache, the file's whole block precompiled on top of 'base', the preamble of its first
+ * lines that it shares with other files (p, cut there): a chained preamble, which clang loads
+ * with its base, so that the next run parses none of the file's headers while the run that makes
+ * it parses the rest of the block once, as the file's own parse would (TransformerEngine's
+ * extensions begin with a small header in common and include PyTorch after). It is named by
+ * the base's checksum, size and modification time, so a base made again gets a chain of its
+ * own rather than one clang refuses (it checks the last two). Its path, p whole; 'base', p as it
+ * was, when there is none or it cannot be made. */
+static const char *chained(struct arena *a, const struct cflags *f, const char *src, const char *buf,
+			   struct own_preamble *p, const char *base, uint64_t h, const char *dir, const char *prefix)
+{
+	size_t k = 0;
+	while (k < p->n && !p->off[k])
+		k++;
+	struct stat st;
+	uint64_t id[3];
+	if (!k || k == p->n || !pch_cache_sum(arena_printf(a, "%s.inc", base), &id[0]) || stat(base, &st) != 0)
+		return base;
+	id[1] = (uint64_t)st.st_size;
+	id[2] = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+	struct own_preamble rest = *p;
+	rest.off = arena_alloc(a, (p->n + 1) * sizeof(*rest.off));
+	for (size_t i = 0; i <= p->n; i++)
+		rest.off[i] = i < k;
+	size_t tlen, err_at;
+	const char *t = own_text(a, buf, &rest, &tlen);
+	const char *name = arena_printf(a, "%s/%s%016llx", dir, prefix,
+					(unsigned long long)fnv(fnv(h ^ 1, (const char *)id, sizeof(id)), t, tlen));
+	const char *pch = arena_printf(a, "%s.pch", name), *bad = arena_printf(a, "%s.bad", name);
+	if (!usable(a, pch, true, f) &&
+	    (marked_bad(bad, true) || !make_pch(a, f, src, t, tlen, pch, bad, base, &err_at)))
+		return base;
+	cut_at(p, p->n);
+	return pch;
+}
+
 /*
  * The precompiled preamble for a parse with flags 'f', made once and saved in o->pch_dir.
  * For a run over many files, what a CUDA parse includes before the file's first line (clang's
@@ -506,7 +564,8 @@ static const char *shorter_cached(struct arena *a, const char *buf, struct own_p
  * (o->file_preambles), the file's own leading directives as well (preamble.h), saved as
  * <hash of the file and flags>-<hash of those lines>.pch, the file's older ones deleted; for a
  * file whose lines other files of the run's share (o->share_preamble), the same with the hash
- * of its folder for the file's, and kept for those files. An #include that fails (a header not
+ * of its folder for the file's, and kept for those files; in the cache, the rest of such a file's
+ * block is chained on top of it (chained()). An #include that fails (a header not
  * found) is left to the file's own parse, which reports it; another error cuts the preamble
  * before its line. *own says which of the file's lines the preamble stands for. One with
  * errors is not used (a .bad file marks it). Workers making the same one at once each rename
@@ -525,8 +584,12 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 	}
 	if (o->file_preambles || o->share_preamble)
 		*own = own_preamble(a, buf, len);
-	if (o->share_preamble && o->share_lines && o->share_lines < own->n && cut_after(buf, own, o->share_lines))
+	/* in the cache, a block cut where other files' end is chained to its whole (chained()) */
+	bool chain = false;
+	if (o->share_preamble && o->share_lines && o->share_lines < own->n && cut_after(buf, own, o->share_lines)) {
 		cut_at(own, o->share_lines);
+		chain = o->pch_cache;
+	}
 	char prefix[20];
 	/* made as if in the file's folder, so that #include "x.h" finds the same x.h */
 	const char *slash = strrchr(abspath, '/'), *dot = strrchr(abspath, '.');
@@ -547,15 +610,15 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 				on++;
 			const char *shorter = shorter_cached(a, buf, own, h, o->pch_dir, prefix, on, f);
 			if (shorter)
-				return shorter;
+				return chained(a, f, src, buf, own, shorter, h, o->pch_dir, prefix);
 		}
 		if (tlen && !ok && !marked_bad(bad, o->pch_cache)) {
 			if (!o->share_preamble)
 				forget_preambles(o->pch_dir, prefix);
-			ok = make_pch(a, f, src, t, tlen, pch, bad, &err_at);
+			ok = make_pch(a, f, src, t, tlen, pch, bad, NULL, &err_at);
 		}
 		if (ok)
-			return pch;
+			return chain && !tries ? chained(a, f, src, buf, own, pch, h, o->pch_dir, prefix) : pch;
 		if (err_at == SIZE_MAX)
 			err_at = bad_at(bad);   /* a known failure */
 		size_t k = line_at(own, err_at);
@@ -577,7 +640,7 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 	size_t err_at;
 	if (usable(a, pch, o->pch_cache, f))
 		return pch;
-	return !marked_bad(bad, o->pch_cache) && make_pch(a, f, arena_printf(a, "%s.cu", base), "", 0, pch, bad, &err_at)
+	return !marked_bad(bad, o->pch_cache) && make_pch(a, f, arena_printf(a, "%s.cu", base), "", 0, pch, bad, NULL, &err_at)
 		       ? pch : NULL;
 }
 

@@ -251,10 +251,23 @@ bool pch_cache_fresh(const char *pch, const char *list)
 		     (!check || (stat(name, &st) == 0 && st.st_size == bytes && mtime_ns(&st) == mtime));
 	}
 	free(text);
-	if (ok) {               /* used now: the cleaner ages what is not */
-		utimensat(AT_FDCWD, pch, NULL, 0);
-		utimensat(AT_FDCWD, list, NULL, 0);
+	if (ok) {               /* used now: the cleaner ages what is not. The access time only: a
+				 * preamble made on top of this one holds its modification time,
+				 * which clang checks when it loads the two */
+		static const struct timespec used[2] = {{0, UTIME_NOW}, {0, UTIME_OMIT}};
+		utimensat(AT_FDCWD, pch, used, 0);
+		utimensat(AT_FDCWD, list, used, 0);
 	}
+	return ok;
+}
+
+bool pch_cache_sum(const char *list, uint64_t *sum)
+{
+	char *text = read_list(list);
+	unsigned long long size, s;
+	bool ok = text && sscanf(text, "cglint-pch 2 %llu %llx", &size, &s) == 2;
+	free(text);
+	*sum = ok ? (uint64_t)s : 0;
 	return ok;
 }
 
@@ -344,7 +357,8 @@ void pch_cache_clean(const char *dir, time_t now, unsigned days, uint64_t max_by
 		}
 		if (n == cap)
 			v = mem_realloc(v, (cap = cap ? cap * 2 : 64) * sizeof(*v));
-		v[n++] = (struct entry){stem, st.st_mtime, (uint64_t)st.st_size, false};
+		time_t used = st.st_atime > st.st_mtime ? st.st_atime : st.st_mtime;    /* written or used */
+		v[n++] = (struct entry){stem, used, (uint64_t)st.st_size, false};
 	}
 	qsort(v, n, sizeof(*v), by_stem);
 	size_t m = 0;           /* one entry a stem, its newest time, its files' bytes together */

@@ -8,9 +8,10 @@
  * and checksum, and a checksum of the list itself; a preamble whose list no longer matches the
  * disk, or whose bytes or list are damaged or cut short, is made again, never read (libclang
  * trusts a precompiled file it is given, and may crash on a damaged one). Files are written under a unique name and
- * renamed into place, so runs at the same time never read half a file; a preamble is touched
- * when used, and pch_cache_clean deletes the ones unused for PCH_CACHE_DAYS, then the least
- * recently used until the folder holds at most PCH_CACHE_MIB.
+ * renamed into place, so runs at the same time never read half a file; a preamble's access time
+ * is set when it is used (never its modification time: a preamble made on top of another holds
+ * that one's, and clang checks it), and pch_cache_clean deletes the ones unused for
+ * PCH_CACHE_DAYS, then the least recently used until the folder holds at most PCH_CACHE_MIB.
  */
 #ifndef CGLINT_PCH_CACHE_H
 #define CGLINT_PCH_CACHE_H
@@ -20,7 +21,7 @@
 #include <stdint.h>
 #include <time.h>
 
-enum { PCH_CACHE_DAYS = 30, PCH_CACHE_MIB = 2048 };
+enum { PCH_CACHE_DAYS = 30, PCH_CACHE_MIB = 8192 };
 
 /* The cache folder, made (mode 0700) if missing; NULL when neither $XDG_CACHE_HOME nor $HOME
  * names a usable one. The caller frees it. */
@@ -39,13 +40,19 @@ bool pch_cache_put_list(const char *list, const char *pch, const char *const *fi
 /* Whether the preamble 'pch' and its list 'list' still hold: the list whole (its checksum
  * matches), the preamble of the size and checksum it records, and every file in it of the
  * recorded size and time (a file that could not be looked at when the list was written, such as
- * the shim's, is not checked). Touches the preamble, so that pch_cache_clean keeps what is used. */
+ * the shim's, is not checked). Sets the preamble's access time, so that pch_cache_clean keeps
+ * what is used. */
 bool pch_cache_fresh(const char *pch, const char *list);
+
+/* The checksum of the preamble that 'list' records (pch_cache_put_list): false when the list is
+ * damaged or missing. A preamble made on top of another names itself by it. */
+bool pch_cache_sum(const char *list, uint64_t *sum);
 
 /* Each file name in 'list', in order, through 'add'; none when the list is damaged. */
 void pch_cache_each(const char *list, void (*add)(void *ctx, const char *name), void *ctx);
 
-/* Delete in 'dir' the files not touched for 'days', then the least recently touched until
+/* Delete in 'dir' the files not written or used (access time) for 'days', then the least
+ * recently written or used until
  * what is left is at most max_bytes; 'now' is the time to age them from. Files of other
  * programs (names not ending in .pch, .inc, .err, .bad or .tmp) are left alone. */
 void pch_cache_clean(const char *dir, time_t now, unsigned days, uint64_t max_bytes);
