@@ -429,6 +429,27 @@ Test(cache, the_rest_of_a_block_is_chained_to_the_shared_lines)
 	cr_expect_eq(count(".pch", NULL, 0), 3, "a chain of its own on the base as it is now");
 }
 
+/* Issue 43: a C++ preamble is made as a whole unit, so the templates its headers instantiate
+ * are instantiated there, once; a capture that calls one is still followed into its body, read
+ * from the preamble, cold and warm as without the cache. */
+Test(cache, a_template_the_headers_instantiate_is_read_from_the_preamble)
+{
+	harness_put("tpl.h", "#include <cuda_runtime.h>\n"
+			     "template <typename T> void wait_on(T s) { cudaStreamSynchronize(s); }\n"
+			     "inline void warm(cudaStream_t s) { wait_on(s); }\n");
+	harness_put("a.cu", "#include \"tpl.h\"\n"
+			    "int f(cudaStream_t s, cudaGraph_t *g) {\n"
+			    "  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);\n"
+			    "  wait_on(s);\n"
+			    "  return cudaStreamEndCapture(s, g) != cudaSuccess;\n}\n");
+	for (int run = 0; run < 2; run++) {
+		char *got = same_as_without("a.cu");
+		cr_expect_str_eq(got, "tpl.h:CG301@2 ", "run %d: the sync in the instantiated body", run);
+		free(got);
+	}
+	cr_expect_eq(count(".pch", NULL, 0), 1);
+}
+
 /* Runs at the same time over the same files, the cache empty: each writes under a name of its
  * own and renames it into place, so every run's findings are whole and one preamble is left. */
 Test(cache, runs_at_the_same_time_share_it)
@@ -490,6 +511,7 @@ Test(cache, cleaned_by_age_then_size)
 	time_t now = 1700000000, day = 86400;
 	make("old.pch", 100, now - 40 * day);
 	make("old.pch.inc", 10, now - 40 * day);
+	make("old.lock", 0, now - 40 * day);
 	make("used.pch", 100, now - 1 * day);
 	make("used.pch.inc", 10, now - 50 * day);       /* its list ages with the preamble it belongs to */
 	make("newer.pch", 100, now - 2 * day);
@@ -499,7 +521,7 @@ Test(cache, cleaned_by_age_then_size)
 	make("live.pch.123.0.1.tmp", 100, now - 60);
 	make("notes.txt", 100, now - 400 * day);
 	pch_cache_clean(cache, now, 30, 250);
-	cr_expect_not(exists("old.pch") || exists("old.pch.inc"), "unused for 40 days");
+	cr_expect_not(exists("old.pch") || exists("old.pch.inc") || exists("old.lock"), "unused for 40 days");
 	cr_expect_not(exists("newer.pch") || exists("newer.bad"), "the least recently used, past 250 bytes");
 	cr_expect(exists("used.pch") && exists("used.pch.inc"), "used a day ago, its list with it");
 	cr_expect(exists("newest.pch"));

@@ -404,7 +404,7 @@ Test(src, preamble_made_once_for_the_same_flags)
 	cr_expect_eq(ino[0], ino[1], "the second parse used the first one's preamble, not a new one");
 	/* libclang drops the saving thread to SCHED_IDLE when it reads a freed index's options */
 	cr_expect_eq(sched_getscheduler(0), SCHED_OTHER, "saving the preamble left this thread's scheduling alone");
-	cr_expect_eq(entries(pch), 2, "one preamble and the list of what it included");
+	cr_expect_eq(entries(pch), 3, "one preamble, the list of what it included and the lock it was made under");
 	fe_clang_cdbs_free(c);
 	pack_free(p);
 }

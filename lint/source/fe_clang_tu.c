@@ -309,17 +309,17 @@ static bool make_pch(struct arena *a, const struct cflags *f, const char *src, c
 		     const char *pch, const char *bad, const char *base, size_t *err_at)
 {
 	int rc;
-	/* C++: the templates the headers use are instantiated once here, not in every parse from
-	 * the preamble (PyTorch's ATen headers: 0.3 s of CPU a parse instead of 3 s); a base saved
-	 * with errors (a header not found) loads only when clang is told it may */
-	const char *more[] = {"-fpch-instantiate-templates", "-include-pch", base, "-Xclang",
-			      "-fallow-pch-with-compiler-errors"};
+	/* a base saved with errors (a header not found) loads only when clang is told it may */
+	const char *more[] = {"-include-pch", base, "-Xclang", "-fallow-pch-with-compiler-errors"};
 	struct fe_clang_err_item *base_errs;
-	size_t n_more = !base ? 1 : pch_errors(a, base, &base_errs) ? 5 : 3;
-	struct cflags with = f->n > 1 && (!strcmp(f->v[1], "c++") || !strcmp(f->v[1], "cuda"))
-				     ? plus(a, f, more, n_more) : base ? plus(a, f, more + 1, n_more - 1) : *f;
-	/* KeepGoing, as the file's own parse: past a header not found, the rest of the block */
-	CXTranslationUnit tu = parse_with(a, src, text, len, &with, CXTranslationUnit_Incomplete |
+	struct cflags with = base ? plus(a, f, more, pch_errors(a, base, &base_errs) ? 4 : 2) : *f;
+	/* C++: a whole unit, not the prefix of one (libclang's Incomplete), so that the templates
+	 * the headers use are instantiated, and the vtables they need defined, once here and not at
+	 * the end of every parse from the preamble (PyTorch's headers: 1.3 s of CPU a parse, 3 s
+	 * before any of it was done here). C's tentative definitions stay open for the file.
+	 * KeepGoing, as the file's own parse: past a header not found, the rest of the block */
+	bool cxx = f->n > 1 && (!strcmp(f->v[1], "c++") || !strcmp(f->v[1], "cuda"));
+	CXTranslationUnit tu = parse_with(a, src, text, len, &with, (cxx ? 0 : CXTranslationUnit_Incomplete) |
 					  CXTranslationUnit_ForSerialization | CXTranslationUnit_KeepGoing, false, &rc);
 	char tmp[PATH_MAX + 64];
 	pch_cache_tmp(tmp, sizeof(tmp), pch);
@@ -396,8 +396,10 @@ static bool usable(struct arena *a, const char *pch, bool cache, const struct cf
 	return pch_cache_fresh(pch, arena_printf(a, "%s.inc", pch)) && !found_since(a, pch, f);
 }
 
-/* What the cache's names depend on besides the text and flags: libclang's version and the
- * shim cglint serves from memory (a unit holds both). */
+/* What the cache's names depend on besides the text and flags: how cglint makes a preamble
+ * (PREAMBLE_KIND, to change with make_pch), libclang's version and the shim cglint serves from
+ * memory (a unit holds both). */
+#define PREAMBLE_KIND "cglint preamble 2: C++ as a whole unit"
 static uint64_t cache_salt;
 static pthread_once_t salt_once = PTHREAD_ONCE_INIT;
 
@@ -405,7 +407,7 @@ static void make_salt(void)
 {
 	CXString v = fe_clang_lib.getClangVersion();
 	const char *s = fe_clang_lib.getCString(v);
-	uint64_t h = fnv(14695981039346656037ull, s, strlen(s) + 1);
+	uint64_t h = fnv(fnv(14695981039346656037ull, PREAMBLE_KIND, sizeof(PREAMBLE_KIND)), s, strlen(s) + 1);
 	fe_clang_lib.disposeString(v);
 	for (size_t i = 0; i < shim_n_sources; i++)
 		h = fnv(fnv(h, shim_sources[i].path, strlen(shim_sources[i].path) + 1), shim_sources[i].text,
@@ -549,8 +551,13 @@ static const char *chained(struct arena *a, const struct cflags *f, const char *
 	const char *name = arena_printf(a, "%s/%s%016llx", dir, prefix,
 					(unsigned long long)fnv(fnv(h ^ 1, (const char *)id, sizeof(id)), t, tlen));
 	const char *pch = arena_printf(a, "%s.pch", name), *bad = arena_printf(a, "%s.bad", name);
-	if (!usable(a, pch, true, f) &&
-	    (marked_bad(bad, true) || !make_pch(a, f, src, t, tlen, pch, bad, base, &err_at)))
+	bool ok = usable(a, pch, true, f);
+	if (!ok && !marked_bad(bad, true)) {
+		int lock = pch_cache_lock(name);
+		ok = usable(a, pch, true, f) || (!marked_bad(bad, true) && make_pch(a, f, src, t, tlen, pch, bad, base, &err_at));
+		pch_cache_unlock(lock);
+	}
+	if (!ok)
 		return base;
 	cut_at(p, p->n);
 	return pch;
@@ -568,8 +575,8 @@ static const char *chained(struct arena *a, const struct cflags *f, const char *
  * block is chained on top of it (chained()). An #include that fails (a header not
  * found) is left to the file's own parse, which reports it; another error cuts the preamble
  * before its line. *own says which of the file's lines the preamble stands for. One with
- * errors is not used (a .bad file marks it). Workers making the same one at once each rename
- * theirs into place. Returns its path, or NULL.
+ * errors is not used (a .bad file marks it). One worker makes a preamble while the others that
+ * need it wait for it (pch_cache_lock). Returns its path, or NULL.
  */
 static const char *preamble(struct arena *a, const struct cflags *f, const char *abspath, const char *buf,
 			    size_t len, const struct fe_clang_opts *o, struct own_preamble *own)
@@ -613,9 +620,14 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 				return chained(a, f, src, buf, own, shorter, h, o->pch_dir, prefix);
 		}
 		if (tlen && !ok && !marked_bad(bad, o->pch_cache)) {
-			if (!o->share_preamble)
-				forget_preambles(o->pch_dir, prefix);
-			ok = make_pch(a, f, src, t, tlen, pch, bad, NULL, &err_at);
+			int lock = pch_cache_lock(base);        /* another worker's: wait, take it */
+			ok = usable(a, pch, o->pch_cache, f);
+			if (!ok && !marked_bad(bad, o->pch_cache)) {
+				if (!o->share_preamble)
+					forget_preambles(o->pch_dir, prefix);
+				ok = make_pch(a, f, src, t, tlen, pch, bad, NULL, &err_at);
+			}
+			pch_cache_unlock(lock);
 		}
 		if (ok)
 			return chain && !tries ? chained(a, f, src, buf, own, pch, h, o->pch_dir, prefix) : pch;
@@ -640,8 +652,11 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 	size_t err_at;
 	if (usable(a, pch, o->pch_cache, f))
 		return pch;
-	return !marked_bad(bad, o->pch_cache) && make_pch(a, f, arena_printf(a, "%s.cu", base), "", 0, pch, bad, NULL, &err_at)
-		       ? pch : NULL;
+	int lock = pch_cache_lock(base);
+	bool ok = usable(a, pch, o->pch_cache, f) ||
+		  (!marked_bad(bad, o->pch_cache) && make_pch(a, f, arena_printf(a, "%s.cu", base), "", 0, pch, bad, NULL, &err_at));
+	pch_cache_unlock(lock);
+	return ok ? pch : NULL;
 }
 
 size_t fe_clang_tu_preamble_keys(struct arena *a, const char *abspath, const char *buf, size_t len,

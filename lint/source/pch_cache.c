@@ -6,10 +6,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -261,6 +263,26 @@ bool pch_cache_fresh(const char *pch, const char *list)
 	return ok;
 }
 
+int pch_cache_lock(const char *stem)
+{
+	char path[PATH_MAX];
+	if ((size_t)snprintf(path, sizeof(path), "%s.lock", stem) >= sizeof(path))
+		return -1;
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	while (fd >= 0 && flock(fd, LOCK_EX) != 0)
+		if (errno != EINTR) {
+			close(fd);
+			return -1;
+		}
+	return fd;
+}
+
+void pch_cache_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);      /* the lock goes with it */
+}
+
 bool pch_cache_sum(const char *list, uint64_t *sum)
 {
 	char *text = read_list(list);
@@ -315,7 +337,8 @@ static char *stem_of(const char *name, bool *tmp)
 	size_t n = strlen(name);
 	*tmp = n > 4 && !strcmp(name + n - 4, ".tmp");
 	bool ours = *tmp || (n > 4 && (!strcmp(name + n - 4, ".pch") || !strcmp(name + n - 4, ".inc") ||
-				       !strcmp(name + n - 4, ".err") || !strcmp(name + n - 4, ".bad")));
+				       !strcmp(name + n - 4, ".err") || !strcmp(name + n - 4, ".bad"))) ||
+		    (n > 5 && !strcmp(name + n - 5, ".lock"));
 	if (!ours || name[0] == '.')
 		return NULL;
 	char *stem = mem_strdup(name);
@@ -326,7 +349,7 @@ static char *stem_of(const char *name, bool *tmp)
 static void remove_stem(int dfd, const char *stem)
 {
 	/* the preamble first: a list without it is never read as fresh */
-	static const char *const ext[] = {".pch", ".pch.inc", ".pch.err", ".bad"};
+	static const char *const ext[] = {".pch", ".pch.inc", ".pch.err", ".bad", ".lock"};
 	char name[512];
 	for (size_t k = 0; k < sizeof(ext) / sizeof(ext[0]); k++) {
 		snprintf(name, sizeof(name), "%s%s", stem, ext[k]);

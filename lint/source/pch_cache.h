@@ -8,7 +8,8 @@
  * and checksum, and a checksum of the list itself; a preamble whose list no longer matches the
  * disk, or whose bytes or list are damaged or cut short, is made again, never read (libclang
  * trusts a precompiled file it is given, and may crash on a damaged one). Files are written under a unique name and
- * renamed into place, so runs at the same time never read half a file; a preamble's access time
+ * renamed into place, so runs at the same time never read half a file, and one at a time under
+ * a lock (stem.lock), so that a preamble another is made on is not replaced under it; a preamble's access time
  * is set when it is used (never its modification time: a preamble made on top of another holds
  * that one's, and clang checks it), and pch_cache_clean deletes the ones unused for
  * PCH_CACHE_DAYS, then the least recently used until the folder holds at most PCH_CACHE_MIB.
@@ -43,6 +44,12 @@ bool pch_cache_put_list(const char *list, const char *pch, const char *const *fi
  * the shim's, is not checked). Sets the preamble's access time, so that pch_cache_clean keeps
  * what is used. */
 bool pch_cache_fresh(const char *pch, const char *list);
+
+/* Hold the lock of the preamble 'stem' (its path without .pch; the file stem.lock), waiting
+ * while another process or thread holds it: one makes a preamble, the others then find it
+ * made. A descriptor for pch_cache_unlock, or -1 when no lock could be had (go on without). */
+int pch_cache_lock(const char *stem);
+void pch_cache_unlock(int fd);
 
 /* The checksum of the preamble that 'list' records (pch_cache_put_list): false when the list is
  * damaged or missing. A preamble made on top of another names itself by it. */
