@@ -38,17 +38,6 @@ trap 'rm -rf "$tmp"' EXIT
 py=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 torch_inc="-I/usr/include/torch/csrc/api/include -I$py"
 
-# median wall, median CPU (microseconds) of REPS runs: timed REPS CMD...
-timed() {
-	local reps=$1 k
-	shift
-	for ((k = 0; k < reps; k++)); do
-		measure "$@"
-		echo "$us $cpu_us"
-	done >"$tmp/t.txt"
-	wall_cpu_medians "$tmp/t.txt"
-}
-
 # clang -fsyntax-only on a file with the arguments cglint parses it with: clang_one DB FILE
 clang_one() {
 	local db=$1 f=$2

@@ -59,6 +59,17 @@ wall_cpu_medians() {
 	echo "$(cut -d' ' -f1 "$1" | median_min_max | cut -d' ' -f1) $(cut -d' ' -f2 "$1" | median_min_max | cut -d' ' -f1)"
 }
 
+# median wall, median CPU (microseconds) of REPS runs, through $tmp/t.txt: timed REPS CMD...
+timed() {
+	local reps=$1 k
+	shift
+	for ((k = 0; k < reps; k++)); do
+		measure "$@"
+		echo "$us $cpu_us"
+	done >"${tmp:?}/t.txt"
+	wall_cpu_medians "$tmp/t.txt"
+}
+
 # `cglint --show-clang-args` on stdin with the shim's virtual folder made the on-disk one of
 # the repository REPO, so that clang runs with exactly those arguments: shim_on_disk REPO
 shim_on_disk() {
