@@ -238,22 +238,11 @@ static struct cflags plus(struct arena *a, const struct cflags *f, const char *c
 	return with;
 }
 
-/* The errors a preamble was saved with (has_errors), as 'path' (pch.err), through a temporary
- * file; none: no such file, an older one removed. */
+/* The errors a preamble was saved with (has_errors), as 'path' (pch.err); none: no such file,
+ * an older one removed. */
 static bool put_errors(const char *path, const struct sbuf *errs)
 {
-	if (!errs->len)
-		return unlink(path) == 0 || errno == ENOENT;
-	char tmp[PATH_MAX + 64];
-	pch_cache_tmp(tmp, sizeof(tmp), path);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return false;
-	bool ok = fwrite(errs->buf, 1, errs->len, f) == errs->len;
-	ok = fclose(f) == 0 && ok && rename(tmp, path) == 0;
-	if (!ok)
-		unlink(tmp);
-	return ok;
+	return errs->len ? pch_cache_put(path, errs->buf, errs->len) : unlink(path) == 0 || errno == ENOENT;
 }
 
 /* The errors the preamble 'pch' was saved with (put_errors); 0 for none or a NULL pch. */
@@ -309,10 +298,13 @@ static bool make_pch(struct arena *a, const struct cflags *f, const char *src, c
 		     const char *pch, const char *bad, const char *base, size_t *err_at)
 {
 	int rc;
+	struct sbuf errs;       /* the base's errors, then this one's */
+	sbuf_init(&errs);
+	if (base)
+		add_file(&errs, arena_printf(a, "%s.err", base));
 	/* a base saved with errors (a header not found) loads only when clang is told it may */
 	const char *more[] = {"-include-pch", base, "-Xclang", "-fallow-pch-with-compiler-errors"};
-	struct fe_clang_err_item *base_errs;
-	struct cflags with = base ? plus(a, f, more, pch_errors(a, base, &base_errs) ? 4 : 2) : *f;
+	struct cflags with = base ? plus(a, f, more, errs.len ? 4 : 2) : *f;
 	/* C++: a whole unit, not the prefix of one (libclang's Incomplete), so that the templates
 	 * the headers use are instantiated, and the vtables they need defined, once here and not at
 	 * the end of every parse from the preamble (PyTorch's headers: 1.3 s of CPU a parse, 3 s
@@ -324,10 +316,6 @@ static bool make_pch(struct arena *a, const struct cflags *f, const char *src, c
 	char tmp[PATH_MAX + 64];
 	pch_cache_tmp(tmp, sizeof(tmp), pch);
 	*err_at = SIZE_MAX;
-	struct sbuf errs;
-	sbuf_init(&errs);
-	if (base)
-		add_file(&errs, arena_printf(a, "%s.err", base));
 	bool ok = tu && !has_errors(a, tu, err_at, &errs) &&
 		  fe_clang_lib.saveTranslationUnit(tu, tmp, fe_clang_lib.defaultSaveOptions(tu)) == CXSaveError_None &&
 		  save_inclusions(a, tu, tmp, pch, base) && put_errors(arena_printf(a, "%s.err", pch), &errs) &&
@@ -337,13 +325,8 @@ static bool make_pch(struct arena *a, const struct cflags *f, const char *src, c
 		fe_clang_lib.disposeTranslationUnit(tu);
 	if (!ok) {              /* the mark holds where the error was */
 		unlink(tmp);
-		pch_cache_tmp(tmp, sizeof(tmp), bad);
-		FILE *m = fopen(tmp, "w");
-		if (m) {
-			fprintf(m, "%zu\n", *err_at);
-			if (fclose(m) != 0 || rename(tmp, bad) != 0)
-				unlink(tmp);
-		}
+		char at[32];
+		pch_cache_put(bad, at, (size_t)snprintf(at, sizeof(at), "%zu\n", *err_at));
 	}
 	return ok;
 }
@@ -394,6 +377,18 @@ static bool usable(struct arena *a, const char *pch, bool cache, const struct cf
 	if (!cache)
 		return access(pch, R_OK) == 0;
 	return pch_cache_fresh(pch, arena_printf(a, "%s.inc", pch)) && !found_since(a, pch, f);
+}
+
+/* The preamble stem.pch, usable, or made from text[0..len) (on 'base', or NULL) under the
+ * lock of its stem: a worker that waited for another making it takes theirs. */
+static bool make_locked(struct arena *a, const struct cflags *f, const char *stem, const char *src, const char *text,
+			size_t len, const char *base, bool cache, size_t *err_at)
+{
+	const char *pch = arena_printf(a, "%s.pch", stem), *bad = arena_printf(a, "%s.bad", stem);
+	int lock = pch_cache_lock(stem);
+	bool ok = usable(a, pch, cache, f) || (!marked_bad(bad, cache) && make_pch(a, f, src, text, len, pch, bad, base, err_at));
+	pch_cache_unlock(lock);
+	return ok;
 }
 
 /* What the cache's names depend on besides the text and flags: how cglint makes a preamble
@@ -551,13 +546,7 @@ static const char *chained(struct arena *a, const struct cflags *f, const char *
 	const char *name = arena_printf(a, "%s/%s%016llx", dir, prefix,
 					(unsigned long long)fnv(fnv(h ^ 1, (const char *)id, sizeof(id)), t, tlen));
 	const char *pch = arena_printf(a, "%s.pch", name), *bad = arena_printf(a, "%s.bad", name);
-	bool ok = usable(a, pch, true, f);
-	if (!ok && !marked_bad(bad, true)) {
-		int lock = pch_cache_lock(name);
-		ok = usable(a, pch, true, f) || (!marked_bad(bad, true) && make_pch(a, f, src, t, tlen, pch, bad, base, &err_at));
-		pch_cache_unlock(lock);
-	}
-	if (!ok)
+	if (!usable(a, pch, true, f) && (marked_bad(bad, true) || !make_locked(a, f, name, src, t, tlen, base, true, &err_at)))
 		return base;
 	cut_at(p, p->n);
 	return pch;
@@ -620,14 +609,9 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 				return chained(a, f, src, buf, own, shorter, h, o->pch_dir, prefix);
 		}
 		if (tlen && !ok && !marked_bad(bad, o->pch_cache)) {
-			int lock = pch_cache_lock(base);        /* another worker's: wait, take it */
-			ok = usable(a, pch, o->pch_cache, f);
-			if (!ok && !marked_bad(bad, o->pch_cache)) {
-				if (!o->share_preamble)
-					forget_preambles(o->pch_dir, prefix);
-				ok = make_pch(a, f, src, t, tlen, pch, bad, NULL, &err_at);
-			}
-			pch_cache_unlock(lock);
+			if (!o->share_preamble)
+				forget_preambles(o->pch_dir, prefix);
+			ok = make_locked(a, f, base, src, t, tlen, NULL, o->pch_cache, &err_at);
 		}
 		if (ok)
 			return chain && !tries ? chained(a, f, src, buf, own, pch, h, o->pch_dir, prefix) : pch;
@@ -650,13 +634,10 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 	const char *base = arena_printf(a, "%s/%016llx", o->pch_dir, (unsigned long long)h);
 	const char *pch = arena_printf(a, "%s.pch", base), *bad = arena_printf(a, "%s.bad", base);
 	size_t err_at;
-	if (usable(a, pch, o->pch_cache, f))
-		return pch;
-	int lock = pch_cache_lock(base);
-	bool ok = usable(a, pch, o->pch_cache, f) ||
-		  (!marked_bad(bad, o->pch_cache) && make_pch(a, f, arena_printf(a, "%s.cu", base), "", 0, pch, bad, NULL, &err_at));
-	pch_cache_unlock(lock);
-	return ok ? pch : NULL;
+	return usable(a, pch, o->pch_cache, f) ||
+		       (!marked_bad(bad, o->pch_cache) &&
+			make_locked(a, f, base, arena_printf(a, "%s.cu", base), "", 0, NULL, o->pch_cache, &err_at))
+		       ? pch : NULL;
 }
 
 size_t fe_clang_tu_preamble_keys(struct arena *a, const char *abspath, const char *buf, size_t len,

@@ -166,14 +166,20 @@ bool pch_cache_put_list(const char *list, const char *pch, const char *const *fi
 			sbuf_printf(&b, "- - %s\n", files[k]);
 	}
 	sbuf_printf(&b, "end %016llx\n", (unsigned long long)text_sum(b.buf, b.len));
-	char tmp[4096];
-	pch_cache_tmp(tmp, sizeof(tmp), list);
+	bool ok = pch_cache_put(list, b.buf, b.len);
+	sbuf_release(&b);
+	return ok;
+}
+
+bool pch_cache_put(const char *path, const void *bytes, size_t n)
+{
+	char tmp[PATH_MAX + 64];
+	pch_cache_tmp(tmp, sizeof(tmp), path);
 	FILE *o = fopen(tmp, "w");
-	bool ok = o && fwrite(b.buf, 1, b.len, o) == b.len;
+	bool ok = o && fwrite(bytes, 1, n, o) == n;
 	if (o && fclose(o) != 0)
 		ok = false;
-	sbuf_release(&b);
-	if (ok && rename(tmp, list) == 0)
+	if (ok && rename(tmp, path) == 0)
 		return true;
 	unlink(tmp);
 	return false;

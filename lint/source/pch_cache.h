@@ -38,6 +38,10 @@ void pch_cache_tmp(char *out, size_t size, const char *path);
  * into place. False when it could not be written. */
 bool pch_cache_put_list(const char *list, const char *pch, const char *const *files, size_t n);
 
+/* Write n bytes as 'path', through a temporary file renamed into place: readers see the old
+ * file or the whole new one. False when it could not be written. */
+bool pch_cache_put(const char *path, const void *bytes, size_t n);
+
 /* Whether the preamble 'pch' and its list 'list' still hold: the list whole (its checksum
  * matches), the preamble of the size and checksum it records, and every file in it of the
  * recorded size and time (a file that could not be looked at when the list was written, such as

@@ -77,10 +77,10 @@ section() {
 	echo "cglint:     $("$cglint" --version) (exit $rc) -- $summary"
 	echo "py_compile: $(python3 --version) -- $bad files with errors"
 
-	local cm cn cx em en ex om on ox
-	read -r cm cn cx < <(bench "$runs" "$cglint" --format json "${dirs[@]}")
+	local cm cn cx cc em en ex om on ox oc
+	read -r cm cn cx cc < <(bench_cpu "$runs" "$cglint" --format json "${dirs[@]}")
 	read -r em en ex < <(bench "$runs" py_compile_each "${files[@]}")
-	read -r om on ox < <(bench "$runs" python3 -m py_compile "${files[@]}")
+	read -r om on ox oc < <(bench_cpu "$runs" python3 -m py_compile "${files[@]}")
 	local fmt="%-38s %5s %11s %9s %9s\n"
 	printf "$fmt" tool runs "median ms" "min ms" "max ms"
 	printf "$fmt" "cglint (one process, the folders)" "$runs" "$(ms "$cm")" "$(ms "$cn")" "$(ms "$cx")"
@@ -92,9 +92,6 @@ section() {
 	echo "  cglint (one process) / py_compile one process for all:   $(ratio "$cm" "$om")"
 	# issue 43's bar is CPU (user + system, cglint's workers included): what the run costs a
 	# machine that does other work, not how many cores it found
-	local cc oc
-	read -r _ cc < <(timed "$runs" "$cglint" --format json "${dirs[@]}")
-	read -r _ oc < <(timed "$runs" python3 -m py_compile "${files[@]}")
 	echo "ratio cglint/py_compile one process, median CPU time (issue 43's target: <= 1.0):"
 	echo "  $(ratio "$cc" "$oc") ($(ms "$cc") ms / $(ms "$oc") ms of CPU)"
 }

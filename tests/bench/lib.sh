@@ -45,13 +45,21 @@ median_min_max() {
 
 # median, min and max of REPS timed runs after one warm-up: bench REPS CMD...
 bench() {
+	bench_cpu "$@" | cut -d' ' -f1-3
+}
+
+# bench's median, min and max wall time, then the median CPU time: bench_cpu REPS CMD...
+bench_cpu() {
 	local reps=$1 k
 	shift
 	"$@" >/dev/null 2>&1 || true
 	for ((k = 0; k < reps; k++)); do
 		measure "$@"
-		echo "$us"
-	done | median_min_max
+		echo "$us $cpu_us"
+	done >"${TMPDIR:-/tmp}/cglint-bench-cpu.$$"
+	echo "$(cut -d' ' -f1 "${TMPDIR:-/tmp}/cglint-bench-cpu.$$" | median_min_max)" \
+		"$(cut -d' ' -f2 "${TMPDIR:-/tmp}/cglint-bench-cpu.$$" | median_min_max | cut -d' ' -f1)"
+	rm -f "${TMPDIR:-/tmp}/cglint-bench-cpu.$$"
 }
 
 # The median wall and median CPU time of the "WALL CPU" lines (microseconds) in FILE.

@@ -211,7 +211,7 @@ void py_unit_forget(struct py_log *l, const char *prefix, bool touch, const char
 	 * stops at a forget of 'prefix' or of a section above it, before which every key known under
 	 * it was made unknown already (repeated forgets of one object cost what was written since) */
 	struct strmap seen = {0};
-	size_t len = strlen(prefix), from = 0, n_known = 0, at;
+	size_t len = strlen(prefix), from = 0, n_known = 0, cap = 0, at;
 	size_t *known = NULL;
 	if (!strmap_get(&l->written, prefix, len, &from))
 		from = l->n;    /* nothing was ever set under it */
@@ -223,7 +223,8 @@ void py_unit_forget(struct py_log *l, const char *prefix, bool touch, const char
 			continue;
 		strmap_put(&seen, q->key, q->len, k);
 		if (q->val.kind != V_UNKNOWN) {
-			known = mem_realloc(known, (n_known + 1) * sizeof(*known));
+			if (n_known == cap)
+				known = mem_realloc(known, (cap = cap ? 2 * cap : 16) * sizeof(*known));
 			known[n_known++] = k;
 		}
 	}
