@@ -111,15 +111,52 @@ Test(claims, every_builtin_claim_names_a_capture_rule)
 {
 	struct pack *p = pack_new();
 	pack_load_builtin(p);
-	cr_assert_gt(p->n_claims, 40);
-	for (size_t k = 0; k < p->n_claims; k++) {
-		const char *id = p->claims[k].rule->head.id;
-		if (!strncmp(p->claims[k].row, "RANKS-", 6)) /* the multi-GPU rows: NCCL_GRAPH_REGISTER's rule */
-			cr_assert(!strcmp(id, "CG201"), "%s claims for %s", p->claims[k].row, id);
+	size_t n;
+	const struct pack_claim *c = pack_claims(p, &n);
+	cr_assert_gt(n, 40);
+	for (size_t k = 0; k < n; k++) {
+		const char *id = c[k].rule->head.id;
+		if (!strncmp(c[k].row, "RANKS-", 6)) /* the multi-GPU rows: NCCL_GRAPH_REGISTER's rule */
+			cr_assert(!strcmp(id, "CG201"), "%s claims for %s", c[k].row, id);
 		else
-			cr_assert(!strncmp(id, "CG3", 3) || !strncmp(id, "CG4", 3), "%s claims for %s", p->claims[k].row, id);
+			cr_assert(!strncmp(id, "CG3", 3) || !strncmp(id, "CG4", 3), "%s claims for %s", c[k].row, id);
 	}
 	pack_free(p);
+}
+
+/* The built-in 'apis' and 'probe' are read on first use (a script or a config needs neither), yet
+ * a --rules pack is judged against them as before: a row the built-in packs claim is taken, and
+ * its calls come after the built-in ones of the same name. */
+Test(claims, the_builtin_tables_are_read_when_first_asked_for)
+{
+	struct pack *p = pack_new();
+	pack_load_builtin(p);
+	cr_assert(p->src->unread);
+	cr_assert_eq(p->src->n_apis, 0);
+	size_t n;
+	cr_assert_not_null(pack_api_find(p, "cudaStreamSynchronize", &n));
+	cr_assert(!p->src->unread);
+	cr_assert_gt(n, 0);
+	pack_free(p);
+
+	struct arena *a = arena_new();
+	struct diag_list d;
+	p = load("probe:\n"
+		 "  - row: SYNC-DEV\n"
+		 "    rule: CG304\n"
+		 "    expect:\n"
+		 "      - {call: 900}\n"
+		 "apis:\n"
+		 "  - {role: hazard, rule: CG304, names: [cudaStreamSynchronize], when_arg: [mine]}\n",
+		 &d, a);
+	cr_assert(has_message(&d, "row SYNC-DEV is claimed twice"), "%zu problems", d.n);
+	const struct pack_api *api = pack_api_find(p, "cudaStreamSynchronize", &n);
+	cr_assert_gt(n, 1);
+	cr_assert(!api[0].n_when_arg || strcmp(api[0].when_arg[0], "mine"));
+	cr_assert(api[n - 1].n_when_arg == 1 && !strcmp(api[n - 1].when_arg[0], "mine"));
+	diag_release(&d);
+	pack_free(p);
+	arena_free(a);
 }
 
 #define IDENTITY "{\"kind\":\"identity\",\"device\":\"GPU\",\"cc_major\":9,\"cc_minor\":0,\"sms\":132}\n"
@@ -218,8 +255,8 @@ Test(verify, each_claimed_field_is_compared)
 	/* R-NEVER was claimed and not probed: a failure of a complete run (a one-GPU run does not
 	 * owe the multi-GPU rows) */
 	size_t one_gpu = 0;
-	for (size_t k = 0; k < p->n_claims; k++)
-		one_gpu += strncmp(p->claims[k].row, "RANKS-", 6) != 0;
+	for (size_t k = 0; k < p->src->n_claims; k++)
+		one_gpu += strncmp(p->src->claims[k].row, "RANKS-", 6) != 0;
 	cr_assert_eq(r.n_not_probed, one_gpu - 1);
 	cr_assert_eq(bad, 2 + r.n_not_probed);
 	verify_release(&r);
@@ -419,10 +456,10 @@ Test(real, the_probe_runs_every_claimed_row)
 	cr_assert_eq(pclose(f), 0, "cglint-probe --list needs no GPU");
 	struct pack *p = pack_new();
 	pack_load_builtin(p);
-	for (size_t k = 0; k < p->n_claims; k++) {
+	for (size_t k = 0; k < p->src->n_claims; k++) {
 		char want[64];
-		snprintf(want, sizeof(want), "\"id\":\"%s\"", p->claims[k].row);
-		cr_assert(strstr(out, want), "claimed row %s is not in cglint-probe --list", p->claims[k].row);
+		snprintf(want, sizeof(want), "\"id\":\"%s\"", p->src->claims[k].row);
+		cr_assert(strstr(out, want), "claimed row %s is not in cglint-probe --list", p->src->claims[k].row);
 	}
 	pack_free(p);
 	free(out);

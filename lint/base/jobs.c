@@ -20,18 +20,7 @@
 #include "base/mem.h"
 
 /* AddressSanitizer reserves terabytes of address space up front: no RLIMIT_AS under it. */
-#if defined(__SANITIZE_ADDRESS__)
-#define CG_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CG_ASAN 1
-#endif
-#endif
-#ifdef CG_ASAN
-enum { LIMIT_AS = 0 };
-#else
-enum { LIMIT_AS = 1 };
-#endif
+enum { LIMIT_AS = !MEM_CHECKED };
 
 enum { ERR_KEEP = 512 };
 

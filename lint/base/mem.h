@@ -12,6 +12,20 @@
 #define CG_PRINTF(f, a)
 #endif
 
+/* 1 in a build with a leak checker (AddressSanitizer): a command line run then frees what it made
+ * before it exits, so that a leak shows; other builds leave that to exit, which takes the pages
+ * back at once (as compilers do: clang's -disable-free). */
+#if defined(__SANITIZE_ADDRESS__)
+#define MEM_CHECKED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MEM_CHECKED 1
+#endif
+#endif
+#ifndef MEM_CHECKED
+#define MEM_CHECKED 0
+#endif
+
 /* On exhaustion these print "cglint: out of memory" and exit with status 3 (internal error). */
 void *mem_alloc(size_t n);                 /* zeroed */
 void *mem_realloc(void *p, size_t n);

@@ -16,7 +16,6 @@
 #include "cli/help.h"
 #include "cli/opts.h"
 #include "config/explain.h"
-#include "config/expr.h"
 #include "config/pack.h"
 #include "config/target.h"
 #include "front/cfg.h"
@@ -371,8 +370,6 @@ static int print_outputs(const struct cli *c, struct out_ctx *o, const struct di
 	return 0;
 }
 
-/* --fix and --diff: the mechanical edits, per file, from the texts the run read. Returns how many
- * findings the edits fix; a file that cannot be written is status 2. */
 /* Whether 'path' (symbolic links resolved) lies in a path given on the command line: --fix never
  * writes outside them, whatever a link in a walked folder points at. */
 static bool fix_inside(const struct cli *c, const char *path)
@@ -396,6 +393,8 @@ static int refuse_fix(const char *path, const char *why)
 	return 2;
 }
 
+/* --fix and --diff: the mechanical edits, per file, from the texts the run read. Returns how many
+ * findings the edits fix; a file that cannot be written is status 2. */
 static int apply_fixes(const struct cli *c, struct session_result *res, size_t *fixed)
 {
 	const char *why;
@@ -527,7 +526,8 @@ static int cmd_lint(struct session *s, struct cli *c, struct out_ctx *o)
 		summary_print(stderr, &res, c->exit_zero ? NULL : &g);
 	if (!rc)
 		rc = l->input_error ? 2 : (g.findings || g.undecided) && !c->exit_zero ? 1 : 0;
-	session_result_release(&res);
+	if (MEM_CHECKED)        /* its last use: else exit takes the memory back at once (mem.h) */
+		session_result_release(&res);
 	return rc;
 }
 
@@ -642,10 +642,8 @@ static void split_dotlists(struct cli *c)
 	free(paths);
 }
 
-/*
- * --gpu auto, and probe --config: the GPU at hand decides. Without one, lint goes on with the
- * GPU unknown (a pre-commit hook on a laptop), while probe --config stops with status 4.
- */
+/* --gpu auto, and probe --config: the GPU at hand decides. Without one, lint goes on with the
+ * GPU unknown (a pre-commit hook on a laptop), while probe --config stops with status 4. */
 static int detect_gpu(struct cli *c, struct arena *a, bool required)
 {
 	char why[512] = "";
@@ -769,7 +767,8 @@ static int run(const char *cmd, struct cli *c, struct arena *a)
 		rc = cmd_lint(s, c, &o);
 	}
 	diag_release(&problems);
-	session_free(s);
+	if (MEM_CHECKED)        /* as cmd_lint's result */
+		session_free(s);
 	out_facts_free(sink);
 	sg_free(sg);
 	return rc;

@@ -22,9 +22,11 @@ static void print_range(FILE *f, const char *what, const struct vrange *r, bool 
 static void print_apis(FILE *f, const struct pack *p, const struct rule *r)
 {
 	bool any = false;
-	for (size_t k = 0; k < p->n_apis; k++)
-		if (p->apis[k].rule == r && (!k || strcmp(p->apis[k - 1].name, p->apis[k].name) || p->apis[k - 1].rule != r)) {
-			fprintf(f, "%s%s", any ? ", " : "calls: ", p->apis[k].name);
+	size_t n;
+	const struct pack_api *a = pack_apis(p, &n);
+	for (size_t k = 0; k < n; k++)
+		if (a[k].rule == r && (!k || strcmp(a[k - 1].name, a[k].name) || a[k - 1].rule != r)) {
+			fprintf(f, "%s%s", any ? ", " : "calls: ", a[k].name);
 			any = true;
 		}
 	if (any)

@@ -48,6 +48,8 @@ struct pack *pack_new(void)
 {
 	struct pack *p = mem_alloc(sizeof(*p));
 	p->arena = arena_new();
+	p->src = mem_alloc(sizeof(*p->src));
+	p->src->pack = p;
 	p->lookup = (struct diag_rules){p, find_for_funnel, index_for_funnel, at_for_funnel};
 	return p;
 }
@@ -67,8 +69,9 @@ void pack_free(struct pack *p)
 	free(p->suggest_prev);
 	strmap_release(&p->suggest_keys);
 	strmap_release(&p->suggest_last);
-	free(p->apis);
-	free(p->claims);
+	free(p->src->apis);
+	free(p->src->claims);
+	free(p->src);
 	pack_names_release(p);
 	arena_free(p->arena);
 	free(p);
@@ -556,8 +559,12 @@ static int load_tree(struct pack *p, struct diag_list *d, const char *name, stru
 	each(&ld, root, "defaults", load_default);
 	each(&ld, root, "flags", load_flag);
 	each(&ld, root, "suggest", load_suggest);
-	each(&ld, root, "apis", pack_load_api);
-	each(&ld, root, "probe", pack_load_claim);
+	if (lazy && trusted) {  /* a run that reads no source needs neither */
+		p->src->unread = true;
+	} else {
+		each(&ld, root, "apis", pack_load_api);
+		each(&ld, root, "probe", pack_load_claim);
+	}
 	pack_load_names(&ld, root);
 	return ld.errors ? -1 : 0;
 }
@@ -566,6 +573,7 @@ int pack_load(struct pack *p, struct diag_list *d, const char *path, const char 
 {
 	struct node *root;
 	const char *name = arena_strdup(p->arena, path);
+	pack_src_read(p);       /* its rows and calls are judged against the built-in ones' */
 	/* pack strings must outlive the run: parse into the pack's arena */
 	if (fe_yaml_parse(p->arena, d, name, text, len, &root))
 		return -1;
@@ -580,14 +588,8 @@ void pack_load_builtin(struct pack *p)
 	struct diag_list d;
 	diag_init(&d, a, &p->lookup, NULL);
 	for (size_t k = 0; k < pack_n_trees; k++)
-		if (load_tree(p, &d, pack_trees[k].path, pack_trees[k].root, true, true) || d.n) {
-			for (size_t i = 0; i < d.n; i++)
-				fprintf(stderr, "%s:%u:%u: %s\n", d.items[i].loc.path, d.items[i].loc.line,
-					d.items[i].loc.col, d.items[i].message);
-			fprintf(stderr, "cglint: internal error: built-in rule pack %s is invalid\n", pack_trees[k].path);
-			exit(3);
-		}
-	pack_sort_apis(p);
+		if (load_tree(p, &d, pack_trees[k].path, pack_trees[k].root, true, true) || d.n)
+			pack_builtin_broken(&d, pack_trees[k].path);
 	for (size_t k = 0; k < p->n_rules; k++)
 		p->rules[k]->builtin = true;
 	diag_release(&d);

@@ -196,12 +196,20 @@ struct pack_name_hit {
 };
 struct pack_names_index;
 
-struct pack {
-	struct arena *arena;
+/* The scanner's API table and the probe's claims, apart from the pack so that a const pack can read
+ * the built-in ones on first use (pack_apis): only sources and the probe need them. */
+struct pack_tables {
 	struct pack_claim *claims;      /* in pack order */
 	size_t n_claims, cap_claims;
 	struct pack_api *apis;          /* sorted by name once loaded */
 	size_t n_apis, cap_apis;
+	bool unread;                    /* the built-in packs' 'apis' and 'probe' are not read yet */
+	struct pack *pack;              /* the pack they belong to, which reads them */
+};
+
+struct pack {
+	struct arena *arena;
+	struct pack_tables *src;
 	struct rule **rules;
 	size_t n_rules, cap_rules;
 	struct strmap by_id, by_name;   /* the first rule of each id and name, as its index */
@@ -269,6 +277,10 @@ void pack_names_each(const struct pack *p, const char *sec, size_t lo, size_t hi
 		     void (*fn)(void *ctx, const char *name, size_t len, struct pack_names_item it), void *ctx);
 /* The releases (at most 'max') that have the name pack_names_each offered. */
 size_t pack_names_hits(struct pack_names_item it, struct pack_name_hit *hits, size_t max);
+/* The scanner's API table (sorted by name) and the probe's claims (in pack order), read on first
+ * use as pack_names_find's sets are: a pack is used from one thread. */
+const struct pack_api *pack_apis(const struct pack *p, size_t *n);
+const struct pack_claim *pack_claims(const struct pack *p, size_t *n);
 /* The entries for a call name (several roles may share one), or NULL with *n = 0. */
 const struct pack_api *pack_api_find(const struct pack *p, const char *name, size_t *n);
 /* The claim for a probe row, or NULL. */

@@ -4,6 +4,8 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/mem.h"
@@ -45,6 +47,15 @@ void pack_only_keys(struct loader *ld, const struct node *map, const char *what,
 		else
 			pack_bad(ld, key, "unknown %s key '%s'", what, key->scalar);
 	}
+}
+
+void pack_builtin_broken(const struct diag_list *d, const char *path)
+{
+	for (size_t i = 0; i < d->n; i++)
+		fprintf(stderr, "%s:%u:%u: %s\n", d->items[i].loc.path, d->items[i].loc.line, d->items[i].loc.col,
+			d->items[i].message);
+	fprintf(stderr, "cglint: internal error: built-in rule pack %s is invalid\n", path);
+	exit(3);
 }
 
 const char *pack_scalar(struct loader *ld, const struct node *map, const char *key, bool required)

@@ -41,6 +41,10 @@ struct rule *pack_rule_by(const struct strmap *m, const struct pack *p, const ch
 void pack_load_api(struct loader *ld, const struct node *n);    /* one 'apis:' entry */
 void pack_load_claim(struct loader *ld, const struct node *n);  /* one 'probe:' entry */
 void pack_sort_apis(struct pack *p);
+/* A built-in pack that does not load: its problems and an internal error on stderr, exit status 3. */
+void pack_builtin_broken(const struct diag_list *d, const char *path);
+/* The built-in packs' 'apis' and 'probe' read now, where load_tree left them (pack.h src_unread). */
+void pack_src_read(struct pack *p);
 /* A pack's 'fields:' and 'options:' name sets: read now, or for a built-in pack ('lazy') on
  * first use. */
 void pack_load_names(struct loader *ld, const struct node *root);

@@ -83,9 +83,9 @@ void pack_load_api(struct loader *ld, const struct node *n)
 	if (ld->errors != before)
 		return;
 	for (size_t i = 0; i < n_names; i++) {
-		GROW(ld->p->apis, ld->p->n_apis, ld->p->cap_apis);
+		GROW(ld->p->src->apis, ld->p->src->n_apis, ld->p->src->cap_apis);
 		a.name = names[i];
-		ld->p->apis[ld->p->n_apis++] = a;
+		ld->p->src->apis[ld->p->src->n_apis++] = a;
 	}
 }
 
@@ -205,15 +205,63 @@ void pack_load_claim(struct loader *ld, const struct node *n)
 		pack_bad(ld, node_get(n, "row"), "row %s is claimed twice", c.row);
 	if (ld->errors != before)
 		return;
-	GROW(ld->p->claims, ld->p->n_claims, ld->p->cap_claims);
-	ld->p->claims[ld->p->n_claims++] = c;
+	GROW(ld->p->src->claims, ld->p->src->n_claims, ld->p->src->cap_claims);
+	ld->p->src->claims[ld->p->src->n_claims++] = c;
+}
+
+void pack_src_read(struct pack *p)
+{
+	if (!p->src->unread)
+		return;
+	/* before a --rules pack's entries (pack_load reads these first), as when they were read with
+	 * the rules: a name's built-in entries stay first through the sort */
+	p->src->unread = false;
+	struct arena *a = arena_new();
+	struct diag_list d;
+	diag_init(&d, a, &p->lookup, NULL);
+	struct loader ld = {.p = p, .d = &d, .lazy = true, .trusted = true};
+	for (size_t k = 0; k < pack_n_trees; k++) {
+		static const char *const keys[] = {"apis", "probe"};
+		for (size_t i = 0; i < 2; i++) {
+			const struct node *seq = node_get(pack_trees[k].root, keys[i]);
+			for (size_t e = 0; seq && e < seq->n; e++)
+				(i ? pack_load_claim : pack_load_api)(&ld, seq->items[e]);
+		}
+		if (ld.errors || d.n)   /* the build read them (pack_parse_all): a broken build */
+			pack_builtin_broken(&d, pack_trees[k].path);
+	}
+	pack_sort_apis(p);
+	diag_release(&d);
+	arena_free(a);
+}
+
+/* The tables, read on first use (pack.h). */
+static const struct pack_tables *tables(const struct pack *p)
+{
+	if (p->src->unread)
+		pack_src_read(p->src->pack);
+	return p->src;
+}
+
+const struct pack_api *pack_apis(const struct pack *p, size_t *n)
+{
+	*n = tables(p)->n_apis;
+	return p->src->apis;
+}
+
+const struct pack_claim *pack_claims(const struct pack *p, size_t *n)
+{
+	*n = tables(p)->n_claims;
+	return p->src->claims;
 }
 
 const struct pack_claim *pack_claim_find(const struct pack *p, const char *row)
 {
-	for (size_t k = 0; k < p->n_claims; k++)
-		if (!strcmp(p->claims[k].row, row))
-			return &p->claims[k];
+	size_t n;
+	const struct pack_claim *c = pack_claims(p, &n);
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(c[k].row, row))
+			return &c[k];
 	return NULL;
 }
 
@@ -242,21 +290,21 @@ static int cmp_api(const void *a, const void *b)
 const struct pack_api *pack_api_find(const struct pack *p, const char *name, size_t *n)
 {
 	*n = 0;
-	size_t lo = 0, hi = p->n_apis;
+	size_t lo = 0, hi = tables(p)->n_apis;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (strcmp(p->apis[mid].name, name) < 0)
+		if (strcmp(p->src->apis[mid].name, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	while (lo + *n < p->n_apis && !strcmp(p->apis[lo + *n].name, name))
+	while (lo + *n < p->src->n_apis && !strcmp(p->src->apis[lo + *n].name, name))
 		(*n)++;
-	return *n ? &p->apis[lo] : NULL;
+	return *n ? &p->src->apis[lo] : NULL;
 }
 
 void pack_sort_apis(struct pack *p)
 {
-	if (p->n_apis)
-		qsort(p->apis, p->n_apis, sizeof(*p->apis), cmp_api);
+	if (p->src->n_apis)
+		qsort(p->src->apis, p->src->n_apis, sizeof(*p->src->apis), cmp_api);
 }

@@ -122,10 +122,12 @@ size_t verify_run(struct verify_report *r, const struct pack *p, const struct pr
 		judge_ranks(v);
 		r->count[v->verdict]++;
 	}
-	r->not_probed = mem_alloc((p->n_claims + 1) * sizeof(*r->not_probed));
+	size_t n_claims;
+	const struct pack_claim *claims = pack_claims(p, &n_claims);
+	r->not_probed = mem_alloc((n_claims + 1) * sizeof(*r->not_probed));
 	bool multi = run->ranks.present;
-	for (size_t k = 0; k < p->n_claims && !run->partial; k++) {
-		const char *row = p->claims[k].row;
+	for (size_t k = 0; k < n_claims && !run->partial; k++) {
+		const char *row = claims[k].row;
 		const struct probe_cell *cells = multi ? run->nccl : run->cells;
 		size_t n = multi ? run->n_nccl : run->n_cells, i = 0;
 		if (multi_gpu_row(row) != multi)
@@ -133,7 +135,7 @@ size_t verify_run(struct verify_report *r, const struct pack *p, const struct pr
 		while (i < n && strcmp(cells[i].id, row))
 			i++;
 		if (i == n)
-			r->not_probed[r->n_not_probed++] = &p->claims[k];
+			r->not_probed[r->n_not_probed++] = &claims[k];
 	}
 	return r->count[VERDICT_MISMATCH] + r->n_not_probed;
 }
