@@ -259,6 +259,14 @@ Test(ux, walk_honours_gitignore)
 			"cglint repo/src 2>&1 | grep -c vendor", &out);
 	expect_str(out, "1\n0\n");
 	free(out);
+	/* a worktree's .git is a file, found from a folder below it as from its root */
+	harness_put("wt-ignore", "*.gen.yaml\n");
+	rc = harness_sh(harness_dir, "git -C repo -c user.email=t@t -c user.name=t commit -q --allow-empty -m x && "
+			"git -C repo worktree add -q ../wt 2>/dev/null && test -f wt/.git && mv wt-ignore wt/.gitignore && "
+			"mkdir wt/sub && cp repo/src/b.yaml wt/sub/x.gen.yaml && cp repo/src/b.yaml wt/sub/y.yaml && "
+			"cglint wt/sub 2>&1 | grep -o 'wt/sub/[a-z.]*yaml' | sort -u", &out);
+	expect_str(out, "wt/sub/y.yaml\n");
+	free(out);
 }
 
 Test(ux, write_baseline_names_option_and_file)

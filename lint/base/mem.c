@@ -111,6 +111,16 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
 	return p;
 }
 
+char *arena_join(struct arena *a, const char *x, const char *sep, const char *y)
+{
+	size_t nx = strlen(x), ns = strlen(sep), ny = strlen(y);
+	char *d = arena_alloc(a, nx + ns + ny + 1);
+	memcpy(d, x, nx);
+	memcpy(d + nx, sep, ns);
+	memcpy(d + nx + ns, y, ny + 1);
+	return d;
+}
+
 char *arena_strdup(struct arena *a, const char *s)
 {
 	return arena_strndup(a, s, strlen(s));

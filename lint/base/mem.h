@@ -44,6 +44,9 @@ void *arena_alloc(struct arena *a, size_t n);          /* zeroed, max-aligned */
 void *arena_grow(struct arena *a, void *items, size_t n, size_t *cap, size_t size);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
+/* x, sep and y joined: arena_printf(a, "%s.%s", x, y) without a format to read (a path's parts
+ * are joined on every read of a recipe's keys). */
+char *arena_join(struct arena *a, const char *x, const char *sep, const char *y);
 char *arena_printf(struct arena *a, const char *fmt, ...) CG_PRINTF(2, 3);
 char *arena_vprintf(struct arena *a, const char *fmt, va_list ap) CG_PRINTF(2, 0);
 

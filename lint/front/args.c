@@ -167,7 +167,7 @@ static const char *generic_key(const struct parse *ps, const char *name, bool *n
 		s = strchr(s, '-') + 1;
 	}
 	static const char *const prefix[] = {"args", "model", "perf", "recipe"};
-	char *key = arena_printf(ps->t->arena, "%s.%s", prefix[ps->prog], s);
+	char *key = arena_join(ps->t->arena, prefix[ps->prog], ".", s);
 	for (char *c = key; *c; c++)
 		if (*c == '-')
 			*c = '_';

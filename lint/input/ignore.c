@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* ignore: git's ignore rules through libgit2 (see ignore.h). */
+#define _XOPEN_SOURCE 700   /* realpath */
 #include "input/ignore.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <git2.h>
+#include <sys/stat.h>
 
 #include "base/mem.h"
 
@@ -45,8 +48,33 @@ struct ignore {
 	size_t n_workdir;
 };
 
+/* Whether a '.git' (a folder, or a worktree's or submodule's file) is in 'dir' or above it, where
+ * libgit2's search would find the repository: without one there is none to open, and loading
+ * libgit2 (which reads every CA certificate of the system as it starts: 7 ms) would cost a
+ * folder of a few files several times its work. Unsure (no real path): yes. */
+static bool under_git(const char *dir)
+{
+	char path[PATH_MAX + sizeof("/.git")];
+	if (!realpath(dir, path))
+		return true;
+	for (size_t n = strlen(path);;) {      /* path[0..n): a folder, "/" or "/a/b" */
+		struct stat st;
+		strcpy(path + n, n == 1 ? ".git" : "/.git");
+		if (!stat(path, &st))
+			return true;
+		if (n == 1)
+			return false;
+		path[n] = '\0';
+		n = (size_t)(strrchr(path, '/') - path);
+		n += !n;        /* "/a" -> "/" */
+		path[n] = '\0';
+	}
+}
+
 struct ignore *ignore_open(const char *dir)
 {
+	if (!under_git(dir))
+		return NULL;
 	pthread_once(&once, load);
 	if (!loaded)
 		return NULL;

@@ -360,7 +360,7 @@ static void judge_paths(struct lint_run *r, const char *path, const char *buf, s
 		diag_init(&lists[p], r->diags.arena, r->diags.rules, r->diags.filter);
 		arenas[p] = arena_new();
 		struct py_file py;
-		if (fe_py_parse(arenas[p], r->py, &(struct py_choice){bytes, picks, nf}, path, buf, len, &py))
+		if (fe_py_parse(arenas[p], r->py, &(struct py_choice){bytes, picks, nf, pu->name}, path, buf, len, &py))
 			continue;
 		for (size_t u = 0; u < py.n_units; u++)
 			if (!strcmp(py.units[u].name, pu->name)) {

@@ -20,6 +20,7 @@
 struct file {
 	struct arena *a;
 	const char *path, *src;
+	const char *only;       /* the one function to walk, or NULL */
 	struct py_session *session;
 	const struct py_pass *pass;
 	struct mod *mod;
@@ -50,7 +51,7 @@ static void function(struct file *fl, TSNode def, const char *owner, size_t top)
 	}
 	struct py_unit u = {.loc = loc_of(fl->path, name), .forks = s ? s->forks : f.forks,
 			    .n_forks = s ? s->n_forks : f.n_forks};
-	u.name = owner ? arena_printf(fl->a, "%s.%s", owner, py_text(&f, name)) : py_text(&f, name);
+	u.name = owner ? arena_join(fl->a, owner, ".", py_text(&f, name)) : py_text(&f, name);
 	py_unit_result(&view, ns, fl->a, &u);
 	if (u.n_keys || u.over) {
 		if (fl->n == fl->cap) {
@@ -62,15 +63,34 @@ static void function(struct file *fl, TSNode def, const char *owner, size_t top)
 	py_unit_release(&f.log);
 }
 
+/* Whether 'owner.name' (or 'name' at the top) is the function fl->only names, where it names one. */
+static bool wanted(const struct file *fl, const char *owner, TSNode name)
+{
+	if (!fl->only)
+		return true;
+	const char *q = fl->only;
+	if (owner) {
+		size_t o = strlen(owner);
+		if (strncmp(q, owner, o) || q[o] != '.')
+			return false;
+		q += o + 1;
+	}
+	size_t n = ts_node_end_byte(name) - ts_node_start_byte(name);
+	return !strncmp(q, fl->src + ts_node_start_byte(name), n) && !q[n];
+}
+
 static void definitions(struct file *fl, TSNode block, const char *owner, unsigned depth)
 {
 	if (depth > 8)
 		return;
-	for (uint32_t k = 0; k < ts_node_named_child_count(block); k++) {
-		TSNode d = ts_node_named_child(block, k);
+	struct py_kids it;
+	for (py_kids_start(&it, block); py_kids_next(&it);) {
+		TSNode d = it.node;
 		if (is(d, "decorated_definition"))
 			d = field(d, "definition");
 		if (is(d, "function_definition")) {
+			if (ts_node_is_null(field(d, "name")) || !wanted(fl, owner, field(d, "name")))
+				continue;
 			size_t top = (size_t)-1;
 			for (size_t i = 0; !owner && fl->mod && i < fl->mod->n_defs; i++)
 				if (ts_node_eq(fl->mod->defs[i].node, d))
@@ -81,11 +101,12 @@ static void definitions(struct file *fl, TSNode block, const char *owner, unsign
 			if (!ts_node_is_null(name) && !ts_node_is_null(body)) {
 				const char *cls = arena_strndup(fl->a, fl->src + ts_node_start_byte(name),
 								ts_node_end_byte(name) - ts_node_start_byte(name));
-				definitions(fl, body, owner ? arena_printf(fl->a, "%s.%s", owner, cls) : cls,
+				definitions(fl, body, owner ? arena_join(fl->a, owner, ".", cls) : cls,
 					    depth + 1);
 			}
 		}
 	}
+	py_kids_end(&it);
 }
 
 /* ---- syntax errors ---- */
@@ -167,7 +188,8 @@ int fe_py_parse(struct arena *a, struct py_session *c, const struct py_choice *p
 	}
 	TSNode root = ts_tree_root_node(m->tree);
 	struct py_pass pass = {.top = m, .pick = pick && pick->n ? pick : NULL, .sig = pick_sig(a, pick)};
-	struct file fl = {.a = a, .path = m->path, .src = m->src, .session = use, .pass = &pass, .mod = m};
+	struct file fl = {.a = a, .path = m->path, .src = m->src, .only = pick ? pick->unit : NULL, .session = use,
+			  .pass = &pass, .mod = m};
 	definitions(&fl, root, NULL, 0);
 	out->notes = arena_alloc(a, (m->n_notes ? m->n_notes : 1) * sizeof(*out->notes));
 	for (size_t k = 0; k < m->n_notes; k++) {       /* in line order */

@@ -161,6 +161,7 @@ int fe_py_class_field(struct py_session *c, const char *from, const char *module
 struct py_choice {
 	const unsigned *bytes, *picks;
 	size_t n;
+	const char *unit;       /* the one function walked on them ("Class.method"), or NULL: every one */
 };
 
 /* Parse 'buf' (kept by the caller) into 'out', in 'a'; 's' may be NULL (no calls followed).

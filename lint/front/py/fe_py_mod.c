@@ -101,8 +101,9 @@ struct caps {
 
 static void count(TSNode block, struct caps *cp, unsigned depth)
 {
-	for (uint32_t k = 0; k < ts_node_named_child_count(block); k++) {
-		TSNode d = ts_node_named_child(block, k);
+	struct py_kids it;
+	for (py_kids_start(&it, block); py_kids_next(&it);) {
+		TSNode d = it.node;
 		cp->stmts++;
 		if (is(d, "import_from_statement") || is(d, "import_statement"))
 			cp->imps += ts_node_named_child_count(d);
@@ -113,6 +114,7 @@ static void count(TSNode block, struct caps *cp, unsigned depth)
 			if (!ts_node_is_null(clause_block(ts_node_named_child(d, i))))
 				count(clause_block(ts_node_named_child(d, i)), cp, depth + 1);
 	}
+	py_kids_end(&it);
 }
 
 static void statements(struct py_session *c, struct mod *m, TSNode block, unsigned guard, bool handler, size_t cap_imps);
@@ -223,14 +225,16 @@ static bool imports(struct py_session *c, struct mod *m, TSNode d, struct imp *i
 
 static void statements(struct py_session *c, struct mod *m, TSNode block, unsigned guard, bool handler, size_t cap_imps)
 {
-	for (uint32_t k = 0; !ts_node_is_null(block) && k < ts_node_named_child_count(block); k++)
-		if (!statement(c, m, ts_node_named_child(block, k), guard, handler, cap_imps)) {
+	struct py_kids it;
+	for (py_kids_start(&it, block); py_kids_next(&it);)
+		if (!statement(c, m, it.node, guard, handler, cap_imps)) {
 			m->opaque = true;
 			if (guard)      /* the try binds what cglint does not see: neither branch is known */
 				m->guards[guard - 1] = (struct guard){.st = m->guards[guard - 1].st, .state = 2,
 								      .body = TRI_UNKNOWN,
 								      .why = "under a 'try:' cglint does not read whole"};
 		}
+	py_kids_end(&it);
 }
 
 /* Statements that hold blocks, where a function's imports may be. */
@@ -250,8 +254,9 @@ static void local_imports(struct py_session *c, struct mod *m, TSNode n, TSNode 
 {
 	if (depth > 64)
 		return;
-	for (uint32_t k = 0; k < ts_node_named_child_count(n); k++) {
-		TSNode d = ts_node_named_child(n, k);
+	struct py_kids it;
+	for (py_kids_start(&it, n); py_kids_next(&it);) {
+		TSNode d = it.node;
 		if (is(d, "function_definition")) {
 			local_imports(c, m, field(d, "body"), d, cap, depth + 1);
 		} else if ((is(d, "import_from_statement") || is(d, "import_statement")) && !ts_node_is_null(fn)) {
@@ -272,6 +277,7 @@ static void local_imports(struct py_session *c, struct mod *m, TSNode n, TSNode 
 			local_imports(c, m, d, fn, cap, depth + 1);
 		}
 	}
+	py_kids_end(&it);
 }
 
 const struct imp *fe_py_mod_import_at(struct mod *m, const char *local, uint32_t at, bool inner)
@@ -481,7 +487,7 @@ static enum tri import_ok(struct py_session *c, struct mod *m, const struct imp 
 	}
 	if (!im->attr)
 		return TRI_TRUE;
-	const char *sub = *im->module ? arena_printf(c->a, "%s.%s", im->module, im->attr) : im->attr;
+	const char *sub = *im->module ? arena_join(c->a, im->module, ".", im->attr) : im->attr;
 	if (py_mod_find(c->a, m->path, sub, im->level))
 		return TRI_TRUE;
 	enum tri t = fe_py_mod_binds(next, im->attr);

@@ -70,7 +70,7 @@ static void set_kwarg(struct build *b, const char *name, struct value v, const c
 static void set(struct build *b, const char *name, struct value v, const char *why)
 {
 	v.loc = b->at;
-	py_unit_put(&b->f->log, arena_printf(b->f->a, "%s.%s", b->key, name), v, b->at,
+	py_unit_put(&b->f->log, arena_join(b->f->a, b->key, ".", name), v, b->at,
 		    v.kind == V_UNKNOWN ? why : NULL);
 }
 

@@ -46,7 +46,7 @@ static void scan_dir(struct fn *f, struct py_bridge_reg *pa, const char *dir, co
 		if (stat(path, &st))
 			continue;
 		if (S_ISDIR(st.st_mode) && depth < 2) {
-			scan_dir(f, pa, path, arena_printf(f->session->a, "%s.%s", module, e->d_name), depth + 1);
+			scan_dir(f, pa, path, arena_join(f->session->a, module, ".", e->d_name), depth + 1);
 			continue;
 		}
 		if (!S_ISREG(st.st_mode) || !has_suffix(e->d_name, ".py") || st.st_size > (1 << 20))

@@ -70,7 +70,7 @@ static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
 	if (!im || py_unit_var(&f->log, obj))
 		return false;
 	/* import a.b as m, or from a import b (b a module) */
-	const char *name = !im->attr ? im->module : *im->module ? arena_printf(f->a, "%s.%s", im->module, im->attr) : im->attr;
+	const char *name = !im->attr ? im->module : *im->module ? arena_join(f->a, im->module, ".", im->attr) : im->attr;
 	struct mod *m = fe_py_mod_load(f->session, f->mod, name, im->level);
 	return m && fe_py_mod_lookup(f->session, m, attr, 0, out, def);
 }

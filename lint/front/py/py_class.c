@@ -82,7 +82,7 @@ static bool find_named(struct py_session *c, struct mod *m, TSNode n, bool class
 	const struct imp *im = fe_py_mod_import(m, py_node_text(c->a, m->src, py_field(n, "object")));
 	if (!im)
 		return false;
-	const char *name = !im->attr ? im->module : *im->module ? arena_printf(c->a, "%s.%s", im->module, im->attr)
+	const char *name = !im->attr ? im->module : *im->module ? arena_join(c->a, im->module, ".", im->attr)
 								 : im->attr;
 	struct mod *next = fe_py_mod_load(c, m, name, im->level);
 	return next && lookup(c, next, py_node_text(c->a, m->src, py_field(n, "attribute")), 0, out, at);
@@ -468,7 +468,7 @@ static void methods(struct py_session *c, struct mod *m, struct klass *k, struct
 		if (!py_is(st, "function_definition"))
 			continue;
 		struct scan s = {.c = c, .ki = ki, .m = m};
-		scan_function(&s, m, st, arena_printf(c->a, "%s.%s", k->name, py_node_text(c->a, m->src, py_field(st, "name"))),
+		scan_function(&s, m, st, arena_join(c->a, k->name, ".", py_node_text(c->a, m->src, py_field(st, "name"))),
 			      false);
 	}
 }
@@ -609,7 +609,7 @@ bool py_class_defaults_of(struct fn *f, struct mod *m, struct klass *k, const ch
 		if (v.kind == V_UNKNOWN && known_only)
 			continue;
 		v.loc = at;
-		py_unit_put(&f->log, arena_printf(f->a, "%s.%s", key, fd->name), v, at, why);
+		py_unit_put(&f->log, arena_join(f->a, key, ".", fd->name), v, at, why);
 	}
 	py_unit_form(&f->log, from, NULL, PY_DECLARED);        /* not judged against a release's fields */
 	return true;

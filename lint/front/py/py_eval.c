@@ -30,7 +30,7 @@ const char *py_eval_path(struct fn *f, TSNode n, unsigned depth)
 	if (py_is(n, "attribute")) {
 		const char *base = py_eval_path(f, py_field(n, "object"), depth + 1);
 		TSNode attr = py_field(n, "attribute");
-		return base && !ts_node_is_null(attr) ? arena_printf(f->a, "%s.%s", base, py_text(f, attr)) : NULL;
+		return base && !ts_node_is_null(attr) ? arena_join(f->a, base, ".", py_text(f, attr)) : NULL;
 	}
 	if (py_is(n, "subscript")) {
 		const char *base = py_eval_path(f, py_field(n, "value"), depth + 1);
@@ -38,7 +38,7 @@ const char *py_eval_path(struct fn *f, TSNode n, unsigned depth)
 		struct value k;
 		if (!base || ts_node_is_null(sub) || !fe_py_lit_string(f->a, f->src, sub, &k) || strchr(k.s, '.'))
 			return NULL;
-		return arena_printf(f->a, "%s.%s", base, k.s);
+		return arena_join(f->a, base, ".", k.s);
 	}
 	if (py_is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
 		return py_eval_path(f, ts_node_named_child(n, 0), depth + 1);
@@ -56,7 +56,7 @@ const char *py_eval_in_caller(struct arena *a, const char *const *param_ns, size
 {
 	for (size_t p = 0; p < n_params && p < n_args; p++)
 		if (args[p].ns && py_unit_under(key, param_ns[p]))
-			return arena_printf(a, "%s%s", args[p].ns, key + strlen(param_ns[p]));
+			return arena_join(a, args[p].ns, "", key + strlen(param_ns[p]));
 	return NULL;
 }
 
@@ -257,7 +257,7 @@ static struct value binary(struct fn *f, const char *op, struct value x, struct 
 		return unknown(why, arena_printf(f->a, "from '%s' on numbers cglint does not compute", op));
 	}
 	if (!strcmp(op, "+") && x.kind == V_STR && y.kind == V_STR)
-		return value_str(arena_printf(f->a, "%s%s", x.s, y.s));
+		return value_str(arena_join(f->a, x.s, "", y.s));
 	if ((x.kind == V_LIST && x.i == PY_SEQ_SET) || (y.kind == V_LIST && y.i == PY_SEQ_SET) ||
 	    (x.kind == V_LIST && y.kind == V_LIST && x.i && y.i && x.i != y.i))
 		return unknown(why, arena_printf(f->a, "from '%s' on a set, or on a list and a tuple", op));
@@ -538,7 +538,7 @@ static const char *attr_call(struct fn *f, TSNode call, const char *which, bool 
 	const char *base = py_eval_path(f, a[0], depth + 1);
 	if (has_default)
 		*has_default = n == 3;
-	return base ? arena_printf(f->a, "%s.%s", base, attr.s) : NULL;
+	return base ? arena_join(f->a, base, ".", attr.s) : NULL;
 }
 
 /* getattr() and hasattr() on a config object: what the key holds, whether it is there. */

@@ -39,6 +39,45 @@ static inline TSNode py_field(TSNode n, const char *name)
 	return ts_node_child_by_field_id(n, id);
 }
 
+/* The named children of a node in order, in one walk: ts_node_named_child(n, k) walks from the
+ * first child each time, so a block of n statements read that way costs n * n steps. Every walk
+ * ends with py_kids_end (the cursor holds memory).
+ *	struct py_kids it;
+ *	for (py_kids_start(&it, block); py_kids_next(&it);)
+ *		use(it.node);
+ *	py_kids_end(&it); */
+struct py_kids {
+	TSTreeCursor c;
+	TSNode node;            /* the current child */
+	bool started, done;
+};
+
+static inline void py_kids_start(struct py_kids *it, TSNode n)
+{
+	it->c = ts_tree_cursor_new(n);
+	it->started = false;
+	it->done = ts_node_is_null(n) || !ts_tree_cursor_goto_first_child(&it->c);
+}
+
+static inline bool py_kids_next(struct py_kids *it)
+{
+	while (!it->done) {
+		if (it->started && !ts_tree_cursor_goto_next_sibling(&it->c))
+			break;
+		it->started = true;
+		it->node = ts_tree_cursor_current_node(&it->c);
+		if (ts_node_is_named(it->node))
+			return true;
+	}
+	it->done = true;
+	return false;
+}
+
+static inline void py_kids_end(struct py_kids *it)
+{
+	ts_tree_cursor_delete(&it->c);
+}
+
 static inline struct loc py_loc(const char *path, TSNode n)
 {
 	TSPoint p = ts_node_start_point(n);

@@ -317,7 +317,7 @@ bool py_obj_str(struct fn *f, const struct value *v, struct value *out)
 		return false;
 	/* a plain Enum's member: 'Cls.name'; a class's own text is not one a recipe reads */
 	const char *w;
-	*out = o->member && enum_class(f->session, o, &w) ? value_str(arena_printf(f->a, "%s.%s", o->cls->name, o->member))
+	*out = o->member && enum_class(f->session, o, &w) ? value_str(arena_join(f->a, o->cls->name, ".", o->member))
 							 : value_unknown;
 	return true;
 }

@@ -151,7 +151,7 @@ static void put_value(struct fn *f, const char *key, struct value v, struct loc 
 	}
 	for (size_t k = 0; k + 1 < v.n; k += 2)
 		if (v.items[k].kind == V_STR && !strchr(v.items[k].s, '.'))
-			put(f, arena_printf(f->a, "%s.%s", key, v.items[k].s), v.items[k + 1], at, NULL);
+			put(f, arena_join(f->a, key, ".", v.items[k].s), v.items[k + 1], at, NULL);
 }
 
 static void assign_dict(struct fn *f, const char *key, TSNode dict, unsigned depth)
@@ -168,7 +168,7 @@ static void assign_dict(struct fn *f, const char *key, TSNode dict, unsigned dep
 			if (is(c, "pair") && fe_py_lit_string(f->a, f->src, field(c, "key"), &name) && !strchr(name.s, '.')) {
 				const char *w;
 				struct value v = py_eval(f, field(c, "value"), &w, depth + 1);
-				put(f, arena_printf(f->a, "%s.%s", key, name.s), v, loc_of(f->path, field(c, "key")), w);
+				put(f, arena_join(f->a, key, ".", name.s), v, loc_of(f->path, field(c, "key")), w);
 			}
 		}
 		return;
@@ -181,7 +181,7 @@ static void assign_dict(struct fn *f, const char *key, TSNode dict, unsigned dep
 			struct value name;
 			TSNode kn = field(c, "key");
 			if (fe_py_lit_string(f->a, f->src, kn, &name) && !strchr(name.s, '.'))
-				assign(f, arena_printf(f->a, "%s.%s", key, name.s), field(c, "value"),
+				assign(f, arena_join(f->a, key, ".", name.s), field(c, "value"),
 				       loc_of(f->path, kn), depth + 1);
 			else
 				scan_unknown(f, c, depth + 1, NULL);
@@ -192,7 +192,7 @@ static void assign_dict(struct fn *f, const char *key, TSNode dict, unsigned dep
 			if (base.kind == V_MAP) {
 				for (size_t j = 0; j + 1 < base.n; j += 2)
 					if (base.items[j].kind == V_STR && !strchr(base.items[j].s, '.'))
-						put(f, arena_printf(f->a, "%s.%s", key, base.items[j].s), base.items[j + 1],
+						put(f, arena_join(f->a, key, ".", base.items[j].s), base.items[j + 1],
 						    loc_of(f->path, c), NULL);
 				continue;
 			}
@@ -224,7 +224,7 @@ static void container_defaults(struct fn *f, const char *key, TSNode call)
 		}
 		if (given)
 			continue;
-		const char *sk = arena_printf(f->a, "%s.%s", key, section);
+		const char *sk = arena_join(f->a, key, ".", section);
 		if (factory)
 			py_unit_mark(&f->log, PY_CLOSE, sk, at);
 		else
@@ -254,7 +254,7 @@ static void assign_ctor(struct fn *f, const char *key, TSNode call, unsigned dep
 		TSNode a = ts_node_named_child(args, k);
 		if (is(a, "keyword_argument")) {
 			TSNode name = field(a, "name");
-			const char *kw = arena_printf(f->a, "%s.%s", key, py_text(f, name));
+			const char *kw = arena_join(f->a, key, ".", py_text(f, name));
 			size_t from = f->log.n;
 			assign(f, kw, field(a, "value"), loc_of(f->path, name), depth + 1);
 			py_unit_form(&f->log, from, kw, PY_KEYWORD);
@@ -365,7 +365,7 @@ static void bind(struct fn *f, const char *name, TSNode rhs)
 		}
 		if (section) {
 			ns = new_ns(f);
-			const char *key = *section ? arena_printf(f->a, "%s.%s", ns, section) : ns;
+			const char *key = *section ? arena_join(f->a, ns, ".", section) : ns;
 			assign_ctor(f, key, rhs, 0);
 			var_set(f, name, key);
 			return;
@@ -453,9 +453,9 @@ static void returns(struct fn *f, TSNode v)
 		} else if (is(e, "call") && is_constructor(callee_name(f, e)) && py_bridge_section(callee_name(f, e))) {
 			const char *section = py_bridge_section(callee_name(f, e));
 			r.ns[k] = new_ns(f);    /* return ConfigContainer(...), return OptimizerConfig(...) */
-			assign_ctor(f, *section ? arena_printf(f->a, "%s.%s", r.ns[k], section) : r.ns[k], e, 0);
+			assign_ctor(f, *section ? arena_join(f->a, r.ns[k], ".", section) : r.ns[k], e, 0);
 			if (*section)
-				r.ns[k] = arena_printf(f->a, "%s.%s", r.ns[k], section);
+				r.ns[k] = arena_join(f->a, r.ns[k], ".", section);
 		} else if (is(e, "call") && !is_constructor(callee_name(f, e)) && py_call_follow(f, e, &sub)) {
 			if (sub.n == 1 && !sub.tuple) {         /* return helper(cfg) */
 				r.ns[k] = sub.ns[0] && !strchr(sub.ns[0], '.') ? sub.ns[0] : NULL;
@@ -544,11 +544,11 @@ static void statement(struct fn *f, TSNode st)
 
 void py_walk_block(struct fn *f, TSNode body)
 {
-	for (uint32_t k = 0; !ts_node_is_null(body) && k < ts_node_named_child_count(body); k++) {
-		TSNode st = ts_node_named_child(body, k);
-		if (!is(st, "comment"))
-			statement(f, st);
-	}
+	struct py_kids it;
+	for (py_kids_start(&it, body); py_kids_next(&it);)
+		if (!is(it.node, "comment"))
+			statement(f, it.node);
+	py_kids_end(&it);
 }
 
 /* Parameters bound from what the caller passes (f->args), else to defaults, else to objects of
