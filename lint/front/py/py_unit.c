@@ -20,6 +20,8 @@ void py_unit_release(struct py_log *l)
 	free(l->recs);
 	free(l->vars);
 	strmap_release(&l->written);
+	strmap_release(&l->last);
+	strmap_release(&l->marked);
 	*l = (struct py_log){0};
 }
 
@@ -106,24 +108,54 @@ static inline bool under_len(const char *key, size_t klen, const char *prefix, s
 	return klen >= n && (klen == n || key[n] == '.') && !memcmp(key, prefix, n);
 }
 
-bool py_unit_get(const struct py_log *l, const char *key, struct value *out, const char **why)
+/* The record py_unit_get answers from, the log read from its end: the latest write of 'key' or
+ * forget of a section above it; NULL for none. */
+static const struct py_rec *scan_for(const struct py_log *l, const char *key, size_t len)
 {
-	size_t len = strlen(key);
 	unsigned h = (unsigned)strmap_hash(key, len);
 	for (size_t k = l->n; k-- > 0;) {
 		const struct py_rec *r = &l->recs[k];
-		if (r->op == PY_SET && r->hash == h && r->len == len && !strcmp(r->key, key)) {
-			*out = r->val;
-			*why = r->why;
-			return true;
-		}
-		if ((r->op == PY_FORGET || r->op == PY_TOUCH) && under_len(key, len, r->key, r->len)) {
-			*out = value_unknown;
-			*why = r->why;
-			return true;
+		if ((r->op == PY_SET && r->hash == h && r->len == len && !strcmp(r->key, key)) ||
+		    ((r->op == PY_FORGET || r->op == PY_TOUCH) && under_len(key, len, r->key, r->len)))
+			return r;
+	}
+	return NULL;
+}
+
+/* The same through the indices: the key's latest write, unless a forget of it or of a section
+ * above it came after. */
+static const struct py_rec *find(const struct py_log *l, const char *key, size_t len)
+{
+	if (l->n && !l->last.n && !l->marked.n)
+		return scan_for(l, key, len);   /* records the log did not take itself */
+	const struct py_rec *best = NULL;
+	for (size_t n = 0; n <= len; n++) {     /* the key itself, and each section above it */
+		if (n < len && key[n] != '.')
+			continue;
+		size_t at;
+		bool set = n == len && strmap_get(&l->last, key, n, &at);
+		for (int pass = set ? 0 : 1; pass < 2; pass++) {
+			if (pass == 1 && !strmap_get(&l->marked, key, n, &at))
+				break;
+			const struct py_rec *r = at < l->n ? &l->recs[at] : NULL;
+			bool kind = r && (pass ? r->op == PY_FORGET || r->op == PY_TOUCH : r->op == PY_SET);
+			if (!kind || r->len != n || strncmp(r->key, key, n))
+				return scan_for(l, key, len);   /* cut back: an earlier record may stand */
+			if (!best || r > best)
+				best = r;
 		}
 	}
-	return false;
+	return best;
+}
+
+bool py_unit_get(const struct py_log *l, const char *key, struct value *out, const char **why)
+{
+	const struct py_rec *r = find(l, key, strlen(key));
+	if (!r)
+		return false;
+	*out = r->op == PY_SET ? r->val : value_unknown;
+	*why = r->why;
+	return true;
 }
 
 const char *py_unit_new_ns(struct py_log *l)
@@ -168,8 +200,11 @@ static void rec_one(struct py_log *l, struct py_rec r)
 	r.hash = (unsigned)strmap_hash(r.key, r.len);
 	size_t at = l->n, first;
 	l->recs[l->n++] = r;
+	if (r.op == PY_FORGET || r.op == PY_TOUCH)
+		strmap_put(&l->marked, r.key, r.len, at);
 	if (r.op != PY_SET)
 		return;
+	strmap_put(&l->last, r.key, r.len, at);
 	/* lowest index wins: a branch's records are taken back (py_flow) and the next ones reuse
 	 * their indices */
 	for (const char *p = r.key;; p++)       /* keys are kept by the arena: they do not move */

@@ -64,6 +64,10 @@ struct py_log {
 	struct strmap written;  /* each key a PY_SET wrote and its sections ("#0", "#0.model"), ever,
 				 * with the lowest index of a record that wrote under it: py_unit_forget
 				 * scans the log from there, and not at all where none is under it */
+	/* for py_unit_get: each key's latest PY_SET, and each key's latest PY_FORGET or PY_TOUCH; an
+	 * index is stale where the log was cut back below it (py_flow takes a branch's records
+	 * back), which py_unit_get sees, and then scans the log */
+	struct strmap last, marked;
 };
 
 /* What a function returns: one item, or a tuple's items; each an object or a value. */
