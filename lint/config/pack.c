@@ -442,20 +442,6 @@ static void load_default(struct loader *ld, const struct node *n)
 	ld->p->defaults[ld->p->n_defaults++] = def;
 }
 
-static void each(struct loader *ld, const struct node *root, const char *key,
-		 void (*fn)(struct loader *, const struct node *))
-{
-	const struct node *seq = node_get(root, key);
-	if (!seq)
-		return;
-	if (seq->kind != NODE_SEQ) {
-		pack_bad(ld, seq, "'%s' must be a list", key);
-		return;
-	}
-	for (size_t k = 0; k < seq->n; k++)
-		fn(ld, seq->items[k]);
-}
-
 static void load_flag(struct loader *ld, const struct node *n)
 {
 	static const char *const keys[] = {"program", "flag", "key", "value", "nargs", "split", "env",
@@ -554,16 +540,16 @@ static int load_tree(struct pack *p, struct diag_list *d, const char *name, stru
 		return -1;
 	}
 	pack_only_keys(&ld, root, "pack", keys);
-	each(&ld, root, "rules", load_rule);
-	each(&ld, root, "normalize", load_step);
-	each(&ld, root, "defaults", load_default);
-	each(&ld, root, "flags", load_flag);
-	each(&ld, root, "suggest", load_suggest);
+	pack_each(&ld, root, "rules", load_rule);
+	pack_each(&ld, root, "normalize", load_step);
+	pack_each(&ld, root, "defaults", load_default);
+	pack_each(&ld, root, "flags", load_flag);
+	pack_each(&ld, root, "suggest", load_suggest);
 	if (lazy && trusted) {  /* a run that reads no source needs neither */
 		p->src->unread = true;
 	} else {
-		each(&ld, root, "apis", pack_load_api);
-		each(&ld, root, "probe", pack_load_claim);
+		pack_each(&ld, root, "apis", pack_load_api);
+		pack_each(&ld, root, "probe", pack_load_claim);
 	}
 	pack_load_names(&ld, root);
 	return ld.errors ? -1 : 0;

@@ -49,6 +49,20 @@ void pack_only_keys(struct loader *ld, const struct node *map, const char *what,
 	}
 }
 
+void pack_each(struct loader *ld, const struct node *root, const char *key,
+		 void (*fn)(struct loader *, const struct node *))
+{
+	const struct node *seq = node_get(root, key);
+	if (!seq)
+		return;
+	if (seq->kind != NODE_SEQ) {
+		pack_bad(ld, seq, "'%s' must be a list", key);
+		return;
+	}
+	for (size_t k = 0; k < seq->n; k++)
+		fn(ld, seq->items[k]);
+}
+
 void pack_builtin_broken(const struct diag_list *d, const char *path)
 {
 	for (size_t i = 0; i < d->n; i++)

@@ -35,6 +35,10 @@ void pack_only_keys(struct loader *ld, const struct node *map, const char *what,
 /* A scalar under 'key', or NULL (a problem when 'required'). */
 const char *pack_scalar(struct loader *ld, const struct node *map, const char *key, bool required);
 
+/* fn for each item of the list under 'key' (a problem when it is not a list; nothing when absent). */
+void pack_each(struct loader *ld, const struct node *root, const char *key,
+	       void (*fn)(struct loader *, const struct node *));
+
 /* The rule a table of the pack maps 'key' to, or NULL (pack_find looks up both tables). */
 struct rule *pack_rule_by(const struct strmap *m, const struct pack *p, const char *key);
 
@@ -43,7 +47,8 @@ void pack_load_claim(struct loader *ld, const struct node *n);  /* one 'probe:' 
 void pack_sort_apis(struct pack *p);
 /* A built-in pack that does not load: its problems and an internal error on stderr, exit status 3. */
 void pack_builtin_broken(const struct diag_list *d, const char *path);
-/* The built-in packs' 'apis' and 'probe' read now, where load_tree left them (pack.h src_unread). */
+/* The built-in packs' 'apis' and 'probe' read now, where load_tree left them (pack.h, struct
+ * pack_tables). */
 void pack_src_read(struct pack *p);
 /* A pack's 'fields:' and 'options:' name sets: read now, or for a built-in pack ('lazy') on
  * first use. */

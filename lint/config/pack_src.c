@@ -221,12 +221,8 @@ void pack_src_read(struct pack *p)
 	diag_init(&d, a, &p->lookup, NULL);
 	struct loader ld = {.p = p, .d = &d, .lazy = true, .trusted = true};
 	for (size_t k = 0; k < pack_n_trees; k++) {
-		static const char *const keys[] = {"apis", "probe"};
-		for (size_t i = 0; i < 2; i++) {
-			const struct node *seq = node_get(pack_trees[k].root, keys[i]);
-			for (size_t e = 0; seq && e < seq->n; e++)
-				(i ? pack_load_claim : pack_load_api)(&ld, seq->items[e]);
-		}
+		pack_each(&ld, pack_trees[k].root, "apis", pack_load_api);
+		pack_each(&ld, pack_trees[k].root, "probe", pack_load_claim);
 		if (ld.errors || d.n)   /* the build read them (pack_parse_all): a broken build */
 			pack_builtin_broken(&d, pack_trees[k].path);
 	}

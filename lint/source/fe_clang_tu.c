@@ -391,6 +391,16 @@ static bool make_locked(struct arena *a, const struct cflags *f, const char *ste
 	return ok;
 }
 
+/* make_locked, where the preamble stem.pch is not usable already: the lock is taken only to make
+ * one. */
+static bool ready(struct arena *a, const struct cflags *f, const char *stem, const char *src, const char *text,
+		  size_t len, const char *base, bool cache, size_t *err_at)
+{
+	return usable(a, arena_printf(a, "%s.pch", stem), cache, f) ||
+	       (!marked_bad(arena_printf(a, "%s.bad", stem), cache) &&
+		make_locked(a, f, stem, src, text, len, base, cache, err_at));
+}
+
 /* What the cache's names depend on besides the text and flags: how cglint makes a preamble
  * (PREAMBLE_KIND, to change with make_pch), libclang's version and the shim cglint serves from
  * memory (a unit holds both). */
@@ -545,11 +555,10 @@ static const char *chained(struct arena *a, const struct cflags *f, const char *
 	const char *t = own_text(a, buf, &rest, &tlen);
 	const char *name = arena_printf(a, "%s/%s%016llx", dir, prefix,
 					(unsigned long long)fnv(fnv(h ^ 1, (const char *)id, sizeof(id)), t, tlen));
-	const char *pch = arena_printf(a, "%s.pch", name), *bad = arena_printf(a, "%s.bad", name);
-	if (!usable(a, pch, true, f) && (marked_bad(bad, true) || !make_locked(a, f, name, src, t, tlen, base, true, &err_at)))
+	if (!ready(a, f, name, src, t, tlen, base, true, &err_at))
 		return base;
 	cut_at(p, p->n);
-	return pch;
+	return arena_printf(a, "%s.pch", name);
 }
 
 /*
@@ -632,12 +641,9 @@ static const char *preamble(struct arena *a, const struct cflags *f, const char 
 	if (f->n < 2 || strcmp(f->v[1], "cuda"))
 		return NULL;
 	const char *base = arena_printf(a, "%s/%016llx", o->pch_dir, (unsigned long long)h);
-	const char *pch = arena_printf(a, "%s.pch", base), *bad = arena_printf(a, "%s.bad", base);
 	size_t err_at;
-	return usable(a, pch, o->pch_cache, f) ||
-		       (!marked_bad(bad, o->pch_cache) &&
-			make_locked(a, f, base, arena_printf(a, "%s.cu", base), "", 0, NULL, o->pch_cache, &err_at))
-		       ? pch : NULL;
+	return ready(a, f, base, arena_printf(a, "%s.cu", base), "", 0, NULL, o->pch_cache, &err_at)
+		       ? arena_printf(a, "%s.pch", base) : NULL;
 }
 
 size_t fe_clang_tu_preamble_keys(struct arena *a, const char *abspath, const char *buf, size_t len,

@@ -122,6 +122,19 @@ static const struct py_rec *scan_for(const struct py_log *l, const char *key, si
 	return NULL;
 }
 
+/* The record index 'm' (l->last: writes, l->marked: forgets) holds for key[0..n): 1 with *r, 0
+ * for none, -1 where the log was cut back below it since. */
+static int indexed(const struct py_log *l, const struct strmap *m, bool set, const char *key, size_t n,
+		   const struct py_rec **r)
+{
+	size_t at;
+	if (!strmap_get(m, key, n, &at))
+		return 0;
+	*r = at < l->n ? &l->recs[at] : NULL;
+	bool kind = *r && (set ? (*r)->op == PY_SET : (*r)->op == PY_FORGET || (*r)->op == PY_TOUCH);
+	return kind && (*r)->len == n && !strncmp((*r)->key, key, n) ? 1 : -1;
+}
+
 /* The same through the indices: the key's latest write, unless a forget of it or of a section
  * above it came after. */
 static const struct py_rec *find(const struct py_log *l, const char *key, size_t len)
@@ -132,16 +145,12 @@ static const struct py_rec *find(const struct py_log *l, const char *key, size_t
 	for (size_t n = 0; n <= len; n++) {     /* the key itself, and each section above it */
 		if (n < len && key[n] != '.')
 			continue;
-		size_t at;
-		bool set = n == len && strmap_get(&l->last, key, n, &at);
-		for (int pass = set ? 0 : 1; pass < 2; pass++) {
-			if (pass == 1 && !strmap_get(&l->marked, key, n, &at))
-				break;
-			const struct py_rec *r = at < l->n ? &l->recs[at] : NULL;
-			bool kind = r && (pass ? r->op == PY_FORGET || r->op == PY_TOUCH : r->op == PY_SET);
-			if (!kind || r->len != n || strncmp(r->key, key, n))
+		for (int set = 0; set <= (n == len); set++) {
+			const struct py_rec *r;
+			int got = indexed(l, set ? &l->last : &l->marked, set, key, n, &r);
+			if (got < 0)
 				return scan_for(l, key, len);   /* cut back: an earlier record may stand */
-			if (!best || r > best)
+			if (got && (!best || r > best))
 				best = r;
 		}
 	}
