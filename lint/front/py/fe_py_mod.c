@@ -296,7 +296,9 @@ const struct imp *fe_py_mod_import_at(struct mod *m, const char *local, uint32_t
 
 struct mod *fe_py_mod_add(struct py_session *c, const char *path, const char *buf, size_t len, bool from_disk)
 {
-	TSTree *tree = ts_parser_parse_string(c->parser, NULL, buf, (uint32_t)len);
+	size_t same;    /* the same text parses to the same tree, which trees share */
+	TSTree *tree = strmap_get(&c->texts, buf, len, &same) ? ts_tree_copy(c->mods[same]->tree)
+							     : ts_parser_parse_string(c->parser, NULL, buf, (uint32_t)len);
 	if (!tree)
 		return NULL;
 	struct mod *m = arena_alloc(c->a, sizeof(*m));
@@ -319,6 +321,8 @@ struct mod *fe_py_mod_add(struct py_session *c, const char *path, const char *bu
 		c->cap = c->cap ? 2 * c->cap : 16;
 		c->mods = mem_realloc(c->mods, c->cap * sizeof(*c->mods));
 	}
+	if (!strmap_get(&c->texts, buf, len, &same))
+		strmap_put(&c->texts, buf, len, c->n);
 	c->mods[c->n++] = m;
 	return m;
 }

@@ -30,6 +30,7 @@ void fe_py_session_free(struct py_session *c)
 	free(c->mods);
 	free(c->found_at);
 	strmap_release(&c->found);
+	strmap_release(&c->texts);
 	if (c->parser)
 		ts_parser_delete(c->parser);
 	free(c);

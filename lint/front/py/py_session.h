@@ -25,6 +25,8 @@ struct py_session {
 	TSParser *parser;
 	struct mod **mods;      /* every module parsed, linted or read to follow a call */
 	size_t n, cap;
+	struct strmap texts;    /* a module's text -> its index in 'mods': a file linted and imported
+				 * under another path (recipes/x.py, ../../bridge/recipes/x.py) is parsed once */
 	struct strmap found;    /* "level:folder\nname" -> index in 'found_at' (py_mod_find's answer, */
 	const char **found_at;  /* NULL: none): a folder's files import the same modules */
 	size_t n_found, cap_found;
