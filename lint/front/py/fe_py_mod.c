@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* fe_py_mod: the modules a run parses, their functions and imports (see fe_py_mod.h). */
+#define _GNU_SOURCE     /* memmem */
 #include "front/py/fe_py_mod.h"
 
 #include <stdio.h>
@@ -249,6 +250,14 @@ static bool holds_blocks(TSNode n)
 	return false;
 }
 
+/* Whether node 'n' may hold an import statement: each one spells 'import' (most functions do
+ * not, and are not walked). */
+static bool spells_import(const struct mod *m, TSNode n)
+{
+	uint32_t from = ts_node_start_byte(n), to = ts_node_end_byte(n);
+	return to <= m->len && from < to && memmem(m->src + from, to - from, "import", 6);
+}
+
 /* The imports in the functions under 'n' (in 'fn', the innermost function around it, or none). */
 static void local_imports(struct py_session *c, struct mod *m, TSNode n, TSNode fn, size_t *cap, unsigned depth)
 {
@@ -257,6 +266,8 @@ static void local_imports(struct py_session *c, struct mod *m, TSNode n, TSNode 
 	struct py_kids it;
 	for (py_kids_start(&it, n); py_kids_next(&it);) {
 		TSNode d = it.node;
+		if (!spells_import(m, d))
+			continue;
 		if (is(d, "function_definition")) {
 			local_imports(c, m, field(d, "body"), d, cap, depth + 1);
 		} else if ((is(d, "import_from_statement") || is(d, "import_statement")) && !ts_node_is_null(fn)) {
