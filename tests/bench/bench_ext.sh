@@ -4,8 +4,8 @@
 # arguments (the ones `cglint --show-clang-args` prints for the compile command, the shim's
 # virtual folder as the on-disk lint/source/shim), issue 43:
 #   ext   one extension (.cpp using at::cuda::CUDAGraph capture), compile_commands.json naming
-#         the include folders of Debian's libtorch-dev: a CPU build, which lacks
-#         c10/cuda/impl/cuda_cmake_macros.h, so the file is analysed in part (CG919)
+#         the include folders of Debian's libtorch-dev: a CPU build, whose missing
+#         c10/cuda/impl/cuda_cmake_macros.h the shim supplies, so cglint and clang read it whole
 #   te    TransformerEngine's transformer_engine/pytorch/csrc (its .cpp files), a compile
 #         database written here with TransformerEngine's include folders and libtorch's; the
 #         folder at -j 2 against clang two files at a time

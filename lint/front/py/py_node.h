@@ -18,7 +18,10 @@ const TSLanguage *tree_sitter_python(void);
 
 static inline bool py_is(TSNode n, const char *type)
 {
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+	if (ts_node_is_null(n))
+		return false;
+	const char *t = ts_node_type(n);
+	return t[0] == type[0] && !strcmp(t, type);     /* most asks differ at the first letter */
 }
 
 /* A field's id is looked up once per name (the lookup compares the grammar's every field name):
