@@ -197,6 +197,34 @@ Test(cache, a_header_not_found_keeps_its_preamble)
 	free(user_vendor);
 }
 
+/* A header put since in an include folder searched before the one the preamble's came from
+ * (-I ahead before -I behind) is what a parse reads now: the preamble is made again, not read
+ * with the old header in it (pch_shadow.h). Before, the cached run passed where a run without
+ * the cache failed. */
+Test(cache, a_header_put_ahead_is_read_anew)
+{
+	char *angled = strdup(user);
+	memcpy(strstr(angled, "\"step.h\""), "<step.h>", 8);
+	harness_put("a.cu", angled);
+	harness_put("behind/step.h", quiet_step);
+	char db[2048];
+	int n = snprintf(db, sizeof(db),
+			 "[{\"directory\": \"%s\", \"file\": \"%s/a.cu\", "
+			 "\"command\": \"nvcc -I ahead -I behind -c a.cu -o a.o\"}]\n",
+			 harness_dir, harness_dir);
+	cr_assert_lt(n, (int)sizeof(db));
+	harness_put("compile_commands.json", db);
+	char *first = same_as_without("a.cu");
+	cr_expect_str_eq(first, "a.cu:CG301@10 ");
+	cr_assert_eq(count(".pch", NULL, 0), 1, "the miss saved one preamble");
+	harness_put("ahead/step.h", syncing_step);     /* found first now */
+	char *second = same_as_without("a.cu");
+	cr_expect_str_eq(second, "step.h:CG301@1 a.cu:CG301@10 ", "the header found first now, not the preamble's");
+	free(first);
+	free(second);
+	free(angled);
+}
+
 Test(cache, no_cache_reads_and_writes_nothing)
 {
 	harness_put("a.cu", user);
@@ -313,8 +341,11 @@ Test(cache, every_cut_and_flipped_byte_is_refused)
 	snprintf(hdr, sizeof(hdr), "%s/h.h", harness_dir);
 	harness_put("p.pch", "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!");
 	harness_put("h.h", "int h;\n");
-	const char *files[] = {hdr, "/cglint-shim/cuda_runtime.h"};
-	cr_assert(pch_cache_put_list(inc, pch, files, 2));
+	char inc_dir[600];
+	snprintf(inc_dir, sizeof(inc_dir), "%s/inc", harness_dir);
+	harness_put("inc/x.h", "int x;\n");
+	const char *files[] = {hdr, "/cglint-shim/cuda_runtime.h"}, *dirs[] = {inc_dir};
+	cr_assert(pch_cache_put_list(inc, pch, files, 2, dirs, 1));
 	cr_assert(pch_cache_fresh(pch, inc));
 	struct stat p, l;
 	cr_assert_eq(stat(pch, &p), 0);
@@ -333,8 +364,11 @@ Test(cache, every_cut_and_flipped_byte_is_refused)
 		cr_assert_eq(truncate(inc, keep), 0);
 		cr_expect_not(pch_cache_fresh(pch, inc), "list cut to %ld bytes", keep);
 	}
-	cr_assert(pch_cache_put_list(inc, pch, files, 2));
+	cr_assert(pch_cache_put_list(inc, pch, files, 2, dirs, 1));
 	cr_expect(pch_cache_fresh(pch, inc), "written again, sound again");
+	harness_put("inc/new.h", "int n;\n");  /* the folder changes: a file may stand in front now */
+	age(inc_dir, 946684800);                /* its time, changed whatever the clock's tick */
+	cr_expect_not(pch_cache_fresh(pch, inc), "a folder it lists changed");
 }
 
 /* Files that begin with the same #includes and then each include a header of their own share

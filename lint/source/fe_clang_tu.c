@@ -22,6 +22,7 @@
 #include "source/fe_clang_err.h"
 #include "source/fe_clang_lib.h"
 #include "source/pch_cache.h"
+#include "source/pch_shadow.h"
 #include "source/preamble.h"
 #include "source/sir.h"
 
@@ -216,14 +217,18 @@ static void pch_inclusions(struct arena *a, const char *pch, struct sir_tu *t)
 /* Save the files a preamble (made as 'tmp', to be renamed 'pch') included beside it, as
  * <pch>.inc (pch_cache.h), those of the preamble 'base' it was made on (or NULL) after its own:
  * a unit parsed from it does not list them (clang_getInclusions walks only its own files), and
- * the cache checks them before it is used again. */
-static bool save_inclusions(struct arena *a, CXTranslationUnit tu, const char *tmp, const char *pch, const char *base)
+ * the cache checks them, and the folders where a file would take the place of one of them
+ * (pch_shadow.h), before it is used again. */
+static bool save_inclusions(struct arena *a, CXTranslationUnit tu, const struct cflags *f, const char *tmp,
+			    const char *pch, const char *base)
 {
 	struct sir_tu t = {0};
 	included(a, tu, &t);
 	if (base)
 		pch_inclusions(a, base, &t);
-	return pch_cache_put_list(arena_printf(a, "%s.inc", pch), tmp, t.included, t.n_included);
+	const char **dirs;
+	size_t n_dirs = pch_shadow_dirs(a, f, t.included, t.n_included, &dirs);
+	return pch_cache_put_list(arena_printf(a, "%s.inc", pch), tmp, t.included, t.n_included, dirs, n_dirs);
 }
 
 /* f with the n arguments 'more' after its own. */
@@ -318,7 +323,7 @@ static bool make_pch(struct arena *a, const struct cflags *f, const char *src, c
 	*err_at = SIZE_MAX;
 	bool ok = tu && !has_errors(a, tu, err_at, &errs) &&
 		  fe_clang_lib.saveTranslationUnit(tu, tmp, fe_clang_lib.defaultSaveOptions(tu)) == CXSaveError_None &&
-		  save_inclusions(a, tu, tmp, pch, base) && put_errors(arena_printf(a, "%s.err", pch), &errs) &&
+		  save_inclusions(a, tu, f, tmp, pch, base) && put_errors(arena_printf(a, "%s.err", pch), &errs) &&
 		  rename(tmp, pch) == 0;
 	sbuf_release(&errs);
 	if (tu)

@@ -150,20 +150,26 @@ static uint64_t text_sum(const char *text, size_t n)
 	return sum_end(&s);
 }
 
-bool pch_cache_put_list(const char *list, const char *pch, const char *const *files, size_t n)
+bool pch_cache_put_list(const char *list, const char *pch, const char *const *files, size_t n,
+			const char *const *dirs, size_t n_dirs)
 {
 	uint64_t size, sum;
 	if (!file_sum(pch, &size, &sum))
 		return false;
 	struct sbuf b;
 	sbuf_init(&b);
-	sbuf_printf(&b, "cglint-pch 2 %llu %016llx\n", (unsigned long long)size, (unsigned long long)sum);
+	sbuf_printf(&b, "cglint-pch 3 %llu %016llx\n", (unsigned long long)size, (unsigned long long)sum);
 	for (size_t k = 0; k < n; k++) {
 		struct stat st;
 		if (stat(files[k], &st) == 0)
 			sbuf_printf(&b, "%lld %lld %s\n", (long long)st.st_size, mtime_ns(&st), files[k]);
 		else            /* the shim's files, served from memory: the cache's name covers them */
 			sbuf_printf(&b, "- - %s\n", files[k]);
+	}
+	for (size_t k = 0; k < n_dirs; k++) {
+		struct stat st;
+		if (stat(dirs[k], &st) == 0)
+			sbuf_printf(&b, "= %lld %s\n", mtime_ns(&st), dirs[k]);
 	}
 	sbuf_printf(&b, "end %016llx\n", (unsigned long long)text_sum(b.buf, b.len));
 	bool ok = pch_cache_put(list, b.buf, b.len);
@@ -185,22 +191,30 @@ bool pch_cache_put(const char *path, const void *bytes, size_t n)
 	return false;
 }
 
-/* One line of a list: its size and time ("-" for unchecked), *name pointing into 'line'. */
-static bool parse_line(char *line, bool *check, long long *size, long long *mtime, const char **name)
+/* One line of a list: a file with its size and time, a file not checked ("- - "), or a folder
+ * with its time ("= "); *name pointing into 'line'. */
+enum line { LINE_FILE, LINE_UNCHECKED, LINE_DIR };
+
+static bool parse_line(char *line, enum line *kind, long long *size, long long *mtime, const char **name)
 {
 	size_t n = strlen(line);
 	if (n && line[n - 1] == '\n')
 		line[--n] = '\0';
 	char *p = line, *end;
-	*check = strncmp(p, "- - ", 4) != 0;
-	if (!*check) {
+	if (!strncmp(p, "- - ", 4)) {
+		*kind = LINE_UNCHECKED;
 		*name = p + 4;
 		return true;
 	}
-	*size = strtoll(p, &end, 10);
-	if (end == p || *end != ' ')
-		return false;
-	p = end + 1;
+	*kind = strncmp(p, "= ", 2) ? LINE_FILE : LINE_DIR;
+	if (*kind == LINE_DIR) {
+		p += 2;
+	} else {
+		*size = strtoll(p, &end, 10);
+		if (end == p || *end != ' ')
+			return false;
+		p = end + 1;
+	}
 	*mtime = strtoll(p, &end, 10);
 	if (end == p || *end != ' ')
 		return false;
@@ -245,18 +259,19 @@ bool pch_cache_fresh(const char *pch, const char *list)
 	unsigned long long want_size, want_sum;
 	uint64_t size, sum;
 	char *line = text, *next = strchr(line, '\n');
-	bool ok = next && sscanf(line, "cglint-pch 2 %llu %llx", &want_size, &want_sum) == 2 &&
+	bool ok = next && sscanf(line, "cglint-pch 3 %llu %llx", &want_size, &want_sum) == 2 &&
 		  file_sum(pch, &size, &sum) && size == want_size && sum == want_sum;
 	for (line = next ? next + 1 : NULL; ok && line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		bool check;
+		enum line kind;
 		long long bytes = 0, mtime = 0;
 		const char *name;
 		struct stat st;
-		ok = parse_line(line, &check, &bytes, &mtime, &name) &&
-		     (!check || (stat(name, &st) == 0 && st.st_size == bytes && mtime_ns(&st) == mtime));
+		ok = parse_line(line, &kind, &bytes, &mtime, &name) &&
+		     (kind == LINE_UNCHECKED ||
+		      (stat(name, &st) == 0 && mtime_ns(&st) == mtime && (kind == LINE_DIR || st.st_size == bytes)));
 	}
 	free(text);
 	if (ok) {               /* used now: the cleaner ages what is not. The access time only: a
@@ -293,7 +308,7 @@ bool pch_cache_sum(const char *list, uint64_t *sum)
 {
 	char *text = read_list(list);
 	unsigned long long size, s;
-	bool ok = text && sscanf(text, "cglint-pch 2 %llu %llx", &size, &s) == 2;
+	bool ok = text && sscanf(text, "cglint-pch 3 %llu %llx", &size, &s) == 2;
 	free(text);
 	*sum = ok ? (uint64_t)s : 0;
 	return ok;
@@ -307,10 +322,10 @@ void pch_cache_each(const char *list, void (*add)(void *ctx, const char *name), 
 		next = strchr(line, '\n');
 		if (next)
 			*next = '\0';
-		bool check;
+		enum line kind;
 		long long size, mtime;
 		const char *name;
-		if (parse_line(line, &check, &size, &mtime, &name))
+		if (parse_line(line, &kind, &size, &mtime, &name) && kind != LINE_DIR)
 			add(ctx, name);
 		if (!next)
 			break;

@@ -34,18 +34,20 @@ void pch_cache_tmp(char *out, size_t size, const char *path);
 
 /* Write the list of files a preamble holds ('files', n of them) to 'list', with the size and
  * checksum of the preamble now at 'pch' (it may be renamed later), each file's size and
- * modification time, and last a checksum of the lines before: through a temporary file renamed
- * into place. False when it could not be written. */
-bool pch_cache_put_list(const char *list, const char *pch, const char *const *files, size_t n);
+ * modification time, each folder of 'dirs' with its modification time (pch_shadow.h: where a
+ * file would take the place of one it holds), and last a checksum of the lines before: through
+ * a temporary file renamed into place. False when it could not be written. */
+bool pch_cache_put_list(const char *list, const char *pch, const char *const *files, size_t n,
+			const char *const *dirs, size_t n_dirs);
 
 /* Write n bytes as 'path', through a temporary file renamed into place: readers see the old
  * file or the whole new one. False when it could not be written. */
 bool pch_cache_put(const char *path, const void *bytes, size_t n);
 
 /* Whether the preamble 'pch' and its list 'list' still hold: the list whole (its checksum
- * matches), the preamble of the size and checksum it records, and every file in it of the
- * recorded size and time (a file that could not be looked at when the list was written, such as
- * the shim's, is not checked). Sets the preamble's access time, so that pch_cache_clean keeps
+ * matches), the preamble of the size and checksum it records, every file in it of the recorded
+ * size and time (a file that could not be looked at when the list was written, such as the
+ * shim's, is not checked) and every folder of the recorded time. Sets the preamble's access time, so that pch_cache_clean keeps
  * what is used. */
 bool pch_cache_fresh(const char *pch, const char *list);
 

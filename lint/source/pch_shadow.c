@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/* pch_shadow: the folders whose change may put a file ahead of a preamble's headers (see pch_shadow.h). */
+#include "source/pch_shadow.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/mem.h"
+#include "base/strmap.h"
+#include "source/cflags.h"
+
+/* Where clang looks for <name>, in order: -iquote (for "name" only, taken as searched first),
+ * -I, -isystem, the system's folders, -idirafter. A folder named twice counts where first seen. */
+static size_t search_path(struct arena *a, const struct cflags *f, const char ***out)
+{
+	static const char *const order[] = {"-iquote", "-I", "-isystem", NULL, "-idirafter"};
+	static const char *const sys[] = {"/usr/local/include", "/usr/include"};
+	const char **dirs = arena_alloc(a, (f->n + 3) * sizeof(*dirs));
+	size_t n = 0;
+	struct strmap seen = {0};
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
+		for (size_t i = 0; i < (order[o] ? f->n : 2); i++) {
+			const char *d = order[o] ? (i + 1 < f->n && !strcmp(f->v[i], order[o]) ? f->v[i + 1] : NULL) : sys[i];
+			size_t len = d ? strlen(d) : 0;
+			while (len > 1 && d[len - 1] == '/')
+				len--;
+			if (!len || d[0] != '/' || strmap_get(&seen, d, len, &(size_t){0}))
+				continue;
+			dirs[n] = arena_strndup(a, d, len);
+			strmap_put(&seen, dirs[n], len, n);
+			n++;
+		}
+	strmap_release(&seen);
+	*out = dirs;
+	return n;
+}
+
+struct found {
+	struct arena *a;
+	struct strmap known;    /* a folder looked at -> 1 + index in 'dirs', 0: not there */
+	const char **dirs;
+	size_t n, cap;
+};
+
+/* The nearest folder that is there at or above the one that would hold 'path' (its last part cut). */
+static void keep_nearest(struct found *fd, const char *path)
+{
+	char *p = arena_strdup(fd->a, path);
+	for (char *slash; (slash = strrchr(p, '/')) && slash > p;) {
+		*slash = '\0';
+		size_t len = (size_t)(slash - p), at;
+		if (strmap_get(&fd->known, p, len, &at)) {
+			if (at)
+				return;         /* there, and kept already */
+			continue;       /* not there: look above */
+		}
+		struct stat st;
+		bool there = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+		const char *dir = arena_strndup(fd->a, p, len);        /* p is cut further */
+		if (there && fd->n == fd->cap)
+			fd->dirs = mem_realloc(fd->dirs, (fd->cap = fd->cap ? 2 * fd->cap : 32) * sizeof(*fd->dirs));
+		if (there)
+			fd->dirs[fd->n++] = dir;
+		strmap_put(&fd->known, dir, len, there ? fd->n : 0);
+		if (there)
+			return;
+	}
+}
+
+size_t pch_shadow_dirs(struct arena *a, const struct cflags *f, const char *const *files, size_t n, const char ***out)
+{
+	const char **dirs;
+	size_t n_dirs = search_path(a, f, &dirs);
+	struct found fd = {.a = a};
+	for (size_t k = 0; k < n; k++)
+		for (size_t j = 0; j < n_dirs; j++) {
+			size_t len = strlen(dirs[j]);
+			if (strncmp(files[k], dirs[j], len) || files[k][len] != '/')
+				continue;
+			const char *name = files[k] + len + 1;  /* as if found here: what came before */
+			for (size_t i = 0; i < j; i++)
+				keep_nearest(&fd, arena_join(a, dirs[i], "/", name));
+		}
+	strmap_release(&fd.known);
+	*out = arena_alloc(a, (fd.n ? fd.n : 1) * sizeof(**out));
+	if (fd.n)
+		memcpy(*out, fd.dirs, fd.n * sizeof(**out));
+	free(fd.dirs);
+	return fd.n;
+}
