@@ -308,8 +308,8 @@ const struct imp *fe_py_mod_import_at(struct mod *m, const char *local, uint32_t
 struct mod *fe_py_mod_add(struct py_session *c, const char *path, const char *buf, size_t len, bool from_disk)
 {
 	size_t same;    /* the same text parses to the same tree, which trees share */
-	TSTree *tree = strmap_get(&c->texts, buf, len, &same) ? ts_tree_copy(c->mods[same]->tree)
-							     : ts_parser_parse_string(c->parser, NULL, buf, (uint32_t)len);
+	bool seen = strmap_get(&c->texts, buf, len, &same);
+	TSTree *tree = seen ? ts_tree_copy(c->mods[same]->tree) : ts_parser_parse_string(c->parser, NULL, buf, (uint32_t)len);
 	if (!tree)
 		return NULL;
 	struct mod *m = arena_alloc(c->a, sizeof(*m));
@@ -332,7 +332,7 @@ struct mod *fe_py_mod_add(struct py_session *c, const char *path, const char *bu
 		c->cap = c->cap ? 2 * c->cap : 16;
 		c->mods = mem_realloc(c->mods, c->cap * sizeof(*c->mods));
 	}
-	if (!strmap_get(&c->texts, buf, len, &same))
+	if (!seen)
 		strmap_put(&c->texts, buf, len, c->n);
 	c->mods[c->n++] = m;
 	return m;
