@@ -526,10 +526,12 @@ int fe_clang_parse(struct arena *a, struct diag_list *d, const char *path, const
 				diag_input(d, "CG911", e.where, "not analysed: %s%s", e.first, more);
 			return -1;
 		}
+		/* no count of the toolkit parse's errors: those its headers' preamble held are counted
+		 * or not as the cache was cold, warm or off, and the words must not change with it */
 		if (real_tk)
 			diag_input(d, "CG912", real.where, "not analysed against the CUDA headers in %s: %s%s; analysed against cglint's shim instead",
 				   real_tk, real.other_first ? real.other_first : real.first,
-				   real.count > 1 ? arena_printf(a, " (and %u more errors)", real.count - 1) : "");
+				   real.count > 1 ? " (and more errors)" : "");
 		if (e.count) {
 			struct sbuf m;
 			sbuf_init(&m);
