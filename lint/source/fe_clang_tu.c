@@ -357,19 +357,10 @@ static bool found_since(struct arena *a, const char *pch, const struct cflags *f
 		const char *name = arena_printf(a, "%.*s", (int)(e - q - 1), q + 1), *slash = strrchr(errs[k].file, '/');
 		if (slash && access(arena_printf(a, "%.*s/%s", (int)(slash - errs[k].file), errs[k].file, name), F_OK) == 0)
 			return true;
-		static const char *const sys[] = {"/usr/include", "/usr/local/include"};
-		for (size_t i = 0; i < 2; i++)
-			if (access(arena_printf(a, "%s/%s", sys[i], name), F_OK) == 0)
+		const char **dirs;
+		for (size_t i = 0, n_dirs = pch_shadow_search_path(a, f, &dirs); i < n_dirs; i++)
+			if (access(arena_join(a, dirs[i], "/", name), F_OK) == 0)
 				return true;
-		for (size_t i = 0; f && i < f->n; i++) {
-			const char *o = f->v[i], *dir = NULL;
-			if (!strcmp(o, "-I") || !strcmp(o, "-isystem") || !strcmp(o, "-idirafter") || !strcmp(o, "-iquote"))
-				dir = i + 1 < f->n ? f->v[i + 1] : NULL;
-			else if (!strncmp(o, "-I", 2))
-				dir = o + 2;
-			if (dir && access(arena_printf(a, "%s/%s", dir, name), F_OK) == 0)
-				return true;
-		}
 	}
 	return false;
 }

@@ -47,8 +47,8 @@ bool pch_cache_put(const char *path, const void *bytes, size_t n);
 /* Whether the preamble 'pch' and its list 'list' still hold: the list whole (its checksum
  * matches), the preamble of the size and checksum it records, every file in it of the recorded
  * size and time (a file that could not be looked at when the list was written, such as the
- * shim's, is not checked) and every folder of the recorded time. Sets the preamble's access time, so that pch_cache_clean keeps
- * what is used. */
+ * shim's, is not checked) and every folder of the recorded time. Sets the preamble's access
+ * time, so that pch_cache_clean keeps what is used. */
 bool pch_cache_fresh(const char *pch, const char *list);
 
 /* Hold the lock of the preamble 'stem' (its path without .pch; the file stem.lock), waiting

@@ -11,22 +11,21 @@
 #include "base/strmap.h"
 #include "source/cflags.h"
 
-/* Where clang looks for <name>, in order: -iquote (for "name" only, taken as searched first),
- * -I, -isystem, the system's folders, -idirafter. A folder named twice counts where first seen. */
-static size_t search_path(struct arena *a, const struct cflags *f, const char ***out)
+/* A folder named twice counts where first seen. */
+size_t pch_shadow_search_path(struct arena *a, const struct cflags *f, const char ***out)
 {
 	static const char *const order[] = {"-iquote", "-I", "-isystem", NULL, "-idirafter"};
 	static const char *const sys[] = {"/usr/local/include", "/usr/include"};
-	const char **dirs = arena_alloc(a, (f->n + 3) * sizeof(*dirs));
-	size_t n = 0;
+	size_t nf = f ? f->n : 0, n = 0;
+	const char **dirs = arena_alloc(a, (nf + 3) * sizeof(*dirs));
 	struct strmap seen = {0};
 	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
-		for (size_t i = 0; i < (order[o] ? f->n : 2); i++) {
-			const char *d = order[o] ? (i + 1 < f->n && !strcmp(f->v[i], order[o]) ? f->v[i + 1] : NULL) : sys[i];
+		for (size_t i = 0; i < (order[o] ? nf : 2); i++) {
+			const char *d = order[o] ? (i + 1 < nf && !strcmp(f->v[i], order[o]) ? f->v[i + 1] : NULL) : sys[i];
 			size_t len = d ? strlen(d) : 0;
 			while (len > 1 && d[len - 1] == '/')
 				len--;
-			if (!len || d[0] != '/' || strmap_get(&seen, d, len, &(size_t){0}))
+			if (!len || strmap_get(&seen, d, len, &(size_t){0}))
 				continue;
 			dirs[n] = arena_strndup(a, d, len);
 			strmap_put(&seen, dirs[n], len, n);
@@ -72,16 +71,18 @@ static void keep_nearest(struct found *fd, const char *path)
 size_t pch_shadow_dirs(struct arena *a, const struct cflags *f, const char *const *files, size_t n, const char ***out)
 {
 	const char **dirs;
-	size_t n_dirs = search_path(a, f, &dirs);
+	size_t n_dirs = pch_shadow_search_path(a, f, &dirs), *lens = arena_alloc(a, (n_dirs + 1) * sizeof(*lens));
+	for (size_t j = 0; j < n_dirs; j++)
+		lens[j] = strlen(dirs[j]);
 	struct found fd = {.a = a};
 	for (size_t k = 0; k < n; k++)
 		for (size_t j = 0; j < n_dirs; j++) {
-			size_t len = strlen(dirs[j]);
-			if (strncmp(files[k], dirs[j], len) || files[k][len] != '/')
+			if (strncmp(files[k], dirs[j], lens[j]) || files[k][lens[j]] != '/')
 				continue;
-			const char *name = files[k] + len + 1;  /* as if found here: what came before */
+			const char *name = files[k] + lens[j] + 1;      /* as if found here: what came before */
 			for (size_t i = 0; i < j; i++)
-				keep_nearest(&fd, arena_join(a, dirs[i], "/", name));
+				if (dirs[i][0] == '/')  /* a relative one would be read from the run's folder */
+					keep_nearest(&fd, arena_join(a, dirs[i], "/", name));
 		}
 	strmap_release(&fd.known);
 	*out = arena_alloc(a, (fd.n ? fd.n : 1) * sizeof(**out));

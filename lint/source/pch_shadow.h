@@ -17,6 +17,11 @@
 struct arena;
 struct cflags;
 
+/* The folders clang looks in for <name> with the flags 'f' (NULL: none), in order, each once:
+ * -iquote (for "name" only; taken as searched first), -I, -isystem, /usr/local/include,
+ * /usr/include, -idirafter. Into *out (in 'a'); returns how many. */
+size_t pch_shadow_search_path(struct arena *a, const struct cflags *f, const char ***out);
+
 /* The folders (in 'a') whose change may put a file ahead of one of files[0..n) on the include
  * path of 'f', each once, into *out; returns how many. */
 size_t pch_shadow_dirs(struct arena *a, const struct cflags *f, const char *const *files, size_t n, const char ***out);
