@@ -288,3 +288,33 @@ Test(hostile, python_calls_in_defaults_end)
 			       "def r():\n    cfg = h()\n    cfg.model.cuda_graph_impl = \"local\"\n    return cfg\n");
 	json_decref(expect_run("loop.py", 0, NULL));
 }
+
+/* An Enum whose body holds a statement that is not a member (pass, if, try, a class): its members
+ * are unread, and the key set from one is undecided with that reason (fuzz_py found a SEGV: the
+ * member reader took fields of the null node such a statement gave). */
+Test(hostile, python_enum_body_of_other_statements)
+{
+	static const char *const bodies[] = {"    A = 1\n    pass\n", "    if True:\n        A = 1\n",
+					     "    A = 1\n    try:\n        B = 2\n    except: pass\n",
+					     "    A = 1\n    class Inner:\n        pass\n"};
+	for (size_t k = 0; k < sizeof(bodies) / sizeof(*bodies); k++) {
+		char text[512];
+		snprintf(text, sizeof(text), "from enum import Enum\n\n\nclass Mode(Enum):\n%s\n\n"
+			 "def llama3_8b_pretrain_config():\n    cfg = ConfigContainer()\n"
+			 "    cfg.model.cuda_graph_impl = \"local\"\n    cfg.model.cuda_graph_scope = Mode.A\n"
+			 "    return cfg\n", bodies[k]);
+		harness_put("enum_body.py", text);
+		json_t *doc = expect_run("enum_body.py", 0, NULL);
+		bool said = false;
+		size_t i;
+		json_t *u;
+		json_array_foreach(json_object_get(doc, "undecided"), i, u)
+		{
+			const char *m = json_string_value(json_object_get(u, "message"));
+			said |= m && strstr(m, "model.cuda_graph_scope (Mode's body holds '") &&
+				strstr(m, "which cglint does not read as a member");
+		}
+		cr_expect(said, "body %zu: no undecided check names Mode's unread body", k);
+		json_decref(doc);
+	}
+}

@@ -75,7 +75,7 @@ bool fe_py_lit_string(struct arena *a, const char *src, TSNode n, struct value *
 
 bool fe_py_lit_value(struct arena *a, const char *path, const char *src, TSNode n, struct value *out, unsigned depth)
 {
-	if (depth > FE_PY_MAX_NEST)
+	if (depth > FE_PY_MAX_NEST || ts_node_is_null(n))      /* an absent field: no literal */
 		return false;
 	struct loc at = loc_of(path, n);
 	const char *t = ts_node_type(n);

@@ -19,8 +19,8 @@ struct arena;
 
 /* A string literal's value; false for anything else. */
 bool fe_py_lit_string(struct arena *a, const char *src, TSNode n, struct value *out);
-/* A literal's value with its position in 'path'; false for anything that is not one (or is
- * nested deeper than cglint reads). */
+/* A literal's value with its position in 'path'; false for anything that is not one (a null node,
+ * or one nested deeper than cglint reads). */
 bool fe_py_lit_value(struct arena *a, const char *path, const char *src, TSNode n, struct value *out,
 		     unsigned depth);
 

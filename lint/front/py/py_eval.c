@@ -353,7 +353,8 @@ static struct value comparison(struct fn *f, TSNode n, const char **why, unsigne
 		const char *w;
 		struct value right = py_eval(f, c, &w, depth + 1);
 		if (!first) {
-			enum tri r = left.kind == V_UNKNOWN || right.kind == V_UNKNOWN ? TRI_UNKNOWN
+			/* no operator between two operands: a tree the parser recovered from an error */
+			enum tri r = !op || left.kind == V_UNKNOWN || right.kind == V_UNKNOWN ? TRI_UNKNOWN
 				   : compare(op, &left, &right);
 			if (r == TRI_FALSE)
 				return value_bool(false);

@@ -25,9 +25,12 @@ static inline bool py_is(TSNode n, const char *type)
 }
 
 /* A field's id is looked up once per name (the lookup compares the grammar's every field name):
- * names are literals, so the pointer finds it, and the text confirms it. */
+ * names are literals, so the pointer finds it, and the text confirms it. A null node's field is
+ * null, as an absent field's is (tree-sitter reads a null node's subtree, and faults). */
 static inline TSNode py_field(TSNode n, const char *name)
 {
+	if (ts_node_is_null(n))
+		return n;
 	static struct {
 		const char *name;
 		TSFieldId id;

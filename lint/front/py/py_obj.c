@@ -121,7 +121,7 @@ static void read_members(struct py_session *c, size_t at)
 		}
 		TSNode as = py_is(st, "expression_statement") && ts_node_named_child_count(st) == 1
 				    ? ts_node_named_child(st, 0) : (TSNode){0};
-		TSNode left = py_field(as, "left"), right = py_field(as, "right");
+		TSNode left = py_field(as, "left"), right = py_field(as, "right");  /* null when 'as' is */
 		if (!py_is(as, "assignment") || !py_is(left, "identifier") || ts_node_is_null(right) ||
 		    !ts_node_is_null(py_field(as, "type")) || py_text(&g, left)[0] == '_' || o->n == MAX_MEMBERS) {
 			o->why = arena_printf(c->a, "%s's body holds '%s', which cglint does not read as a member", cls,
