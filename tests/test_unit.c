@@ -9,6 +9,7 @@
 
 #include "base/diag.h"
 #include "base/mem.h"
+#include "base/strmap.h"
 #include "base/suggest.h"
 #include "config/engine.h"
 #include "config/expr.h"
@@ -543,5 +544,57 @@ Test(unit, compiled_packs_are_the_yaml)
 		diag_release(&dl);
 		free(buf);
 	}
+	arena_free(ar);
+}
+
+/* The string map's one-probe get-or-add: added once, the first value kept after, every entry
+ * found again after the map grew, and the hashed lookups agree with the plain ones. */
+Test(strmap, ref_adds_once_and_keeps_through_growth)
+{
+	struct strmap m = {0};
+	char keys[1000][16];
+	bool added;
+	for (size_t k = 0; k < 1000; k++) {
+		snprintf(keys[k], sizeof(keys[k]), "model.k%zu", k);
+		size_t len = strlen(keys[k]);
+		size_t *v = strmap_ref(&m, keys[k], len, strmap_hash(keys[k], len), k, &added);
+		cr_assert(added && *v == k, "key %zu", k);
+		v = strmap_ref(&m, keys[k], len, strmap_hash(keys[k], len), 7, &added);
+		cr_assert(!added && *v == k, "key %zu again", k);
+	}
+	for (size_t k = 0; k < 1000; k++) {
+		size_t v = 0, w = 0, len = strlen(keys[k]);
+		cr_assert(strmap_get(&m, keys[k], len, &v) && v == k);
+		cr_assert(strmap_get_hashed(&m, keys[k], len, strmap_hash(keys[k], len), &w) && w == k);
+	}
+	size_t v;
+	cr_assert_not(strmap_get(&m, "model.k1000", 11, &v));
+	cr_assert_not(strmap_get(&m, "model.k1", 7, &v), "a prefix is not the key");
+	strmap_put(&m, keys[3], strlen(keys[3]), 42);
+	cr_assert(strmap_get(&m, keys[3], strlen(keys[3]), &v) && v == 42, "put replaces");
+	strmap_release(&m);
+}
+
+/* Texts formatted into an arena or a growing buffer, around the stack buffer's 256 bytes and a
+ * buffer's room, come out whole. */
+Test(mem, printf_texts_of_every_length)
+{
+	struct arena *ar = arena_new();
+	struct sbuf sb;
+	sbuf_init(&sb);
+	char want[1200] = "";
+	for (int n = 0; n < 600; n += 37) {
+		char *s = arena_printf(ar, "%*s|", n, "x");
+		cr_assert_eq(strlen(s), (size_t)n + (n ? 1 : 2), "arena_printf of %d", n);
+		cr_assert_eq(s[strlen(s) - 1], '|');
+		const char *piece = n < 100 ? "short" : "a longer piece of text";
+		sbuf_printf(&sb, "%d:%s,", n, piece);
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%d:%s,", n, piece);
+		cr_assert_str_eq(sb.buf, want);
+		cr_assert_eq(sb.len, strlen(want));
+	}
+	sbuf_printf(&sb, "%s", "");
+	cr_assert_eq(sb.len, strlen(want), "an empty text adds nothing");
+	sbuf_release(&sb);
 	arena_free(ar);
 }

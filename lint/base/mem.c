@@ -126,16 +126,22 @@ char *arena_strdup(struct arena *a, const char *s)
 	return arena_strndup(a, s, strlen(s));
 }
 
+/* Formatted once into a buffer on the stack, where most texts fit, then copied: measuring with
+ * vsnprintf(NULL, 0) first formats every text twice (a recipe tree makes some 80,000 of them). */
 char *arena_vprintf(struct arena *a, const char *fmt, va_list ap)
 {
+	char buf[256];
 	va_list cp;
 	va_copy(cp, ap);
-	int n = vsnprintf(NULL, 0, fmt, cp);
+	int n = vsnprintf(buf, sizeof(buf), fmt, cp);
 	va_end(cp);
 	if (n < 0)
-		n = 0;
+		return arena_alloc(a, 1);
 	char *p = arena_alloc(a, (size_t)n + 1);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	if ((size_t)n < sizeof(buf))
+		memcpy(p, buf, (size_t)n + 1);
+	else
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
 	return p;
 }
 
@@ -194,18 +200,25 @@ void sbuf_addc(struct sbuf *sb, char c)
 	sbuf_addn(sb, &c, 1);
 }
 
+/* Into the room the buffer has, formatted again only when the text did not fit (as arena_vprintf). */
 void sbuf_printf(struct sbuf *sb, const char *fmt, ...)
 {
+	size_t room = sb->cap - sb->len;        /* 0 for the shared empty string, which is not written */
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(room ? sb->buf + sb->len : NULL, room, fmt, ap);
 	va_end(ap);
-	if (n <= 0)
+	if (n <= 0) {
+		if (room)
+			sb->buf[sb->len] = '\0';
 		return;
-	sbuf_grow(sb, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	}
+	if ((size_t)n >= room) {
+		sbuf_grow(sb, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	sb->len += (size_t)n;
 }
 

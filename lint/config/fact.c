@@ -28,15 +28,17 @@ struct fact *facts_get(const struct facts *t, const char *key)
 
 struct fact *facts_set(struct facts *t, const char *key, struct value v, struct loc loc, const char *layer)
 {
-	struct fact *f = facts_get(t, key);
+	size_t len = strlen(key), hash = strmap_hash(key, len), i;   /* hashed once for both */
+	struct fact *f = strmap_get_hashed(&t->index, key, len, hash, &i) ? t->order[i] : NULL;
 	if (!f) {
 		f = arena_alloc(t->arena, sizeof(*f));
-		f->key = arena_strdup(t->arena, key);
+		f->key = arena_strndup(t->arena, key, len);
 		if (t->n == t->cap) {
 			t->cap = t->cap ? t->cap * 2 : 64;
 			t->order = mem_realloc(t->order, t->cap * sizeof(*t->order));
 		}
-		strmap_put(&t->index, f->key, strlen(f->key), t->n);
+		bool added;
+		strmap_ref(&t->index, f->key, len, hash, t->n, &added);    /* the map borrows the copy */
 		t->order[t->n++] = f;
 	}
 	f->val = f->raw = v;

@@ -93,7 +93,14 @@ static void json_end(struct out_ctx *o, const struct diag_list *l)
 	for (size_t k = 0; o->undecided && k < o->undecided->n; k++)
 		json_array_append_new(open, json_of(o, &o->undecided->items[k]));
 	json_object_set_new(doc, "undecided", open);
-	json_dumpf(doc, o->f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	/* into memory, then one write: jansson writes a file a token at a time */
+	char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (text) {
+		fputs(text, o->f);
+		free(text);
+	} else {
+		json_dumpf(doc, o->f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	}
 	fputc('\n', o->f);
 	json_decref(doc);
 	o->state = NULL;

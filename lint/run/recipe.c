@@ -70,27 +70,29 @@ static void python_sections(struct facts *t, const struct py_key *keys, size_t n
 {
 	struct strmap first = {0}, heads = {0}, sections = {0};  /* borrowed ranges of the keys */
 	size_t *entries = NULL, n_sections = 0, at;
+	bool *firsts = mem_alloc((n ? n : 1) * sizeof(*firsts)), added;
 	for (size_t k = 0; k < n; k++) {
 		const char *key = keys[k].key;
-		if (strmap_get(&first, key, strlen(key), &at))
+		size_t len = strlen(key);
+		strmap_ref(&first, key, len, strmap_hash(key, len), k, &firsts[k]);
+		if (!firsts[k])
 			continue;
-		strmap_put(&first, key, strlen(key), k);
 		for (const char *dot = strchr(key, '.'); dot; dot = strchr(dot + 1, '.')) {
 			size_t m = (size_t)(dot - key), head = m + 1 + strcspn(dot + 1, ".");
-			if (strmap_get(&heads, key, head, &at))
+			strmap_ref(&heads, key, head, strmap_hash(key, head), 0, &added);
+			if (!added)
 				continue;
-			strmap_put(&heads, key, head, 0);
-			if (!strmap_get(&sections, key, m, &at)) {
+			size_t *sec = strmap_ref(&sections, key, m, strmap_hash(key, m), n_sections, &added);
+			if (added) {
 				entries = mem_realloc(entries, (n_sections + 1) * sizeof(*entries));
-				entries[at = n_sections++] = 0;
-				strmap_put(&sections, key, m, at);
+				entries[n_sections++] = 0;
 			}
-			entries[at]++;
+			entries[*sec]++;
 		}
 	}
 	for (size_t k = 0; k < n; k++) {
 		const char *key = keys[k].key;
-		if (strmap_get(&first, key, strlen(key), &at) && at != k)
+		if (!firsts[k])
 			continue;
 		for (const char *dot = strchr(key, '.'); dot; dot = strchr(dot + 1, '.')) {
 			const char *prefix = arena_strndup(t->arena, key, (size_t)(dot - key));
@@ -106,6 +108,7 @@ static void python_sections(struct facts *t, const struct py_key *keys, size_t n
 	strmap_release(&heads);
 	strmap_release(&sections);
 	free(entries);
+	free(firsts);
 }
 
 static void reads_gpu(const char *path, void *ctx)

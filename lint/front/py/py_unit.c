@@ -112,7 +112,7 @@ static inline bool under_len(const char *key, size_t klen, const char *prefix, s
  * forget of a section above it; NULL for none. */
 static const struct py_rec *scan_for(const struct py_log *l, const char *key, size_t len)
 {
-	unsigned h = (unsigned)strmap_hash(key, len);
+	size_t h = strmap_hash(key, len);
 	for (size_t k = l->n; k-- > 0;) {
 		const struct py_rec *r = &l->recs[k];
 		if ((r->op == PY_SET && r->hash == h && r->len == len && !strcmp(r->key, key)) ||
@@ -125,10 +125,10 @@ static const struct py_rec *scan_for(const struct py_log *l, const char *key, si
 /* The record index 'm' (l->last: writes, l->marked: forgets) holds for key[0..n): 1 with *r, 0
  * for none, -1 where the log was cut back below it since. */
 static int indexed(const struct py_log *l, const struct strmap *m, bool set, const char *key, size_t n,
-		   const struct py_rec **r)
+		   size_t hash, const struct py_rec **r)
 {
 	size_t at;
-	if (!strmap_get(m, key, n, &at))
+	if (!strmap_get_hashed(m, key, n, hash, &at))
 		return 0;
 	*r = at < l->n ? &l->recs[at] : NULL;
 	bool kind = *r && (set ? (*r)->op == PY_SET : (*r)->op == PY_FORGET || (*r)->op == PY_TOUCH);
@@ -145,9 +145,10 @@ static const struct py_rec *find(const struct py_log *l, const char *key, size_t
 	for (size_t n = 0; n <= len; n++) {     /* the key itself, and each section above it */
 		if (n < len && key[n] != '.')
 			continue;
+		size_t h = strmap_hash(key, n);         /* one hash for both maps */
 		for (int set = 0; set <= (n == len); set++) {
 			const struct py_rec *r;
-			int got = indexed(l, set ? &l->last : &l->marked, set, key, n, &r);
+			int got = indexed(l, set ? &l->last : &l->marked, set, key, n, h, &r);
 			if (got < 0)
 				return scan_for(l, key, len);   /* cut back: an earlier record may stand */
 			if (got && (!best || r > best))
@@ -206,21 +207,23 @@ static void rec_one(struct py_log *l, struct py_rec r)
 		l->recs = mem_realloc(l->recs, l->cap * sizeof(*l->recs));
 	}
 	r.len = (unsigned)strlen(r.key);
-	r.hash = (unsigned)strmap_hash(r.key, r.len);
-	size_t at = l->n, first;
+	r.hash = strmap_hash(r.key, r.len);
+	size_t at = l->n;
+	bool added;
 	l->recs[l->n++] = r;
 	if (r.op == PY_FORGET || r.op == PY_TOUCH)
-		strmap_put(&l->marked, r.key, r.len, at);
+		*strmap_ref(&l->marked, r.key, r.len, r.hash, at, &added) = at;
 	if (r.op != PY_SET)
 		return;
-	strmap_put(&l->last, r.key, r.len, at);
+	*strmap_ref(&l->last, r.key, r.len, r.hash, at, &added) = at;
 	/* lowest index wins: a branch's records are taken back (py_flow) and the next ones reuse
 	 * their indices */
 	for (const char *p = r.key;; p++)       /* keys are kept by the arena: they do not move */
 		if (*p == '.' || !*p) {
 			size_t n = (size_t)(p - r.key);
-			if (!strmap_get(&l->written, r.key, n, &first) || first > at)
-				strmap_put(&l->written, r.key, n, at);
+			size_t *first = strmap_ref(&l->written, r.key, n, *p ? strmap_hash(r.key, n) : r.hash, at, &added);
+			if (*first > at)
+				*first = at;
 			if (!*p)
 				break;
 		}
@@ -255,7 +258,7 @@ void py_unit_forget(struct py_log *l, const char *prefix, bool touch, const char
 	 * stops at a forget of 'prefix' or of a section above it, before which every key known under
 	 * it was made unknown already (repeated forgets of one object cost what was written since) */
 	struct strmap seen = {0};
-	size_t len = strlen(prefix), from = 0, n_known = 0, cap = 0, at;
+	size_t len = strlen(prefix), from = 0, n_known = 0, cap = 0;
 	size_t *known = NULL;
 	if (!strmap_get(&l->written, prefix, len, &from))
 		from = l->n;    /* nothing was ever set under it */
@@ -263,9 +266,12 @@ void py_unit_forget(struct py_log *l, const char *prefix, bool touch, const char
 		const struct py_rec *q = &l->recs[k];
 		if ((q->op == PY_FORGET || q->op == PY_TOUCH) && under_len(prefix, len, q->key, q->len))
 			break;
-		if (q->op != PY_SET || !under_len(q->key, q->len, prefix, len) || strmap_get(&seen, q->key, q->len, &at))
+		if (q->op != PY_SET || !under_len(q->key, q->len, prefix, len))
 			continue;
-		strmap_put(&seen, q->key, q->len, k);
+		bool added;
+		strmap_ref(&seen, q->key, q->len, q->hash, k, &added);
+		if (!added)
+			continue;       /* the key's latest write was met first */
 		if (q->val.kind != V_UNKNOWN) {
 			if (n_known == cap)
 				known = mem_realloc(known, (cap = cap ? 2 * cap : 16) * sizeof(*known));
@@ -296,11 +302,11 @@ static const char *rename_key(struct py_log *l, const char *key, const char *fro
 
 bool py_unit_copy(struct py_log *l, const char *from, const char *to)
 {
-	size_t n = l->n;
+	size_t n = l->n, from_len = strlen(from);
 	bool any = false;
 	for (size_t k = 0; k < n; k++) {
 		struct py_rec r = l->recs[k];
-		if ((r.op == PY_SET || r.op == PY_CLOSE || r.op == PY_SPREAD) && py_unit_under(r.key, from)) {
+		if ((r.op == PY_SET || r.op == PY_CLOSE || r.op == PY_SPREAD) && under_len(r.key, r.len, from, from_len)) {
 			r.key = rename_key(l, r.key, from, to);
 			rec(l, r);
 			any = true;
@@ -314,8 +320,8 @@ void py_unit_replay(struct py_log *l, const struct py_rec *recs, size_t n, const
 {
 	for (size_t k = 0; k < n; k++) {
 		for (size_t m = 0; m < n_map; m++) {
-			struct py_rec r = recs[k];
-			if (!py_unit_under(r.key, from[m]))
+			struct py_rec r = recs[k];      /* taken by a log: its length is set */
+			if (!under_len(r.key, r.len, from[m], strlen(from[m])))
 				continue;
 			r.key = rename_key(l, r.key, from[m], to[m]);
 			if (via.path)
@@ -334,10 +340,9 @@ const char *py_unit_busiest(const struct py_log *l, struct arena *a)
 	size_t best = 0;
 	for (unsigned k = 0; k < l->next_ns; k++) {
 		char id[16];
-		snprintf(id, sizeof(id), "#%u", k);
-		size_t count = 0;
+		size_t id_len = (size_t)snprintf(id, sizeof(id), "#%u", k), count = 0;
 		for (size_t j = 0; j < l->n; j++)
-			count += l->recs[j].op == PY_SET && py_unit_under(l->recs[j].key, id);
+			count += l->recs[j].op == PY_SET && under_len(l->recs[j].key, l->recs[j].len, id, id_len);
 		if (count > best) {
 			best = count;
 			ns = arena_strdup(a, id);
@@ -362,7 +367,7 @@ void py_unit_result(const struct py_log *l, const char *ns, struct arena *a, str
 	const char **closed = arena_alloc(a, (l->n ? l->n : 1) * sizeof(*closed));
 	for (size_t j = 0; j < l->n; j++) {
 		const struct py_rec *r = &l->recs[j];
-		if (!py_unit_under(r->key, ns))
+		if (!under_len(r->key, r->len, ns, m))
 			continue;
 		const char *key = r->key[m] == '.' ? r->key + m + 1 : "";
 		switch (r->op) {

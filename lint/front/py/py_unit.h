@@ -39,7 +39,8 @@ struct py_rec {
 	const char *why;        /* PY_SET of V_UNKNOWN: why (py_key.why); PY_FORGET/PY_TOUCH: why
 				 * what was under the key became unknown */
 	struct loc via;         /* replayed from a call: the call (the outermost one wins) */
-	unsigned hash, len;     /* of 'key', set as the log takes the record: for py_unit_get */
+	size_t hash;            /* strmap_hash of 'key', set as the log takes the record */
+	unsigned len;           /* of 'key' */
 	enum py_form form;      /* PY_SET: how it was written (py_key.form) */
 };
 
