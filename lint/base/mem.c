@@ -79,6 +79,11 @@ void *arena_grow(struct arena *a, void *items, size_t n, size_t *cap, size_t siz
 
 void *arena_alloc(struct arena *a, size_t n)
 {
+	return memset(arena_alloc_raw(a, n), 0, n);
+}
+
+void *arena_alloc_raw(struct arena *a, size_t n)
+{
 	n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	struct block *b = a->head;
 	if (!b || b->cap - b->used < n) {
@@ -100,12 +105,12 @@ void *arena_alloc(struct arena *a, size_t n)
 	}
 	void *p = b->data + b->used;
 	b->used += n;
-	return memset(p, 0, n);
+	return p;
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-	char *p = arena_alloc(a, n + 1);
+	char *p = arena_alloc_raw(a, n + 1);
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
@@ -114,7 +119,7 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
 char *arena_join(struct arena *a, const char *x, const char *sep, const char *y)
 {
 	size_t nx = strlen(x), ns = strlen(sep), ny = strlen(y);
-	char *d = arena_alloc(a, nx + ns + ny + 1);
+	char *d = arena_alloc_raw(a, nx + ns + ny + 1);
 	memcpy(d, x, nx);
 	memcpy(d + nx, sep, ns);
 	memcpy(d + nx + ns, y, ny + 1);
@@ -137,7 +142,7 @@ char *arena_vprintf(struct arena *a, const char *fmt, va_list ap)
 	va_end(cp);
 	if (n < 0)
 		return arena_alloc(a, 1);
-	char *p = arena_alloc(a, (size_t)n + 1);
+	char *p = arena_alloc_raw(a, (size_t)n + 1);
 	if ((size_t)n < sizeof(buf))
 		memcpy(p, buf, (size_t)n + 1);
 	else

@@ -39,6 +39,7 @@ struct arena;
 struct arena *arena_new(void);
 void arena_free(struct arena *a);
 void *arena_alloc(struct arena *a, size_t n);          /* zeroed, max-aligned */
+void *arena_alloc_raw(struct arena *a, size_t n);      /* the same, not zeroed: for what is written whole */
 /* 'items' (n of 'size' bytes, room for *cap) with room for one more: a copy twice as large when
  * full (the old one stays in the arena until it is freed), else 'items'. */
 void *arena_grow(struct arena *a, void *items, size_t n, size_t *cap, size_t size);

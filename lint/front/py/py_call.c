@@ -160,7 +160,7 @@ static const struct sum *summarize(struct py_session *c, const struct py_pass *p
 	*s = (struct sum){.sig = s->sig, .next = s->next, .state = 2, .n = f.log.n, .params = f.params,
 			  .param_ns = f.param_ns, .n_params = f.n_params, .n_positional = f.n_positional, .ret = f.ret,
 			  .next_ns = f.log.next_ns, .over = f.log.over, .reads = f.reads, .n_reads = f.n_reads, .forks = f.forks, .n_forks = f.n_forks};
-	s->recs = arena_alloc(c->a, (f.log.n ? f.log.n : 1) * sizeof(*s->recs));
+	s->recs = arena_alloc_raw(c->a, (f.log.n ? f.log.n : 1) * sizeof(*s->recs));
 	if (f.log.n)
 		memcpy(s->recs, f.log.recs, f.log.n * sizeof(*s->recs));
 	py_unit_release(&f.log);

@@ -262,7 +262,7 @@ void py_flow_if(struct fn *f, TSNode st)
 		f->ret = ret0;
 		f->ret_open = open0;
 		br[b].n = f->log.n - n0;
-		br[b].recs = arena_alloc(f->a, (br[b].n ? br[b].n : 1) * sizeof(*br[b].recs));
+		br[b].recs = arena_alloc_raw(f->a, (br[b].n ? br[b].n : 1) * sizeof(*br[b].recs));
 		if (br[b].n)
 			memcpy(br[b].recs, f->log.recs + n0, br[b].n * sizeof(*br[b].recs));
 		br[b].n_vars = f->log.n_vars;

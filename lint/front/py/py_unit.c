@@ -294,7 +294,7 @@ static const char *rename_key(struct py_log *l, const char *key, const char *fro
 {
 	const char *rest = key + strlen(from);
 	size_t n = strlen(to), m = strlen(rest);
-	char *out = arena_alloc(l->a, n + m + 1);
+	char *out = arena_alloc_raw(l->a, n + m + 1);
 	memcpy(out, to, n);
 	memcpy(out + n, rest, m + 1);
 	return out;
@@ -363,8 +363,9 @@ void py_unit_result(const struct py_log *l, const char *ns, struct arena *a, str
 		return;
 	size_t m = strlen(ns), cnt = 0, n_closed = 0;
 	const char *env = arena_printf(a, "%s.env_vars", ns);
-	out->keys = arena_alloc(a, (l->n ? l->n : 1) * sizeof(*out->keys));
-	const char **closed = arena_alloc(a, (l->n ? l->n : 1) * sizeof(*closed));
+	/* room for every record; the first cnt (n_closed) are written and read */
+	out->keys = arena_alloc_raw(a, (l->n ? l->n : 1) * sizeof(*out->keys));
+	const char **closed = arena_alloc_raw(a, (l->n ? l->n : 1) * sizeof(*closed));
 	for (size_t j = 0; j < l->n; j++) {
 		const struct py_rec *r = &l->recs[j];
 		if (!under_len(r->key, r->len, ns, m))
