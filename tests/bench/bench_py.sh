@@ -33,6 +33,10 @@ cglint=$build_dir/cglint
 
 [ -x "$cglint" ] || { echo "bench_py.sh: no cglint binary at $cglint" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "bench_py.sh: python3 not found" >&2; exit 2; }
+# the interpreter python3 names, called directly: a launcher in front of it (pyenv's shim is a
+# bash script that runs pyenv) would add its own start-up to every py_compile time
+py=$(python3 -c 'import sys; print(sys.executable)')
+[ -x "$py" ] || { echo "bench_py.sh: python3 names no interpreter ($py)" >&2; exit 2; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cglint-bench-py.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -44,7 +48,7 @@ export PYTHONPYCACHEPREFIX=$tmp/pycache
 # py_compile once per file, as a pre-commit hook with pass_filenames and one process each
 py_compile_each() {
 	local f
-	for f in "$@"; do python3 -m py_compile "$f" || true; done
+	for f in "$@"; do "$py" -m py_compile "$f" || true; done
 }
 
 # --- one file set ----------------------------------------------------------------------
@@ -75,12 +79,12 @@ section() {
 	bad=$(grep -c 'Error' "$tmp/pyc.err" || true)
 	echo "== $label: ${#files[@]} .py files, $lines lines"
 	echo "cglint:     $("$cglint" --version) (exit $rc) -- $summary"
-	echo "py_compile: $(python3 --version) -- $bad files with errors"
+	echo "py_compile: $py, $("$py" --version) -- $bad files with errors"
 
 	local cm cn cx cc em en ex om on ox oc
 	read -r cm cn cx cc < <(bench_cpu "$runs" "$cglint" --format json "${dirs[@]}")
 	read -r em en ex < <(bench "$runs" py_compile_each "${files[@]}")
-	read -r om on ox oc < <(bench_cpu "$runs" python3 -m py_compile "${files[@]}")
+	read -r om on ox oc < <(bench_cpu "$runs" "$py" -m py_compile "${files[@]}")
 	local fmt="%-38s %5s %11s %9s %9s\n"
 	printf "$fmt" tool runs "median ms" "min ms" "max ms"
 	printf "$fmt" "cglint (one process, the folders)" "$runs" "$(ms "$cm")" "$(ms "$cn")" "$(ms "$cx")"
