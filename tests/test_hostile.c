@@ -318,3 +318,19 @@ Test(hostile, python_enum_body_of_other_statements)
 		json_decref(doc);
 	}
 }
+
+/* A Megatron-LM test case whose MODEL_ARGS is empty, or merges a scalar: no flags, argparse's
+ * defaults, checked and clean (fuzz_lint found qsort handed the empty list's NULL array, which
+ * UndefinedBehaviorSanitizer reports: this test fails in the sanitizer build without the fix). */
+Test(hostile, mlm_test_case_without_model_args)
+{
+	static const char *const args[] = {"MODEL_ARGS: {}\n", "MODEL_ARGS:\n  <<: not a map\n"};
+	for (size_t k = 0; k < sizeof(args) / sizeof(*args); k++) {
+		char text[256];
+		snprintf(text, sizeof(text), "ENV_VARS:\n  CUDA_DEVICE_MAX_CONNECTIONS: 1\n%s", args[k]);
+		harness_put("model_config.yaml", text);
+		json_t *doc = expect_run("--mcore 0.19 model_config.yaml", 0, NULL);
+		cr_expect_eq(json_array_size(json_object_get(doc, "diagnostics")), 0, "case %zu", k);
+		json_decref(doc);
+	}
+}

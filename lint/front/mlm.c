@@ -117,6 +117,8 @@ static int by_seq(const void *x, const void *y)
  * spec; the files merge first). Sorted, not searched: maps may be large. */
 static void pairs_merge(struct pairs *ps)
 {
+	if (ps->n < 2)
+		return;         /* nothing to merge; an empty map has no array, which qsort must not get */
 	qsort(ps->p, ps->n, sizeof(*ps->p), by_key);
 	size_t out = 0;
 	for (size_t k = 0; k < ps->n; k++)
