@@ -173,6 +173,14 @@ Test(hostile, empty_and_odd_but_valid)
 	json_decref(expect_run("scalar.yaml", 0, NULL));
 	harness_put("list.yaml", "- a\n- b\n");
 	json_decref(expect_run("list.yaml", 0, NULL));
+	/* an empty folder: nothing to check, said on stderr (its walk handed qsort a NULL array,
+	 * which the sanitizer build reports: this fails there without the fix) */
+	char *empty = harness_path("nothing");
+	cr_assert_eq(mkdir(empty, 0755), 0);
+	free(empty);
+	json_t *doc = expect_run("nothing", 0, NULL);
+	cr_expect_eq(json_array_size(json_object_get(doc, "diagnostics")), 0);
+	json_decref(doc);
 }
 
 Test(hostile, bad_rule_pack_and_env_file)

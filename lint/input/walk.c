@@ -84,7 +84,8 @@ static void walk(struct diag_list *d, struct arena *a, const char *path, const s
 		names[n++] = mem_strdup(de->d_name);
 	}
 	closedir(dir);
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n > 1)      /* an empty folder has no array, which qsort must not get */
+		qsort(names, n, sizeof(*names), cmp_str);
 	struct dir_chain here = {up, st.st_dev, st.st_ino};
 	struct git_view in = depth ? nested(a, path, git, v->no_ignore) : git;
 	for (size_t k = 0; k < n; k++) {

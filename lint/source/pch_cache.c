@@ -404,7 +404,8 @@ void pch_cache_clean(const char *dir, time_t now, unsigned days, uint64_t max_by
 		time_t used = st.st_atime > st.st_mtime ? st.st_atime : st.st_mtime;    /* written or used */
 		v[n++] = (struct entry){stem, used, (uint64_t)st.st_size, false};
 	}
-	qsort(v, n, sizeof(*v), by_stem);
+	if (n > 1)      /* an empty cache has no array, which qsort must not get */
+		qsort(v, n, sizeof(*v), by_stem);
 	size_t m = 0;           /* one entry a stem, its newest time, its files' bytes together */
 	for (size_t k = 0; k < n; k++) {
 		if (m && !strcmp(v[m - 1].stem, v[k].stem)) {
@@ -415,7 +416,8 @@ void pch_cache_clean(const char *dir, time_t now, unsigned days, uint64_t max_by
 			v[m++] = v[k];
 		}
 	}
-	qsort(v, m, sizeof(*v), by_age);
+	if (m > 1)
+		qsort(v, m, sizeof(*v), by_age);
 	uint64_t total = 0;
 	for (size_t k = 0; k < m; k++)
 		total += v[k].bytes;
