@@ -350,6 +350,8 @@ static bool found_since(struct arena *a, const char *pch, const struct cflags *f
 {
 	struct fe_clang_err_item *errs;
 	size_t n = pch_errors(a, pch, &errs);
+	const char **dirs;
+	size_t n_dirs = n ? pch_shadow_search_path(a, f, &dirs) : 0;
 	for (size_t k = 0; k < n; k++) {
 		const char *q = strchr(errs[k].msg, '\''), *e = q ? strchr(q + 1, '\'') : NULL;
 		if (!e || !strstr(errs[k].msg, "file not found"))
@@ -357,8 +359,7 @@ static bool found_since(struct arena *a, const char *pch, const struct cflags *f
 		const char *name = arena_printf(a, "%.*s", (int)(e - q - 1), q + 1), *slash = strrchr(errs[k].file, '/');
 		if (slash && access(arena_printf(a, "%.*s/%s", (int)(slash - errs[k].file), errs[k].file, name), F_OK) == 0)
 			return true;
-		const char **dirs;
-		for (size_t i = 0, n_dirs = pch_shadow_search_path(a, f, &dirs); i < n_dirs; i++)
+		for (size_t i = 0; i < n_dirs; i++)
 			if (access(arena_join(a, dirs[i], "/", name), F_OK) == 0)
 				return true;
 	}

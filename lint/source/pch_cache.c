@@ -17,6 +17,9 @@
 
 #include "base/mem.h"
 
+/* A list's first words: one of another version is not read, and its preamble is made again. */
+#define LIST_HEAD "cglint-pch 3"
+
 /* mkdir -p, each new folder 0700 (the cache is the user's alone) */
 static bool make_dirs(char *path)
 {
@@ -158,7 +161,7 @@ bool pch_cache_put_list(const char *list, const char *pch, const char *const *fi
 		return false;
 	struct sbuf b;
 	sbuf_init(&b);
-	sbuf_printf(&b, "cglint-pch 3 %llu %016llx\n", (unsigned long long)size, (unsigned long long)sum);
+	sbuf_printf(&b, LIST_HEAD " %llu %016llx\n", (unsigned long long)size, (unsigned long long)sum);
 	for (size_t k = 0; k < n; k++) {
 		struct stat st;
 		if (stat(files[k], &st) == 0)
@@ -259,7 +262,7 @@ bool pch_cache_fresh(const char *pch, const char *list)
 	unsigned long long want_size, want_sum;
 	uint64_t size, sum;
 	char *line = text, *next = strchr(line, '\n');
-	bool ok = next && sscanf(line, "cglint-pch 3 %llu %llx", &want_size, &want_sum) == 2 &&
+	bool ok = next && sscanf(line, LIST_HEAD " %llu %llx", &want_size, &want_sum) == 2 &&
 		  file_sum(pch, &size, &sum) && size == want_size && sum == want_sum;
 	for (line = next ? next + 1 : NULL; ok && line && *line; line = next) {
 		next = strchr(line, '\n');
@@ -308,7 +311,7 @@ bool pch_cache_sum(const char *list, uint64_t *sum)
 {
 	char *text = read_list(list);
 	unsigned long long size, s;
-	bool ok = text && sscanf(text, "cglint-pch 3 %llu %llx", &size, &s) == 2;
+	bool ok = text && sscanf(text, LIST_HEAD " %llu %llx", &size, &s) == 2;
 	free(text);
 	*sum = ok ? (uint64_t)s : 0;
 	return ok;

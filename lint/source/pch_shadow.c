@@ -3,7 +3,6 @@
 #include "source/pch_shadow.h"
 
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -39,7 +38,7 @@ size_t pch_shadow_search_path(struct arena *a, const struct cflags *f, const cha
 struct found {
 	struct arena *a;
 	struct strmap known;    /* a folder looked at -> 1 + index in 'dirs', 0: not there */
-	const char **dirs;
+	const char **dirs;      /* in the arena */
 	size_t n, cap;
 };
 
@@ -56,15 +55,15 @@ static void keep_nearest(struct found *fd, const char *path)
 			continue;       /* not there: look above */
 		}
 		struct stat st;
-		bool there = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 		const char *dir = arena_strndup(fd->a, p, len);        /* p is cut further */
-		if (there && fd->n == fd->cap)
-			fd->dirs = mem_realloc(fd->dirs, (fd->cap = fd->cap ? 2 * fd->cap : 32) * sizeof(*fd->dirs));
-		if (there)
-			fd->dirs[fd->n++] = dir;
-		strmap_put(&fd->known, dir, len, there ? fd->n : 0);
-		if (there)
-			return;
+		if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			strmap_put(&fd->known, dir, len, 0);
+			continue;
+		}
+		fd->dirs = arena_grow(fd->a, fd->dirs, fd->n, &fd->cap, sizeof(*fd->dirs));
+		fd->dirs[fd->n++] = dir;
+		strmap_put(&fd->known, dir, len, fd->n);
+		return;
 	}
 }
 
@@ -85,9 +84,6 @@ size_t pch_shadow_dirs(struct arena *a, const struct cflags *f, const char *cons
 					keep_nearest(&fd, arena_join(a, dirs[i], "/", name));
 		}
 	strmap_release(&fd.known);
-	*out = arena_alloc(a, (fd.n ? fd.n : 1) * sizeof(**out));
-	if (fd.n)
-		memcpy(*out, fd.dirs, fd.n * sizeof(**out));
-	free(fd.dirs);
+	*out = fd.dirs;
 	return fd.n;
 }

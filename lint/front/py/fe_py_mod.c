@@ -309,7 +309,8 @@ struct mod *fe_py_mod_add(struct py_session *c, const char *path, const char *bu
 {
 	size_t same;    /* the same text parses to the same tree, which trees share */
 	bool seen = strmap_get(&c->texts, buf, len, &same);
-	TSTree *tree = seen ? ts_tree_copy(c->mods[same]->tree) : ts_parser_parse_string(c->parser, NULL, buf, (uint32_t)len);
+	TSTree *tree = seen ? ts_tree_copy(c->mods[same]->tree)
+			    : ts_parser_parse_string(c->parser, NULL, buf, (uint32_t)len);
 	if (!tree)
 		return NULL;
 	struct mod *m = arena_alloc(c->a, sizeof(*m));
