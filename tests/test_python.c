@@ -326,6 +326,59 @@ Test(python, a_helper_finding_lands_on_each_call)
 	json_decref(doc);
 }
 
+/* A recipe folder linted from inside its package: an import walks up to the package root and
+ * back down to a file that is also an input ('../../megatron/bridge/recipes/base.py' from
+ * megatron/bridge, 'base.py' from recipes when it was walked as './base.py'). The module is the
+ * input, under the input's name: one finding for the write in it, its units summed up, and two
+ * files in the closing line, not a third path to the same file with a finding of its own. */
+Test(python, a_module_that_is_also_an_input_has_the_inputs_name)
+{
+	static const char *const pkgs[] = {"src/megatron/__init__.py", "src/megatron/bridge/__init__.py",
+					   "src/megatron/bridge/recipes/__init__.py",
+					   "src/megatron/bridge/recipes/team/__init__.py"};
+	for (size_t k = 0; k < sizeof(pkgs) / sizeof(*pkgs); k++)
+		harness_put(pkgs[k], "");
+	harness_put("src/megatron/bridge/recipes/base.py", "def apply_graphs(cfg):\n"
+							   "    cfg.model.cuda_graph_impl = \"local\"\n"
+							   "    cfg.model.cuda_graph_scope = [\"full_iteration\"]\n"
+							   "    cfg.rng.te_rng_tracker = True\n\n\n"
+							   "def graphs_config():\n    cfg = base()\n    apply_graphs(cfg)\n    return cfg\n");
+	harness_put("src/megatron/bridge/recipes/team/a.py", "from megatron.bridge.recipes.base import apply_graphs\n\n\n"
+							     "def a_config():\n    cfg = base()\n    apply_graphs(cfg)\n"
+							     "    cfg.train.micro_batch_size = 2\n    return cfg\n");
+#define SCOPE "cuda_graph_scope is deprecated, use cuda_graph_modules instead."
+#define FULL "cuda_graph_modules 'full_iteration' is deprecated. Use cuda_graph_impl='full_iteration' instead."
+	/* where, what, the inputs' prefix, the units in the order they reached the write: the
+	 * third names base.py two ways (as an input, and as './base.py' from ./team/a.py's import),
+	 * and the first name it met wins */
+	static const char *const runs[][4] = {
+		{"src/megatron/bridge", "recipes", "recipes/", "apply_graphs, graphs_config, a_config"},
+		{"src/megatron/bridge/recipes", ".", "./", "apply_graphs, graphs_config, a_config"},
+		{"src/megatron/bridge/recipes", "./team base.py", "./", "a_config, apply_graphs, graphs_config"},
+	};
+	for (size_t k = 0; k < sizeof(runs) / sizeof(*runs); k++) {
+		const char *at = runs[k][2];
+		char *want, *err, args[128];
+		cr_assert_neq(asprintf(&want,
+				       "%sbase.py:3:15: note: " SCOPE " (in apply_graphs) [CG132 deprecated-cuda-graph-scope]\n"
+				       "%sbase.py:3:34: note: " FULL " (in 3 functions: %s) [CG133 deprecated-full-iteration-module]\n"
+				       "%sbase.py:9:5: note: " SCOPE " (in graphs_config) [CG132 deprecated-cuda-graph-scope]\n"
+				       "%steam/a.py:6:5: note: " SCOPE " (in a_config) [CG132 deprecated-cuda-graph-scope]\n",
+				       at, at, runs[k][3], at, at), -1);
+		snprintf(args, sizeof(args), "--mcore 0.19 --bridge 0.6 -j 1 %s", runs[k][1]);
+		int rc;
+		char *got = harness_lint(runs[k][0], args, &rc, &err);
+		expect_str(got, want);
+		cr_expect_eq(rc, 0, "cglint %s: exit %d", args, rc);
+		cr_expect(strstr(err, "4 notes in 2 files;") != NULL, "%s", err);
+		free(got);
+		free(err);
+		free(want);
+	}
+#undef SCOPE
+#undef FULL
+}
+
 /* A section a recipe sets keys under is a fact of its own, with one entry per child its keys
  * name (a child named twice, or with keys of its own, counts once). */
 Test(python, a_section_counts_the_children_its_keys_name)

@@ -178,7 +178,7 @@ int fe_py_parse(struct arena *a, struct py_session *c, const struct py_choice *p
 	}
 	struct mod *m = NULL;   /* a module read earlier to follow a call, with the same text */
 	for (size_t k = use->n; k-- > 0 && !m;)
-		if (!strcmp(use->mods[k]->path, path) && use->mods[k]->len == len && !memcmp(use->mods[k]->src, buf, len))
+		if (fe_py_mod_named(use->mods[k], path) && use->mods[k]->len == len && !memcmp(use->mods[k]->src, buf, len))
 			m = use->mods[k];
 	if (!m)         /* the text in the session's arena: a session kept across runs outlives 'buf' */
 		m = fe_py_mod_add(use, arena_strdup(use->a, path), arena_strndup(use->a, buf, len), len, false);

@@ -362,13 +362,25 @@ static const char *find(struct py_session *c, const char *from, const char *name
 	return c->found_at[c->n_found++];
 }
 
+static const char *undotted(const char *path)
+{
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	return path;
+}
+
+bool fe_py_mod_named(const struct mod *m, const char *path)
+{
+	return !strcmp(undotted(m->path), undotted(path));
+}
+
 struct mod *fe_py_mod_load(struct py_session *c, const struct mod *from, const char *name, unsigned level)
 {
 	const char *path = find(c, from->path, name, level);
 	if (!path)
 		return NULL;
 	for (size_t k = c->n; k-- > 0;)
-		if (!strcmp(c->mods[k]->path, path))
+		if (fe_py_mod_named(c->mods[k], path))
 			return c->mods[k];
 	if (c->files >= FE_PY_MAX_FILES) {
 		c->full = true;

@@ -121,6 +121,9 @@ struct mod {
 
 /* Parse 'buf' (kept by the caller) as the module at 'path' and keep it; NULL if it cannot. */
 struct mod *fe_py_mod_add(struct py_session *c, const char *path, const char *buf, size_t len, bool from_disk);
+/* Whether 'm' is the file 'path' names: its path, a leading "./" aside ("./base.py" is "base.py";
+ * py_mod.h names a module as an input is named). */
+bool fe_py_mod_named(const struct mod *m, const char *path);
 /* A module imported from 'from' (py_mod.h), read and parsed once a run; NULL when it is not on
  * disk, not readable, or past the budget (fe_py.h). */
 struct mod *fe_py_mod_load(struct py_session *c, const struct mod *from, const char *name, unsigned level);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/mem.h"
 #include "input/pyenv.h"
@@ -52,6 +53,53 @@ static bool is_file(const char *path)
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
+/* A folded path that climbs out of the working folder and back into it, as an import found by
+ * walking up from a file does ('../../megatron/bridge/recipes/x.py' run from megatron/bridge),
+ * without the detour ('recipes/x.py'): the name the file has as an input, so that its module is
+ * the input's and its findings carry one path. Taken only where both name the same file (a
+ * symbolic link on the way would make the text lie). */
+static const char *shorten(struct arena *a, const char *path)
+{
+	char cwd[4096];
+	if (strncmp(path, "../", 3) || !getcwd(cwd, sizeof(cwd)))
+		return path;
+	size_t up = 0;
+	const char *rest = path;
+	for (; !strncmp(rest, "../", 3); rest += 3)
+		up++;
+	/* the folder 'up' levels above the working one, and the names under it down to it */
+	const char *down[64];
+	size_t depth = 0;
+	for (char *p = cwd + strlen(cwd); depth < up && depth < 64 && p > cwd;) {
+		char *slash = p;
+		while (slash > cwd && *--slash != '/')
+			;
+		*p = '\0';
+		down[depth++] = slash + 1;
+		p = slash;
+	}
+	size_t kept = up;       /* each name the path goes down by that leads back toward the working folder */
+	for (size_t k = depth; k-- > 0 && kept == k + 1;) {
+		size_t n = strlen(down[k]);
+		if (strncmp(rest, down[k], n) || rest[n] != '/')
+			break;
+		rest += n + 1;
+		kept--;
+	}
+	if (kept == up)
+		return path;
+	struct sbuf sb;
+	sbuf_init(&sb);
+	for (size_t k = 0; k < kept; k++)
+		sbuf_adds(&sb, "../");
+	sbuf_adds(&sb, rest);
+	struct stat was, now;
+	bool same = !stat(path, &was) && !stat(sb.buf, &now) && was.st_dev == now.st_dev && was.st_ino == now.st_ino;
+	const char *out = same ? arena_strdup(a, sb.buf) : path;
+	sbuf_release(&sb);
+	return out;
+}
+
 static bool is_dir(const char *path)
 {
 	struct stat st;
@@ -63,13 +111,13 @@ static const char *module_in(struct arena *a, const char *dir, const char *rel)
 {
 	if (!*rel) {
 		const char *init = fold(a, arena_printf(a, "%s/__init__.py", dir));
-		return is_file(init) ? init : NULL;
+		return is_file(init) ? shorten(a, init) : NULL;
 	}
 	const char *py = fold(a, arena_printf(a, "%s/%s.py", dir, rel));
 	if (is_file(py))
-		return py;
+		return shorten(a, py);
 	const char *init = fold(a, arena_printf(a, "%s/%s/__init__.py", dir, rel));
-	return is_file(init) ? init : NULL;
+	return is_file(init) ? shorten(a, init) : NULL;
 }
 
 int py_mod_bridge_release(struct arena *a, const char *module, const char **root)
@@ -94,7 +142,7 @@ int py_mod_bridge_release(struct arena *a, const char *module, const char **root
 	return major < 0 || minor < 0 || minor > 99 ? 0 : major * 1000 + minor * 10;
 }
 
-const char *py_mod_find(struct arena *a, const char *from, const char *name, unsigned level)
+static const char *find_in(struct arena *a, const char *from, const char *name, unsigned level)
 {
 	const char *slash = strrchr(from, '/');
 	const char *dir = slash ? (slash == from ? "/" : arena_strndup(a, from, (size_t)(slash - from))) : ".";
@@ -140,4 +188,13 @@ const char *py_mod_find(struct arena *a, const char *from, const char *name, uns
 			return m;
 	}
 	return NULL;
+}
+
+/* find_in's file, in the spelling of 'from': a file named "./x.py"
+ * (a folder walked as ".") imports "./y.py", as the walk names y.py, not "y.py" (fold drops
+ * "./"), so that a module that is also an input is the same module, by its name. */
+const char *py_mod_find(struct arena *a, const char *from, const char *name, unsigned level)
+{
+	const char *m = find_in(a, from, name, level);
+	return m && !strncmp(from, "./", 2) && m[0] != '/' && strncmp(m, "../", 3) ? arena_join(a, ".", "/", m) : m;
 }

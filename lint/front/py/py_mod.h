@@ -6,7 +6,9 @@
  * holding the top package, or its src/ subfolder), then on the environment's search path (input/pyenv.h: an
  * installed package, PYTHONPATH, --python-path); a relative one (level 1 for "from .common import f")
  * from the importing file's package. A module is NAME.py or NAME/__init__.py. Paths are joined
- * and '..' folded as text, so a tree named relatively gives relative paths.
+ * and '..' folded as text, so a tree named relatively gives relative paths; a path that leaves the
+ * working folder and comes back into it is named without the detour, and one found from a file
+ * named "./x.py" starts with "./" too: a module that is also an input has the input's name.
  */
 #ifndef CGLINT_PY_MOD_H
 #define CGLINT_PY_MOD_H
