@@ -3,6 +3,9 @@
 # Benchmark cglint's Python front-end against `python3 -m py_compile` on the same recipe files:
 #   tree       Megatron-Bridge's src/megatron/bridge/recipes and perf_recipes, when a checkout is
 #              found (CGLINT_BRIDGE_TREE, else /tmp/mb6, ../Megatron-Bridge)
+#   inside     the same folders named from inside the package (cd src/megatron/bridge; recipes
+#              perf_recipes), as a Bridge developer runs it: imports reach the package root above
+#              the working folder and come back down to files that are inputs too
 #   generated  N recipe-like modules from tests/bench/gen_recipes.py, always
 # Each set: one cglint process over the folders, against py_compile one process per file (as a
 # pre-commit hook runs it) and py_compile once for all the files.
@@ -12,7 +15,7 @@
 #   N            number of generated recipe modules (default: 290, as many as v0.6.0 has)
 # environment:
 #   RUNS         timed runs of each measurement (default: 5, after 1 warm-up); medians reported
-#   SECTIONS     which to run (default: "tree generated lsp"); lsp: a 10-line recipe calling Bridge's
+#   SECTIONS     which to run (default: "tree inside generated lsp"); lsp: a 10-line recipe calling Bridge's
 #                llama3_8b_pretrain_config(), re-checked by `cglint lsp` after each edit against a
 #                cold `cglint FILE` (tests/bench/bench_lsp.py), Megatron-LM found as
 #                CGLINT_MCORE_TREE, else /tmp/mlmfull, ../Megatron-LM
@@ -29,7 +32,7 @@ build_dir=${1:-build}
 n=${2:-290}
 runs=${RUNS:-5}
 here=$(cd "$(dirname "$0")" && pwd)
-cglint=$build_dir/cglint
+cglint=$(cd "$build_dir" 2>/dev/null && pwd)/cglint     # absolute: the inside section runs elsewhere
 
 [ -x "$cglint" ] || { echo "bench_py.sh: no cglint binary at $cglint" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "bench_py.sh: python3 not found" >&2; exit 2; }
@@ -141,15 +144,20 @@ lsp_section() {
 		--bridge 0.6 --python-path "$tree/src" --python-path "$mcore"
 }
 
-for s in ${SECTIONS:-tree generated lsp}; do
+for s in ${SECTIONS:-tree inside generated lsp}; do
 	case $s in
 	tree) ;;        # above
+	inside)
+		if [ -n "$tree" ]; then
+			(cd "$tree/src/megatron/bridge" && section "Megatron-Bridge recipes + perf_recipes, from inside the package ($tree/src/megatron/bridge)" recipes perf_recipes)
+			echo
+		fi ;;
 	generated)
 		python3 "$here/gen_recipes.py" "$tmp/recipes" -n "$n" ${SEED:+--seed "$SEED"}
 		section "generated recipe modules (tests/bench/gen_recipes.py -n $n)" "$tmp/recipes"
 		echo ;;
 	lsp) lsp_section ;;
-	*) echo "bench_py.sh: unknown section '$s' (tree, generated, lsp)" >&2; exit 2 ;;
+	*) echo "bench_py.sh: unknown section '$s' (tree, inside, generated, lsp)" >&2; exit 2 ;;
 	esac
 done
 exit 0
