@@ -103,6 +103,7 @@ struct open_keys {
 	const char *seen[32];   /* the keys looked at, once each (an expression may read one twice) */
 	size_t n_seen;
 	bool given;             /* an input sets a key the expression reads */
+	bool quiet;             /* only counting: the list is not written */
 };
 
 /* The nearest section above 'path' that is unknown for a reason (a model built from a Hugging
@@ -133,6 +134,14 @@ static void still_unknown(const char *path, void *ctx)
 	so->any |= facts_value(so->facts, path).kind == V_UNKNOWN;
 }
 
+/* One more entry of the list: counted, and true where it is to be written (its separator is). */
+static bool entry(struct open_keys *o)
+{
+	if (o->n++ && !o->quiet)
+		sbuf_adds(&o->sb, ", ");
+	return !o->quiet;
+}
+
 static void open_key(const char *path, void *ctx)
 {
 	struct open_keys *o = ctx;
@@ -142,10 +151,10 @@ static void open_key(const char *path, void *ctx)
 	if (o->n_seen < sizeof(o->seen) / sizeof(*o->seen))
 		o->seen[o->n_seen++] = path;
 	if (!strncmp(path, "target.", 7)) {     /* the run's target: only the GPU and TE may be unnamed */
-		if (!strcmp(path + 7, "gpu_major") && o->target && !o->target->gpu_major)
-			sbuf_printf(&o->sb, "%s%s (no --gpu names the GPU)", o->n++ ? ", " : "", path);
-		if (!strcmp(path + 7, "te") && o->target && !o->target->te)
-			sbuf_printf(&o->sb, "%s%s (no --te names the Transformer Engine release)", o->n++ ? ", " : "", path);
+		if (!strcmp(path + 7, "gpu_major") && o->target && !o->target->gpu_major && entry(o))
+			sbuf_printf(&o->sb, "%s (no --gpu names the GPU)", path);
+		if (!strcmp(path + 7, "te") && o->target && !o->target->te && entry(o))
+			sbuf_printf(&o->sb, "%s (no --te names the Transformer Engine release)", path);
 		return;
 	}
 	const struct fact *f = facts_get(o->facts, path);
@@ -161,7 +170,8 @@ static void open_key(const char *path, void *ctx)
 			/* the keys it was computed from are known by now (a later step wrote them, as
 			 * MC-04 writes the modules it read): what they were when it was */
 			if (!so.any && f->why) {
-				sbuf_printf(&o->sb, "%s%s", o->n++ ? ", " : "", f->why);
+				if (entry(o))
+					sbuf_adds(&o->sb, f->why);
 				return;
 			}
 			o->depth++;
@@ -172,22 +182,25 @@ static void open_key(const char *path, void *ctx)
 		}
 		return;
 	}
+	if (!entry(o))
+		return;
 	const struct fact *up = f ? NULL : unknown_section(o->facts, path);
 	const char *why = !strncmp(path, "runtime.", 8) ? "known only when the job runs"
 			: up ? up->why : !f ? "no input sets it" : f->why ? f->why : "its value is not known";
-	sbuf_printf(&o->sb, "%s%s (%s%s%s)", o->n++ ? ", " : "", path, up ? up->key : "", up ? " is " : "", why);
+	sbuf_printf(&o->sb, "%s (%s%s%s)", path, up ? up->key : "", up ? " is " : "", why);
 }
 
+/* 'quiet': only o->given, o->n and o->hidden, the list left unwritten */
 static void open_keys(struct open_keys *o, const struct facts *f, const struct target *t, const struct expr *x,
-		      const char *key)
+		      const char *key, bool quiet)
 {
-	*o = (struct open_keys){.facts = f, .target = t};
+	*o = (struct open_keys){.facts = f, .target = t, .quiet = quiet};
 	sbuf_init(&o->sb);
 	if (x)
 		expr_each_path(x, open_key, o);
 	if (key)
 		open_key(key, o);
-	if (!o->n && o->hidden)
+	if (!o->n && o->hidden && !quiet)
 		sbuf_adds(&o->sb, "values derived from the config that are not known");
 }
 
@@ -195,7 +208,7 @@ static const char *unknown_keys(const struct facts *f, const struct target *t, c
 				struct arena *a)
 {
 	struct open_keys o;
-	open_keys(&o, f, t, x, key);
+	open_keys(&o, f, t, x, key, false);
 	const char *s = o.sb.len ? arena_strdup(a, o.sb.buf) : NULL;
 	sbuf_release(&o.sb);
 	return s;
@@ -214,7 +227,10 @@ const char *judge_unknown_key(const struct facts *f, const struct target *t, con
 void judge_undecided(struct judge *j, const struct rule *r)
 {
 	struct open_keys o;
-	open_keys(&o, j->facts, j->target, pack_cond(r->when), NULL);
+	/* counted first: most undecided checks read no key an input sets, and say nothing */
+	open_keys(&o, j->facts, j->target, pack_cond(r->when), NULL, true);
+	if (o.given && (o.n || o.hidden))
+		open_keys(&o, j->facts, j->target, pack_cond(r->when), NULL, false);
 	if (o.given && o.sb.len) {
 		struct first_loc fl = rule_at(j, r);
 		struct diag *d = diag_report(j->diags, r, fl.loc,
