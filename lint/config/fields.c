@@ -113,6 +113,19 @@ enum field_verdict fields_key(const struct pack *p, const struct target *tg, con
 	return judge(p, tg, sec, field, flen, false, out);
 }
 
+int fields_section_vote(const struct pack *p, const struct target *tg, const char *key)
+{
+	char top[64];
+	size_t len = strcspn(key, ".");
+	if (!len || len >= sizeof(top))
+		return 0;
+	memcpy(top, key, len);
+	top[len] = '\0';
+	struct field_info fi;
+	enum field_verdict v = fields_key(p, tg, top, &fi);
+	return v == FIELD_KNOWN ? 1 : v == FIELD_ABSENT ? -1 : 0;
+}
+
 enum field_verdict fields_mlm_flag(const struct pack *p, const struct target *tg, const char *flag, bool extra,
 				   struct field_info *out)
 {

@@ -29,6 +29,9 @@ struct field_info {
 /* A key of a Bridge config ("model.cuda_graph_scope"): its section, then the section's field;
  * keys deeper than that are the field's own value and not judged. */
 enum field_verdict fields_key(const struct pack *p, const struct target *tg, const char *key, struct field_info *out);
+/* What the section of 'key' (its part before the first dot) says of whether keys are a Bridge
+ * config's: 1 a field of the target's ConfigContainer, -1 not one, 0 not judged. */
+int fields_section_vote(const struct pack *p, const struct target *tg, const char *key);
 /* A flag of Megatron-LM's parser ("--cuda-graph-impl"); 'extra': the entry point adds Model
  * Optimizer's options (pretrain_gpt.py and the hybrid models' scripts). */
 enum field_verdict fields_mlm_flag(const struct pack *p, const struct target *tg, const char *flag, bool extra,

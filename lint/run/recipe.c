@@ -11,6 +11,7 @@
 #include "base/mem.h"
 #include "config/expr.h"
 #include "config/fact.h"
+#include "config/fields.h"
 #include "config/pack.h"
 #include "config/target.h"
 #include "front/py/fe_py.h"
@@ -382,13 +383,29 @@ static void judge_paths(struct lint_run *r, const char *path, const char *buf, s
 	}
 }
 
+/* Whether a function's keys are a Bridge config's: more of their sections are fields of the
+ * target's ConfigContainer than are not (unit.c's test on a unit's facts, here on its keys). */
+static bool builds_config(struct lint_run *r, const struct py_unit *pu, const struct target *tg)
+{
+	int vote = 0;
+	for (size_t k = 0; k < pu->n_keys; k++) {
+		const char *key = pu->keys[k].key, *prev = k ? pu->keys[k - 1].key : "";
+		size_t len = strcspn(key, ".");
+		if (strncmp(prev, key, len) || prev[len] != key[len])   /* once for a run of its keys */
+			vote += fields_section_vote(r->pack, tg, key);
+	}
+	return vote > 0;
+}
+
 /* A Python recipe: each function that sets a CUDA-graph key (itself, or through a helper or a
  * base recipe fe_py follows) is a Bridge config of its own, judged like a partial override
  * (keys it does not set are unknown unless --assume-defaults), except the sections a config
  * class of known defaults built. A file without one gives no unit and no diagnostic, except its
  * syntax errors when its text mentions a CUDA-graph key: the broken statement may be the one that
  * set it, so such a file is never said to have no settings (CG917, as python3 -m py_compile
- * refuses it). Python that never names a key stays quiet, broken or not. */
+ * refuses it); and the Megatron imports not followed (CG924) of a function that builds a Bridge
+ * config through them, as a team's recipe on Bridge's base recipe does. Python that never names
+ * a key stays quiet, broken or not. */
 void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t len, const struct target *tg)
 {
 	struct arena *a = arena_new();
@@ -401,7 +418,7 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 		return;
 	}
 	keep_texts(r, read_before);
-	bool reported = false;
+	bool reported = false, config = false;
 	for (size_t u = 0; u < py.n_units; u++) {
 		const struct py_unit *pu = &py.units[u];
 		if (pu->over) {         /* whatever it sets, it is not read: never a silent pass */
@@ -413,6 +430,7 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 		bool graph = false;
 		for (size_t k = 0; k < pu->n_keys; k++)
 			graph |= py_text_is_graph_key(pu->keys[k].key);
+		config |= !graph && builds_config(r, pu, tg);
 		if ((!graph || pu->helper) && !r->opts->on_facts &&   /* cglint facts shows every function */
 		    (pu->helper || !r->opts->on_unit))                /* suggest every recipe */
 			continue;
@@ -436,6 +454,11 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 		if (pu->n_forks && !r->opts->on_facts && !r->opts->on_unit)
 			judge_paths(r, path, buf, len, pu, tg, first);
 	}
+	/* A Bridge config built through Megatron code cglint could not read (a base recipe, a helper)
+	 * may get its CUDA-graph keys there: said, never a silent pass */
+	for (size_t k = 0; !reported && config && k < py.n_notes; k++)
+		if (py.notes[k].megatron)
+			diag_input(&r->diags, "CG924", py.notes[k].loc, "%s", py.notes[k].text);
 	if (!reported && py.n_errors && py_text_mentions_graph_key(buf, len))
 		for (size_t k = 0; k < py.n_errors; k++)
 			diag_input(&r->diags, "CG917", py.errors[k], "Python syntax error: %s", py.error_what[k]);

@@ -32,7 +32,7 @@ static bool field_judged(const struct fact *f)
  * to have a 'model:' (a model card): its keys are not judged. */
 static bool looks_like_config(struct lint_run *r, const struct facts *t, const struct target *tg)
 {
-	int known = 0, absent = 0;
+	int vote = 0;
 	const char *last = NULL;
 	size_t last_len = 0;
 	for (size_t k = 0; k < t->n; k++) {
@@ -42,17 +42,9 @@ static bool looks_like_config(struct lint_run *r, const struct facts *t, const s
 			continue;
 		last = f->key;
 		last_len = len;
-		char top[64];
-		if (len >= sizeof(top))
-			continue;
-		memcpy(top, f->key, len);
-		top[len] = '\0';
-		struct field_info fi;
-		enum field_verdict v = fields_key(r->pack, tg, top, &fi);
-		known += v == FIELD_KNOWN;
-		absent += v == FIELD_ABSENT;
+		vote += fields_section_vote(r->pack, tg, f->key);
 	}
-	return known > absent;
+	return vote > 0;
 }
 
 /* The missing name said last ("model.teacher" of model.teacher.x): said once, at its first key. */
