@@ -383,18 +383,26 @@ static void judge_paths(struct lint_run *r, const char *path, const char *buf, s
 	}
 }
 
-/* Whether a function's keys are a Bridge config's: more of their sections are fields of the
- * target's ConfigContainer than are not (unit.c's test on a unit's facts, here on its keys). */
-static bool builds_config(struct lint_run *r, const struct py_unit *pu, const struct target *tg)
+/* Whether a function of the file builds a Bridge config without a CUDA-graph key of its own: more
+ * of the sections it writes are fields of the target's ConfigContainer than are not (unit.c's
+ * test on a unit's facts, here on its keys). */
+static bool builds_config(struct lint_run *r, const struct py_file *py, const struct target *tg)
 {
-	int vote = 0;
-	for (size_t k = 0; k < pu->n_keys; k++) {
-		const char *key = pu->keys[k].key, *prev = k ? pu->keys[k - 1].key : "";
-		size_t len = strcspn(key, ".");
-		if (strncmp(prev, key, len) || prev[len] != key[len])   /* once for a run of its keys */
-			vote += fields_section_vote(r->pack, tg, key);
+	for (size_t u = 0; u < py->n_units; u++) {
+		const struct py_unit *pu = &py->units[u];
+		int vote = 0;
+		bool graph = false;
+		for (size_t k = 0; k < pu->n_keys && !graph; k++) {
+			const char *key = pu->keys[k].key, *prev = k ? pu->keys[k - 1].key : "";
+			size_t len = strcspn(key, ".");
+			graph = py_text_is_graph_key(key);
+			if (strncmp(prev, key, len) || prev[len] != key[len])   /* once for a run of its keys */
+				vote += fields_section_vote(r->pack, tg, key);
+		}
+		if (!pu->over && !graph && vote > 0)
+			return true;
 	}
-	return vote > 0;
+	return false;
 }
 
 /* A Python recipe: each function that sets a CUDA-graph key (itself, or through a helper or a
@@ -418,7 +426,7 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 		return;
 	}
 	keep_texts(r, read_before);
-	bool reported = false, config = false;
+	bool reported = false;
 	for (size_t u = 0; u < py.n_units; u++) {
 		const struct py_unit *pu = &py.units[u];
 		if (pu->over) {         /* whatever it sets, it is not read: never a silent pass */
@@ -430,7 +438,6 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 		bool graph = false;
 		for (size_t k = 0; k < pu->n_keys; k++)
 			graph |= py_text_is_graph_key(pu->keys[k].key);
-		config |= !graph && builds_config(r, pu, tg);
 		if ((!graph || pu->helper) && !r->opts->on_facts &&   /* cglint facts shows every function */
 		    (pu->helper || !r->opts->on_unit))                /* suggest every recipe */
 			continue;
@@ -456,9 +463,13 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 	}
 	/* A Bridge config built through Megatron code cglint could not read (a base recipe, a helper)
 	 * may get its CUDA-graph keys there: said, never a silent pass */
-	for (size_t k = 0; !reported && config && k < py.n_notes; k++)
-		if (py.notes[k].megatron)
-			diag_input(&r->diags, "CG924", py.notes[k].loc, "%s", py.notes[k].text);
+	bool megatron = false;
+	for (size_t k = 0; !reported && k < py.n_notes; k++)
+		megatron |= py.notes[k].megatron;
+	if (megatron && builds_config(r, &py, tg))
+		for (size_t k = 0; k < py.n_notes; k++)
+			if (py.notes[k].megatron)
+				diag_input(&r->diags, "CG924", py.notes[k].loc, "%s", py.notes[k].text);
 	if (!reported && py.n_errors && py_text_mentions_graph_key(buf, len))
 		for (size_t k = 0; k < py.n_errors; k++)
 			diag_input(&r->diags, "CG917", py.errors[k], "Python syntax error: %s", py.error_what[k]);
