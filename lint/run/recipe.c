@@ -462,11 +462,14 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 			judge_paths(r, path, buf, len, pu, tg, first);
 	}
 	/* A Bridge config built through Megatron code cglint could not read (a base recipe, a helper)
-	 * may get its CUDA-graph keys there: said, never a silent pass */
-	bool megatron = false;
-	for (size_t k = 0; !reported && k < py.n_notes; k++)
+	 * may get its CUDA-graph keys there: said, never a silent pass. A call of one of Bridge's
+	 * recipes builds one, whatever the caller writes (return llama3_8b_pretrain_config()) */
+	bool megatron = false, recipe = false;
+	for (size_t k = 0; !reported && k < py.n_notes; k++) {
 		megatron |= py.notes[k].megatron;
-	if (megatron && builds_config(r, &py, tg))
+		recipe |= py.notes[k].recipe;
+	}
+	if (recipe || (megatron && builds_config(r, &py, tg)))
 		for (size_t k = 0; k < py.n_notes; k++)
 			if (py.notes[k].megatron)
 				diag_input(&r->diags, "CG924", py.notes[k].loc, "%s", py.notes[k].text);

@@ -68,6 +68,8 @@ struct py_note {
 	bool megatron;          /* the import is of Megatron-Bridge or Megatron Core (megatron.bridge,
 				 * megatron.core): the environment the job runs in lacks what defines it
 				 * (CG924, a warning; CG921 otherwise) */
+	bool recipe;            /* of one of Megatron-Bridge's recipes (megatron.bridge.recipes...,
+				 * a function named *_config): what it returns is a whole training config */
 };
 
 /* An if statement of a unit's own function whose condition cglint cannot decide: each branch that

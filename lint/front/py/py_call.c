@@ -9,7 +9,7 @@
 #define MAX_SUMS 512            /* summaries kept per function (argument signatures, reads of the
                                  * caller's objects); past them, not followed */
 
-void py_call_note(struct fn *f, TSNode at, const char *text, bool megatron)
+void py_call_note(struct fn *f, TSNode at, const char *text, bool megatron, bool recipe)
 {
 	struct mod *m = f->mod;
 	if (!f->session)
@@ -22,19 +22,28 @@ void py_call_note(struct fn *f, TSNode at, const char *text, bool megatron)
 		m->cap_notes = m->cap_notes ? 2 * m->cap_notes : 8;
 		m->notes = mem_realloc(m->notes, m->cap_notes * sizeof(*m->notes));
 	}
-	m->notes[m->n_notes++] = (struct py_note){l, arena_strdup(f->session->a, text), megatron};
+	m->notes[m->n_notes++] = (struct py_note){l, arena_strdup(f->session->a, text), megatron, recipe};
+}
+
+/* An absolute import of the package 'pkg' or of a module in it. */
+static bool imports_from(const struct imp *im, const char *pkg)
+{
+	size_t n = strlen(pkg);
+	return !im->level && !strncmp(im->module, pkg, n) && (!im->module[n] || im->module[n] == '.');
+}
+
+/* One of Megatron-Bridge's recipes: a function of megatron.bridge.recipes named *_config
+ * (llama3_8b_pretrain_config; not its utils' helpers). */
+static bool bridge_recipe(const struct imp *im)
+{
+	size_t n = im->attr ? strlen(im->attr) : 0;
+	return imports_from(im, "megatron.bridge.recipes") && n > 7 && !strcmp(im->attr + n - 7, "_config");
 }
 
 /* An absolute import of Megatron-Bridge or Megatron Core, or of a module in them. */
 static bool megatron_module(const struct imp *im)
 {
-	static const char *const pkgs[] = {"megatron.bridge", "megatron.core"};
-	for (size_t k = 0; k < sizeof(pkgs) / sizeof(*pkgs) && !im->level; k++) {
-		size_t n = strlen(pkgs[k]);
-		if (!strncmp(im->module, pkgs[k], n) && (!im->module[n] || im->module[n] == '.'))
-			return true;
-	}
-	return false;
+	return imports_from(im, "megatron.bridge") || imports_from(im, "megatron.core");
 }
 
 static const char *dotted(struct fn *f, const struct imp *im)
@@ -60,7 +69,7 @@ static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
 		if (im && im->attr && !fe_py_mod_load(f->session, f->mod, im->module, im->level))
 			py_call_note(f, im->at, arena_printf(f->a, "cannot resolve import '%s' (not found above this "
 								   "file or on the Python path): '%s' is not followed",
-							       dotted(f, im), name), megatron_module(im));
+							       dotted(f, im), name), megatron_module(im), bridge_recipe(im));
 		return false;
 	}
 	if (!py_is(fnode, "attribute") || !py_is(py_field(fnode, "object"), "identifier"))

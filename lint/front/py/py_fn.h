@@ -212,6 +212,6 @@ bool py_call_follow(struct fn *f, TSNode call, struct py_ret *ret);
 /* What module-level function 'd' of 'm' does when nothing is passed to it, in parse 'p'. */
 const struct sum *py_call_top(struct py_session *c, const struct py_pass *p, struct mod *m, size_t d, bool *cut);
 /* Record a note about a line of the function's module (once per line and text). */
-void py_call_note(struct fn *f, TSNode at, const char *text, bool megatron);
+void py_call_note(struct fn *f, TSNode at, const char *text, bool megatron, bool recipe);
 
 #endif
