@@ -25,30 +25,45 @@ void py_call_note(struct fn *f, TSNode at, const char *text, bool megatron, bool
 	m->notes[m->n_notes++] = (struct py_note){l, arena_strdup(f->session->a, text), megatron, recipe};
 }
 
-/* An absolute import of the package 'pkg' or of a module in it. */
-static bool imports_from(const struct imp *im, const char *pkg)
+/* An absolute module of the package 'pkg' (or 'pkg' itself). */
+static bool in_package(const char *module, unsigned level, const char *pkg)
 {
 	size_t n = strlen(pkg);
-	return !im->level && !strncmp(im->module, pkg, n) && (!im->module[n] || im->module[n] == '.');
+	return !level && !strncmp(module, pkg, n) && (!module[n] || module[n] == '.');
 }
 
-/* One of Megatron-Bridge's recipes: a function of megatron.bridge.recipes named *_config
- * (llama3_8b_pretrain_config; not its utils' helpers). */
-static bool bridge_recipe(const struct imp *im)
+/* A module of Megatron-Bridge or Megatron Core. */
+static bool megatron_module(const char *module, unsigned level)
 {
-	size_t n = im->attr ? strlen(im->attr) : 0;
-	return imports_from(im, "megatron.bridge.recipes") && n > 7 && !strcmp(im->attr + n - 7, "_config");
+	return in_package(module, level, "megatron.bridge") || in_package(module, level, "megatron.core");
 }
 
-/* An absolute import of Megatron-Bridge or Megatron Core, or of a module in them. */
-static bool megatron_module(const struct imp *im)
+/* Noted at the import 'im': 'called' (the call's function as written) is not followed, through
+ * 'full', the module the call reaches, which cglint could not read. One of Bridge's recipes when
+ * the function 'fn' is in megatron.bridge.recipes and named *_config (llama3_8b_pretrain_config;
+ * not its utils' helpers). */
+static void not_followed(struct fn *f, const struct imp *im, const char *full, const char *called, const char *fn)
 {
-	return imports_from(im, "megatron.bridge") || imports_from(im, "megatron.core");
+	size_t n = strlen(fn);
+	py_call_note(f, im->at, arena_printf(f->a, "cannot resolve import '%.*s%s' (not found above this file or on "
+						   "the Python path): '%s' is not followed", (int)im->level,
+					     "..........", im->module, called),
+		     megatron_module(full, im->level), in_package(full, im->level, "megatron.bridge.recipes") &&
+		     n > 7 && !strcmp(fn + n - 7, "_config"));
 }
 
-static const char *dotted(struct fn *f, const struct imp *im)
+/* Whether a package above the module 'name' (megatron.bridge of megatron.bridge.AutoBridge) is
+ * read, the top one apart: then the rest is a class or a name in it, not a module cglint could
+ * not find. */
+static bool package_found(struct fn *f, const char *name, unsigned level)
 {
-	return arena_printf(f->a, "%.*s%s", (int)im->level, "..........", im->module);
+	char *p = arena_strdup(f->a, name);
+	for (char *dot; (dot = strrchr(p, '.')) && dot != strchr(p, '.');) {
+		*dot = '\0';
+		if (fe_py_mod_load(f->session, f->mod, p, level))
+			return true;
+	}
+	return false;
 }
 
 /* The function a call names: f(...) in this module or imported, m.f(...) through a module.
@@ -67,20 +82,44 @@ static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
 			return true;
 		const struct imp *im = local ? local : fe_py_mod_import(f->mod, name);
 		if (im && im->attr && !fe_py_mod_load(f->session, f->mod, im->module, im->level))
-			py_call_note(f, im->at, arena_printf(f->a, "cannot resolve import '%s' (not found above this "
-								   "file or on the Python path): '%s' is not followed",
-							       dotted(f, im), name), megatron_module(im), bridge_recipe(im));
+			not_followed(f, im, im->module, name, im->attr);
+		/* not bound here: a 'from megatron... import *' cglint could not read may bind it */
+		for (size_t k = f->mod->n_imps; !im && k-- > 0;) {
+			const struct imp *star = &f->mod->imps[k];
+			if (!strcmp(star->local, "*") && megatron_module(star->module, star->level) &&
+			    !fe_py_mod_load(f->session, f->mod, star->module, star->level))
+				not_followed(f, star, star->module, name, name);
+		}
 		return false;
 	}
-	if (!py_is(fnode, "attribute") || !py_is(py_field(fnode, "object"), "identifier"))
+	if (!py_is(fnode, "attribute"))
 		return false;
-	const char *obj = py_text(f, py_field(fnode, "object")), *attr = py_text(f, py_field(fnode, "attribute"));
-	const struct imp *im = fe_py_mod_import_at(f->mod, obj, ts_node_start_byte(fnode), false);
-	if (!im || py_unit_var(&f->log, obj))
+	/* m.f(...) through a module, or p.m.f(...) through a package: the names before the function,
+	 * collected from the last */
+	const char *path[8];
+	size_t n = 0;
+	TSNode obj = py_field(fnode, "object");
+	for (; py_is(obj, "attribute") && n < 8; obj = py_field(obj, "object"))
+		path[n++] = py_text(f, py_field(obj, "attribute"));
+	if (!py_is(obj, "identifier"))
 		return false;
-	/* import a.b as m, or from a import b (b a module) */
+	const char *first = py_text(f, obj), *attr = py_text(f, py_field(fnode, "attribute"));
+	const struct imp *im = fe_py_mod_import_at(f->mod, first, ts_node_start_byte(fnode), false);
+	if (!im || !strcmp(im->local, "*") || py_unit_var(&f->log, first))
+		return false;
+	/* import a.b as m, import a (a.b.f), or from a import b (b a module) */
 	const char *name = !im->attr ? im->module : *im->module ? arena_join(f->a, im->module, ".", im->attr) : im->attr;
+	bool through = n > 0;
+	while (n)
+		name = arena_join(f->a, name, ".", path[--n]);
+	/* through a package: Megatron's alone (recipes.llama.llama3_8b_pretrain_config); another
+	 * package's submodules (torch.cuda.device_count) are not read, as before */
+	if (through && !megatron_module(name, im->level))
+		return false;
 	struct mod *m = fe_py_mod_load(f->session, f->mod, name, im->level);
+	/* said for Megatron's packages alone, as a 'from' import's function is */
+	if (!m && megatron_module(name, im->level) && !package_found(f, name, im->level))
+		not_followed(f, im, name, py_text(f, fnode), attr);
 	return m && fe_py_mod_lookup(f->session, m, attr, 0, out, def);
 }
 
