@@ -98,12 +98,16 @@ static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
 	 * collected from the last */
 	const char *path[8];
 	size_t n = 0;
-	TSNode obj = py_field(fnode, "object");
-	for (; py_is(obj, "attribute") && n < 8; obj = py_field(obj, "object"))
-		path[n++] = py_text(f, py_field(obj, "attribute"));
-	if (!py_is(obj, "identifier"))
+	TSNode obj = py_field(fnode, "object"), last = py_field(fnode, "attribute");
+	for (; py_is(obj, "attribute") && n < 8; obj = py_field(obj, "object")) {
+		TSNode part = py_field(obj, "attribute");
+		if (!py_is(part, "identifier"))
+			return false;
+		path[n++] = py_text(f, part);
+	}
+	if (!py_is(obj, "identifier") || !py_is(last, "identifier"))
 		return false;
-	const char *first = py_text(f, obj), *attr = py_text(f, py_field(fnode, "attribute"));
+	const char *first = py_text(f, obj), *attr = py_text(f, last);
 	const struct imp *im = fe_py_mod_import_at(f->mod, first, ts_node_start_byte(fnode), false);
 	if (!im || !strcmp(im->local, "*") || py_unit_var(&f->log, first))
 		return false;
