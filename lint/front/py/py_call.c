@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* py_call: calls into the functions cglint reads, with what the caller passes (see py_fn.h). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -113,16 +114,21 @@ static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
 		return false;
 	/* import a.b as m, import a (a.b.f), or from a import b (b a module) */
 	const char *name = !im->attr ? im->module : *im->module ? arena_join(f->a, im->module, ".", im->attr) : im->attr;
-	bool through = n > 0;
-	while (n)
+	/* Python's own convention names a class in CapWords and a module in lower case: a name so
+	 * written on the way (RecipeConfig.from_config_dict) is a class's method, which is noted no
+	 * more than the class's constructor is */
+	bool through = n > 0, by_class = im->attr && isupper((unsigned char)im->attr[0]);
+	while (n) {
+		by_class |= isupper((unsigned char)path[n - 1][0]);
 		name = arena_join(f->a, name, ".", path[--n]);
+	}
 	/* through a package: Megatron's alone (recipes.llama.llama3_8b_pretrain_config); another
 	 * package's submodules (torch.cuda.device_count) are not read, as before */
 	if (through && !megatron_module(name, im->level))
 		return false;
 	struct mod *m = fe_py_mod_load(f->session, f->mod, name, im->level);
 	/* said for Megatron's packages alone, as a 'from' import's function is */
-	if (!m && megatron_module(name, im->level) && !package_found(f, name, im->level))
+	if (!m && !by_class && megatron_module(name, im->level) && !package_found(f, name, im->level))
 		not_followed(f, im, name, py_text(f, fnode), attr);
 	return m && fe_py_mod_lookup(f->session, m, attr, 0, out, def);
 }
