@@ -379,6 +379,25 @@ Test(python, a_module_that_is_also_an_input_has_the_inputs_name)
 #undef FULL
 }
 
+/* A 'from megatron... import *' that cglint cannot read is said for the recipe a call may take
+ * from it (a *_config name), not for every name the file calls that nothing here binds: len,
+ * print and int are builtins, not Bridge's. */
+Test(python, an_unread_star_import_is_said_for_a_recipe_not_for_builtins)
+{
+	harness_put("team.py", "from megatron.bridge.recipes.qwen import *\n\n\n"
+			       "def team_config():\n    cfg = qwen3_8b_pretrain_config()\n"
+			       "    cfg.train.micro_batch_size = len([1, 2])\n    print(cfg)\n"
+			       "    cfg.train.global_batch_size = int('8')\n    return cfg\n");
+	json_t *doc = run_json("--format json team.py");
+	json_t *ds = json_object_get(doc, "diagnostics");
+	cr_assert_eq(json_array_size(ds), 1, "%s", json_dumps(ds, 0));
+	json_t *d = json_array_get(ds, 0);
+	cr_expect_str_eq(json_string_value(json_object_get(d, "rule")), "CG924");
+	cr_expect_eq(json_integer_value(json_object_get(d, "line")), 1);
+	cr_expect(strstr(json_string_value(json_object_get(d, "message")), "'qwen3_8b_pretrain_config' is not followed"));
+	json_decref(doc);
+}
+
 /* A section a recipe sets keys under is a fact of its own, with one entry per child its keys
  * name (a child named twice, or with keys of its own, counts once). */
 Test(python, a_section_counts_the_children_its_keys_name)

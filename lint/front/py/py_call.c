@@ -84,8 +84,10 @@ static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
 		const struct imp *im = local ? local : fe_py_mod_import(f->mod, name);
 		if (im && im->attr && !fe_py_mod_load(f->session, f->mod, im->module, im->level))
 			not_followed(f, im, im->module, name, im->attr);
-		/* not bound here: a 'from megatron... import *' cglint could not read may bind it */
-		for (size_t k = f->mod->n_imps; !im && k-- > 0;) {
+		/* not bound here: a 'from megatron... import *' cglint could not read may bind it. Said
+		 * for a recipe's name (*_config) alone: any other name may be a builtin (len, print) */
+		size_t n = strlen(name);
+		for (size_t k = f->mod->n_imps; !im && n > 7 && !strcmp(name + n - 7, "_config") && k-- > 0;) {
 			const struct imp *star = &f->mod->imps[k];
 			if (!strcmp(star->local, "*") && megatron_module(star->module, star->level) &&
 			    !fe_py_mod_load(f->session, f->mod, star->module, star->level))
