@@ -383,6 +383,14 @@ static void judge_paths(struct lint_run *r, const char *path, const char *buf, s
 	}
 }
 
+static bool sets_graph_key(const struct py_unit *pu)
+{
+	for (size_t k = 0; k < pu->n_keys; k++)
+		if (py_text_is_graph_key(pu->keys[k].key))
+			return true;
+	return false;
+}
+
 /* Whether a function of the file builds a Bridge config without a CUDA-graph key of its own: more
  * of the sections it writes are fields of the target's ConfigContainer than are not (unit.c's
  * test on a unit's facts, here on its keys). */
@@ -390,19 +398,36 @@ static bool builds_config(struct lint_run *r, const struct py_file *py, const st
 {
 	for (size_t u = 0; u < py->n_units; u++) {
 		const struct py_unit *pu = &py->units[u];
+		if (pu->over || sets_graph_key(pu))
+			continue;
 		int vote = 0;
-		bool graph = false;
-		for (size_t k = 0; k < pu->n_keys && !graph; k++) {
+		for (size_t k = 0; k < pu->n_keys; k++) {
 			const char *key = pu->keys[k].key, *prev = k ? pu->keys[k - 1].key : "";
 			size_t len = strcspn(key, ".");
-			graph = py_text_is_graph_key(key);
 			if (strncmp(prev, key, len) || prev[len] != key[len])   /* once for a run of its keys */
 				vote += fields_section_vote(r->pack, tg, key);
 		}
-		if (!pu->over && !graph && vote > 0)
+		if (vote > 0)
 			return true;
 	}
 	return false;
+}
+
+/* For a file no unit of which was reported: its Megatron imports not followed (CG924) where a
+ * function builds a Bridge config through them, which may get its CUDA-graph keys there (a base
+ * recipe, a helper): said, never a silent pass. A call of one of Bridge's recipes builds one,
+ * whatever the caller writes (return llama3_8b_pretrain_config()). */
+static void unread_base(struct lint_run *r, const struct py_file *py, const struct target *tg)
+{
+	bool megatron = false, recipe = false;
+	for (size_t k = 0; k < py->n_notes; k++) {
+		megatron |= py->notes[k].megatron;
+		recipe |= py->notes[k].recipe;
+	}
+	if (recipe || (megatron && builds_config(r, py, tg)))
+		for (size_t k = 0; k < py->n_notes; k++)
+			if (py->notes[k].megatron)
+				diag_input(&r->diags, "CG924", py->notes[k].loc, "%s", py->notes[k].text);
 }
 
 /* A Python recipe: each function that sets a CUDA-graph key (itself, or through a helper or a
@@ -435,9 +460,7 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 				   "helpers that repeat one another); refusing to read it", pu->name, FE_PY_MAX_RECS);
 			continue;
 		}
-		bool graph = false;
-		for (size_t k = 0; k < pu->n_keys; k++)
-			graph |= py_text_is_graph_key(pu->keys[k].key);
+		bool graph = sets_graph_key(pu);
 		if ((!graph || pu->helper) && !r->opts->on_facts &&   /* cglint facts shows every function */
 		    (pu->helper || !r->opts->on_unit))                /* suggest every recipe */
 			continue;
@@ -461,18 +484,8 @@ void recipe_units(struct lint_run *r, const char *path, const char *buf, size_t 
 		if (pu->n_forks && !r->opts->on_facts && !r->opts->on_unit)
 			judge_paths(r, path, buf, len, pu, tg, first);
 	}
-	/* A Bridge config built through Megatron code cglint could not read (a base recipe, a helper)
-	 * may get its CUDA-graph keys there: said, never a silent pass. A call of one of Bridge's
-	 * recipes builds one, whatever the caller writes (return llama3_8b_pretrain_config()) */
-	bool megatron = false, recipe = false;
-	for (size_t k = 0; !reported && k < py.n_notes; k++) {
-		megatron |= py.notes[k].megatron;
-		recipe |= py.notes[k].recipe;
-	}
-	if (recipe || (megatron && builds_config(r, &py, tg)))
-		for (size_t k = 0; k < py.n_notes; k++)
-			if (py.notes[k].megatron)
-				diag_input(&r->diags, "CG924", py.notes[k].loc, "%s", py.notes[k].text);
+	if (!reported)
+		unread_base(r, &py, tg);
 	if (!reported && py.n_errors && py_text_mentions_graph_key(buf, len))
 		for (size_t k = 0; k < py.n_errors; k++)
 			diag_input(&r->diags, "CG917", py.errors[k], "Python syntax error: %s", py.error_what[k]);

@@ -39,18 +39,23 @@ static bool megatron_module(const char *module, unsigned level)
 	return in_package(module, level, "megatron.bridge") || in_package(module, level, "megatron.core");
 }
 
-/* Noted at the import 'im': 'called' (the call's function as written) is not followed, through
- * 'full', the module the call reaches, which cglint could not read. One of Bridge's recipes when
- * the function 'fn' is in megatron.bridge.recipes and named *_config (llama3_8b_pretrain_config;
- * not its utils' helpers). */
-static void not_followed(struct fn *f, const struct imp *im, const char *full, const char *called, const char *fn)
+/* A recipe's name, as Bridge names its recipes (llama3_8b_pretrain_config). */
+static bool recipe_name(const char *fn)
 {
 	size_t n = strlen(fn);
+	return n > 7 && !strcmp(fn + n - 7, "_config");
+}
+
+/* Noted at the import 'im': 'called' (the call's function as written) is not followed, through
+ * 'full', the module the call reaches, which cglint could not read. One of Bridge's recipes when
+ * the function 'fn' is in megatron.bridge.recipes with a recipe's name (not its utils' helpers). */
+static void not_followed(struct fn *f, const struct imp *im, const char *full, const char *called, const char *fn)
+{
 	py_call_note(f, im->at, arena_printf(f->a, "cannot resolve import '%.*s%s' (not found above this file or on "
 						   "the Python path): '%s' is not followed", (int)im->level,
 					     "..........", im->module, called),
-		     megatron_module(full, im->level), in_package(full, im->level, "megatron.bridge.recipes") &&
-		     n > 7 && !strcmp(fn + n - 7, "_config"));
+		     megatron_module(full, im->level),
+		     in_package(full, im->level, "megatron.bridge.recipes") && recipe_name(fn));
 }
 
 /* Whether a package above the module 'name' (megatron.bridge of megatron.bridge.AutoBridge) is
@@ -86,8 +91,7 @@ static bool resolve(struct fn *f, TSNode fnode, struct mod **out, size_t *def)
 			not_followed(f, im, im->module, name, im->attr);
 		/* not bound here: a 'from megatron... import *' cglint could not read may bind it. Said
 		 * for a recipe's name (*_config) alone: any other name may be a builtin (len, print) */
-		size_t n = strlen(name);
-		for (size_t k = f->mod->n_imps; !im && n > 7 && !strcmp(name + n - 7, "_config") && k-- > 0;) {
+		for (size_t k = !im && recipe_name(name) ? f->mod->n_imps : 0; k-- > 0;) {
 			const struct imp *star = &f->mod->imps[k];
 			if (!strcmp(star->local, "*") && megatron_module(star->module, star->level) &&
 			    !fe_py_mod_load(f->session, f->mod, star->module, star->level))

@@ -2,6 +2,7 @@
 /* py_mod: Python module names to files (see py_mod.h). */
 #include "front/py/py_mod.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -60,7 +61,7 @@ static bool is_file(const char *path)
  * symbolic link on the way would make the text lie). */
 static const char *shorten(struct arena *a, const char *path)
 {
-	char cwd[4096];
+	char cwd[PATH_MAX];
 	if (strncmp(path, "../", 3) || !getcwd(cwd, sizeof(cwd)))
 		return path;
 	size_t up = 0;
